@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs every chipdesk test on a Debian machine with Go 1.26.
+#
+# It installs what the tests need when it is missing (Debian packages, the
+# npm ZPL renderer under .tools/), starts a private PostgreSQL on
+# 127.0.0.1, then checks formatting, vets and builds both ways (pure Go and
+# with libusb) and runs the tests. CI runs exactly this script.
+set -euo pipefail
+cd "$(dirname "$0")"
+root=$(pwd)
+
+log() { printf '\n== %s\n' "$*"; }
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+
+# --- Debian packages ---------------------------------------------------------
+need=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+for p in libusb-1.0-0-dev pkg-config postgresql chromium dmtx-utils zbar-tools; do
+	have_pkg "$p" || need+=("$p")
+done
+command -v node >/dev/null || need+=(nodejs)
+command -v npm >/dev/null || need+=(npm)
+if [ ${#need[@]} -gt 0 ]; then
+	log "installing ${need[*]}"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# --- npm packages used by tests (ZPL rendered to PNG) -------------------------
+if [ ! -d .tools/node/node_modules/zpl-renderer-js ]; then
+	log "installing zpl-renderer-js into .tools/node"
+	npm install --silent --no-audit --no-fund --prefix .tools/node zpl-renderer-js@3.4.0 >/dev/null
+fi
+
+# --- PostgreSQL on 127.0.0.1 (a private throwaway cluster) -------------------
+pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+pgdir=""
+stop_pg() {
+	if [ -n "$pgdir" ]; then
+		su postgres -s /bin/sh -c "$pgbin/pg_ctl -D $pgdir -m immediate stop" >/dev/null 2>&1 || true
+		rm -rf "$pgdir"
+	fi
+}
+trap stop_pg EXIT
+if [ -z "${CHIPDESK_TEST_POSTGRES:-}" ] && [ -n "$pgbin" ] && [ "$(id -u)" -eq 0 ]; then
+	pgdir=$(mktemp -d /tmp/chipdesk-pg.XXXXXX)
+	chown postgres "$pgdir"
+	pgport=${CHIPDESK_PG_PORT:-55432}
+	log "starting PostgreSQL on 127.0.0.1:$pgport"
+	su postgres -s /bin/sh -c "$pgbin/initdb -D $pgdir -U postgres --auth=trust" >/dev/null
+	su postgres -s /bin/sh -c "$pgbin/pg_ctl -D $pgdir -w -l $pgdir/log -o '-p $pgport -k $pgdir -c listen_addresses=127.0.0.1 -c fsync=off' start" >/dev/null
+	export CHIPDESK_TEST_POSTGRES="postgres://postgres@127.0.0.1:$pgport/postgres?sslmode=disable"
+fi
+
+# --- checks, builds, tests ---------------------------------------------------
+log "gofmt"
+bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.tools/*'))
+if [ -n "$bad" ]; then echo "gofmt would change:"; echo "$bad"; exit 1; fi
+
+log "go vet (pure Go, and with libusb)"
+go vet ./...
+go vet -tags libusb ./...
+
+log "build (CGO_ENABLED=0, and -tags libusb)"
+CGO_ENABLED=0 go build ./...
+go build -tags libusb ./...
+
+log "go test"
+go test -count=1 ./...
+
+log "go test -tags libusb (USB transport through libusb)"
+go test -count=1 -tags libusb ./drivers/port/usbport/... ./drivers/readers/hidwedge/...
