@@ -1,0 +1,188 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/chipdesk/chipdesk/reader/chipid"
+)
+
+// Owner is a person who keeps animals.
+type Owner struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	Address  string `json:"address,omitempty"`
+	City     string `json:"city,omitempty"`
+	State    string `json:"state,omitempty"`
+	Postcode string `json:"postcode,omitempty"`
+	Phone    string `json:"phone,omitempty"`
+	Email    string `json:"email,omitempty"`
+
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Validate reports an EINVALID error when o lacks required fields.
+func (o *Owner) Validate() error {
+	if o.Name == "" {
+		return Errorf(EINVALID, "Owner name required.")
+	}
+	return nil
+}
+
+// OwnerFilter selects owners. Nil fields do not filter.
+type OwnerFilter struct {
+	ID   *int64
+	Name *string // case-insensitive substring
+	// Offset and Limit page the result; Limit 0 means no limit.
+	Offset, Limit int
+}
+
+// OwnerUpdate holds the fields to change; nil fields stay.
+type OwnerUpdate struct {
+	Name, Address, City, State, Postcode, Phone, Email *string
+}
+
+// OwnerService manages owners.
+type OwnerService interface {
+	FindOwnerByID(ctx context.Context, id int64) (*Owner, error)
+	// FindOwners returns the matching owners and the total count before
+	// paging.
+	FindOwners(ctx context.Context, f OwnerFilter) ([]*Owner, int, error)
+	CreateOwner(ctx context.Context, o *Owner) error
+	UpdateOwner(ctx context.Context, id int64, u OwnerUpdate) (*Owner, error)
+}
+
+// Species of animal the ordinances distinguish.
+type Species string
+
+// Species values.
+const (
+	Dog    Species = "dog"
+	Cat    Species = "cat"
+	Ferret Species = "ferret"
+	Other  Species = "other"
+)
+
+// Valid reports whether s is one of the four species values.
+func (s Species) Valid() bool {
+	return s == Dog || s == Cat || s == Ferret || s == Other
+}
+
+// Sex of an animal.
+type Sex string
+
+// Sex values.
+const (
+	SexUnknown Sex = ""
+	Male       Sex = "male"
+	Female     Sex = "female"
+)
+
+// Valid reports whether s is a known value.
+func (s Sex) Valid() bool { return s == SexUnknown || s == Male || s == Female }
+
+// Programme names a programme that exempts an animal from licence fees
+// (Minneapolis 64.30: service dogs in training or trained, foster animals
+// awaiting adoption).
+type Programme string
+
+// Fee-exempt programmes.
+const (
+	NoProgramme     Programme = ""
+	ServiceDog      Programme = "service-dog"
+	FosterProgramme Programme = "foster"
+)
+
+// Valid reports whether p is a known programme.
+func (p Programme) Valid() bool {
+	return p == NoProgramme || p == ServiceDog || p == FosterProgramme
+}
+
+// Animal is one kept animal.
+type Animal struct {
+	ID      int64   `json:"id"`
+	OwnerID int64   `json:"ownerId,omitempty"` // 0: no known owner (stray)
+	Name    string  `json:"name,omitempty"`
+	Species Species `json:"species"`
+	Breed   string  `json:"breed,omitempty"`
+	Colour  string  `json:"colour,omitempty"`
+	Sex     Sex     `json:"sex,omitempty"`
+	// Altered is true when the animal is spayed or neutered.
+	Altered   bool `json:"altered"`
+	BirthDate Date `json:"birthDate,omitzero"`
+	// Description holds markings and other identifying traits.
+	Description string `json:"description,omitempty"`
+	// Photo is a reference (file name or URL) to the animal's photograph.
+	Photo     string    `json:"photo,omitempty"`
+	Programme Programme `json:"programme,omitempty"`
+	// DiedOn is the date of death, when known.
+	DiedOn Date `json:"diedOn,omitzero"`
+
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Validate reports an EINVALID error for a bad species, sex or programme.
+func (a *Animal) Validate() error {
+	switch {
+	case !a.Species.Valid():
+		return Errorf(EINVALID, "Species must be dog, cat, ferret or other.")
+	case !a.Sex.Valid():
+		return Errorf(EINVALID, "Sex must be male, female or empty.")
+	case !a.Programme.Valid():
+		return Errorf(EINVALID, "Programme must be service-dog, foster or empty.")
+	}
+	return nil
+}
+
+// AnimalFilter selects animals. Nil fields do not filter.
+type AnimalFilter struct {
+	ID            *int64
+	OwnerID       *int64
+	Species       *Species
+	Name          *string // case-insensitive substring
+	Offset, Limit int
+}
+
+// AnimalUpdate holds the fields to change; nil fields stay.
+type AnimalUpdate struct {
+	OwnerID                          *int64
+	Name, Breed, Colour, Description *string
+	Photo                            *string
+	Species                          *Species
+	Sex                              *Sex
+	Altered                          *bool
+	BirthDate, DiedOn                *Date
+	Programme                        *Programme
+}
+
+// Chip is one microchip implanted in an animal. An animal may carry
+// several (double chipping happens).
+type Chip struct {
+	ID       int64 `json:"id"`
+	AnimalID int64 `json:"animalId"`
+	// Code is the normalised chip id (chipid.ID.Code); unique across
+	// all animals.
+	Code         string      `json:"code"`
+	Kind         chipid.Kind `json:"kind"`
+	Manufacturer string      `json:"manufacturer,omitempty"`
+	ImplantDate  Date        `json:"implantDate,omitzero"`
+
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// AnimalService manages animals and their chips.
+type AnimalService interface {
+	FindAnimalByID(ctx context.Context, id int64) (*Animal, error)
+	FindAnimals(ctx context.Context, f AnimalFilter) ([]*Animal, int, error)
+	CreateAnimal(ctx context.Context, a *Animal) error
+	UpdateAnimal(ctx context.Context, id int64, u AnimalUpdate) (*Animal, error)
+
+	// AddChip records a chip on an animal. It returns ECONFLICT when the
+	// code is already on any animal.
+	AddChip(ctx context.Context, c *Chip) error
+	// RemoveChip deletes a chip record (entered in error).
+	RemoveChip(ctx context.Context, id int64) error
+	FindChipsByAnimal(ctx context.Context, animalID int64) ([]*Chip, error)
+}

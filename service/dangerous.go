@@ -1,0 +1,82 @@
+package service
+
+import (
+	"context"
+	"time"
+)
+
+// DangerLevel is the designation made.
+type DangerLevel string
+
+// Designation levels. "Potentially dangerous" is a state-law category
+// (Minn. Stat. 347.50 subd. 3).
+const (
+	Dangerous            DangerLevel = "dangerous"
+	PotentiallyDangerous DangerLevel = "potentially-dangerous"
+)
+
+// DangerousDesignation is the declaration that an animal is dangerous,
+// and the owner's compliance with what follows. Each *On field records
+// when a requirement was met; the deadlines come from the jurisdiction's
+// profile (package rules), counted from DeclaredOn, or from DecisionOn
+// when a hearing decided later (Minneapolis 64.110(g), (i)).
+type DangerousDesignation struct {
+	ID       int64       `json:"id"`
+	AnimalID int64       `json:"animalId"`
+	Level    DangerLevel `json:"level"`
+	// Jurisdiction is the profile id of the declaring authority.
+	Jurisdiction string `json:"jurisdiction"`
+	DeclaredOn   Date   `json:"declaredOn"`
+	// DecisionOn is the date of a hearing decision, when one was held.
+	DecisionOn Date   `json:"decisionOn,omitzero"`
+	Authority  string `json:"authority,omitempty"`
+	Conditions string `json:"conditions,omitempty"`
+
+	RegisteredOn       Date   `json:"registeredOn,omitzero"`
+	RegistrationNumber string `json:"registrationNumber,omitempty"`
+	SignOn             Date   `json:"signOn,omitzero"`
+	MicrochipOn        Date   `json:"microchipOn,omitzero"`
+	SterilisedOn       Date   `json:"sterilisedOn,omitzero"`
+	PhotoOn            Date   `json:"photoOn,omitzero"`
+	InsuredOn          Date   `json:"insuredOn,omitzero"`
+	InsuranceCents     int64  `json:"insuranceCents,omitempty"`
+	InsuranceExpires   Date   `json:"insuranceExpires,omitzero"`
+	// RescindedOn ends the designation (review, death, error).
+	RescindedOn Date `json:"rescindedOn,omitzero"`
+
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Validate checks a designation.
+func (d *DangerousDesignation) Validate() error {
+	switch {
+	case d.AnimalID == 0:
+		return Errorf(EINVALID, "Designation animal required.")
+	case d.Level != Dangerous && d.Level != PotentiallyDangerous:
+		return Errorf(EINVALID, "Level must be dangerous or potentially-dangerous.")
+	case d.Jurisdiction == "":
+		return Errorf(EINVALID, "Designation jurisdiction required.")
+	case d.DeclaredOn.IsZero():
+		return Errorf(EINVALID, "Declaration date required.")
+	case d.InsuranceCents < 0:
+		return Errorf(EINVALID, "Insurance amount cannot be negative.")
+	}
+	return nil
+}
+
+// DesignationUpdate records compliance steps; nil fields stay.
+type DesignationUpdate struct {
+	DecisionOn, RegisteredOn, SignOn, MicrochipOn *Date
+	SterilisedOn, PhotoOn, InsuredOn              *Date
+	InsuranceExpires, RescindedOn                 *Date
+	RegistrationNumber, Conditions                *string
+	InsuranceCents                                *int64
+}
+
+// DangerousService manages dangerous-animal designations.
+type DangerousService interface {
+	CreateDesignation(ctx context.Context, d *DangerousDesignation) error
+	UpdateDesignation(ctx context.Context, id int64, u DesignationUpdate) (*DangerousDesignation, error)
+	FindDesignations(ctx context.Context, animalID int64) ([]*DangerousDesignation, error)
+}

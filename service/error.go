@@ -1,0 +1,58 @@
+package service
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Application error codes. The HTTP layer maps each to a status code.
+const (
+	ECONFLICT     = "conflict"     // the action conflicts with the current state (duplicate chip, tag in use)
+	EINTERNAL     = "internal"     // a fault the caller cannot fix; details are logged, never shown
+	EINVALID      = "invalid"      // the request is malformed or breaks a validation rule
+	ENOTFOUND     = "not_found"    // no such entity
+	EUNAUTHORIZED = "unauthorized" // no or bad credentials
+	EFORBIDDEN    = "forbidden"    // credentials good, role not allowed
+)
+
+// Error is an application error: a code from the list above and a message
+// meant for the end user.
+type Error struct {
+	Code    string
+	Message string
+}
+
+// Error implements the error interface.
+func (e *Error) Error() string {
+	return fmt.Sprintf("service: code=%s message=%s", e.Code, e.Message)
+}
+
+// Errorf returns an *Error with code and a formatted message.
+func Errorf(code string, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, "" for a
+// nil err, and EINTERNAL for any other error.
+func ErrorCode(err error) string {
+	var e *Error
+	if err == nil {
+		return ""
+	} else if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the message of the first *Error in err's chain, ""
+// for a nil err, and "Internal error." for any other error, so internal
+// details never reach a client.
+func ErrorMessage(err error) string {
+	var e *Error
+	if err == nil {
+		return ""
+	} else if errors.As(err, &e) {
+		return e.Message
+	}
+	return "Internal error."
+}

@@ -1,0 +1,67 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/chipdesk/chipdesk/reader/chipid"
+)
+
+// Scan is one chip read that reached the service.
+type Scan struct {
+	ID int64     `json:"id"`
+	At time.Time `json:"at"`
+	// Reader names the reader (its String()).
+	Reader   string      `json:"reader"`
+	ChipCode string      `json:"chipCode"`
+	ChipKind chipid.Kind `json:"chipKind"`
+	// User names the token or person; Site the place.
+	User string `json:"user,omitempty"`
+	Site string `json:"site,omitempty"`
+	// AnimalID is the animal the chip resolved to, 0 when unknown.
+	AnimalID int64 `json:"animalId,omitempty"`
+}
+
+// ScanFilter selects scans.
+type ScanFilter struct {
+	ChipCode      *string
+	Site          *string
+	Since         *time.Time
+	Offset, Limit int
+}
+
+// ScanService persists scans.
+type ScanService interface {
+	CreateScan(ctx context.Context, s *Scan) error
+	// FindScans returns scans newest first.
+	FindScans(ctx context.Context, f ScanFilter) ([]*Scan, int, error)
+}
+
+// AuditEvent records who did what to which record.
+type AuditEvent struct {
+	ID     int64     `json:"id"`
+	At     time.Time `json:"at"`
+	Actor  string    `json:"actor"` // token name or user
+	Role   Role      `json:"role,omitempty"`
+	Action string    `json:"action"` // "licence.create", "record.view", ...
+	// Entity and EntityID name the record acted on.
+	Entity   string `json:"entity,omitempty"`
+	EntityID int64  `json:"entityId,omitempty"`
+	Detail   string `json:"detail,omitempty"`
+}
+
+// AuditFilter selects audit events.
+type AuditFilter struct {
+	Actor         *string
+	Entity        *string
+	EntityID      *int64
+	Since         *time.Time
+	Offset, Limit int
+}
+
+// AuditService persists audit events. Events are never changed.
+type AuditService interface {
+	CreateAuditEvent(ctx context.Context, e *AuditEvent) error
+	// FindAuditEvents returns events newest first.
+	FindAuditEvents(ctx context.Context, f AuditFilter) ([]*AuditEvent, int, error)
+}

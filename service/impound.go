@@ -1,0 +1,100 @@
+package service
+
+import (
+	"context"
+	"time"
+)
+
+// Disposition is how an impoundment ended.
+type Disposition string
+
+// Dispositions; the empty value means the animal is still held.
+const (
+	Held        Disposition = ""
+	Redeemed    Disposition = "redeemed" // reclaimed by the owner (62.40, 5-74)
+	Adopted     Disposition = "adopted"  // sold or adopted (5-75, 64.140)
+	Transferred Disposition = "transferred"
+	Euthanised  Disposition = "euthanised"
+	Died        Disposition = "died"
+)
+
+// Valid reports whether d is a known disposition.
+func (d Disposition) Valid() bool {
+	switch d {
+	case Held, Redeemed, Adopted, Transferred, Euthanised, Died:
+		return true
+	}
+	return false
+}
+
+// Impoundment is one stay of an animal at the pound. Minn. Stat. 346.47
+// subd. 2 asks for the traits, where and when seized, and where it went.
+type Impoundment struct {
+	ID       int64 `json:"id"`
+	AnimalID int64 `json:"animalId"`
+	// Jurisdiction is the profile whose fees and holds apply.
+	Jurisdiction string    `json:"jurisdiction"`
+	IntakeAt     time.Time `json:"intakeAt"`
+	IntakeOn     Date      `json:"intakeOn"`
+	Site         string    `json:"site,omitempty"`
+	WhereFound   string    `json:"whereFound,omitempty"`
+	// NoticeOn is when notice of impounding was posted or given
+	// (Chanhassen 5-73(a)).
+	NoticeOn Date `json:"noticeOn,omitzero"`
+	// HoldUntil is the first day the animal may be disposed of, computed
+	// by package rules.
+	HoldUntil Date `json:"holdUntil,omitzero"`
+	// BiteCase is true when the animal has bitten or been bitten and is
+	// held under the rabies rules instead (62.40(a), 66.40).
+	BiteCase        bool        `json:"biteCase,omitempty"`
+	Disposition     Disposition `json:"disposition,omitempty"`
+	DispositionOn   Date        `json:"dispositionOn,omitzero"`
+	DispositionNote string      `json:"dispositionNote,omitempty"`
+	// FeesCents is what was charged at release.
+	FeesCents int64 `json:"feesCents,omitempty"`
+
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// Validate checks an impoundment.
+func (i *Impoundment) Validate() error {
+	switch {
+	case i.AnimalID == 0:
+		return Errorf(EINVALID, "Impoundment animal required.")
+	case i.Jurisdiction == "":
+		return Errorf(EINVALID, "Impoundment jurisdiction required.")
+	case i.IntakeOn.IsZero():
+		return Errorf(EINVALID, "Intake date required.")
+	case !i.Disposition.Valid():
+		return Errorf(EINVALID, "Unknown disposition.")
+	case i.FeesCents < 0:
+		return Errorf(EINVALID, "Fees cannot be negative.")
+	}
+	return nil
+}
+
+// ImpoundUpdate changes an impoundment; nil fields stay.
+type ImpoundUpdate struct {
+	NoticeOn, HoldUntil, DispositionOn *Date
+	Disposition                        *Disposition
+	DispositionNote                    *string
+	FeesCents                          *int64
+}
+
+// ImpoundFilter selects impoundments.
+type ImpoundFilter struct {
+	AnimalID *int64
+	// Open selects those still held (true) or ended (false).
+	Open          *bool
+	Since         *Date // intake on or after
+	Offset, Limit int
+}
+
+// ImpoundService manages impoundments.
+type ImpoundService interface {
+	CreateImpoundment(ctx context.Context, i *Impoundment) error
+	UpdateImpoundment(ctx context.Context, id int64, u ImpoundUpdate) (*Impoundment, error)
+	FindImpoundmentByID(ctx context.Context, id int64) (*Impoundment, error)
+	FindImpoundments(ctx context.Context, f ImpoundFilter) ([]*Impoundment, int, error)
+}

@@ -1,0 +1,84 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// JobKind says which device makes the tag.
+type JobKind string
+
+// Job kinds.
+const (
+	JobPrint   JobKind = "print"
+	JobEngrave JobKind = "engrave"
+)
+
+// JobState is where a job is.
+type JobState string
+
+// Job states: queued → sent → done, or failed (with the device's error).
+// A failed job may be queued again.
+const (
+	JobQueued JobState = "queued"
+	JobSent   JobState = "sent"
+	JobDone   JobState = "done"
+	JobFailed JobState = "failed"
+)
+
+// Valid reports whether s is a known state.
+func (s JobState) Valid() bool {
+	return s == JobQueued || s == JobSent || s == JobDone || s == JobFailed
+}
+
+// Job is one print or engrave order for a licence tag.
+type Job struct {
+	ID        int64   `json:"id"`
+	Kind      JobKind `json:"kind"`
+	LicenceID int64   `json:"licenceId"`
+	// Reason is why the tag is made: "new", "duplicate", "reprint".
+	Reason string `json:"reason"`
+	// Key makes creation idempotent; it defaults to JobKey(LicenceID,
+	// Reason). Creating a job whose key exists returns the existing job.
+	Key      string   `json:"key"`
+	Device   string   `json:"device,omitempty"`
+	State    JobState `json:"state"`
+	Error    string   `json:"error,omitempty"` // the device's last error
+	Attempts int      `json:"attempts"`
+
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// JobKey is the default idempotency key of a job.
+func JobKey(licenceID int64, reason string) string {
+	return fmt.Sprintf("licence/%d/%s", licenceID, reason)
+}
+
+// JobUpdate changes a job; nil fields stay.
+type JobUpdate struct {
+	State  *JobState
+	Device *string
+	Error  *string
+}
+
+// JobFilter selects jobs.
+type JobFilter struct {
+	State         *JobState
+	LicenceID     *int64
+	Offset, Limit int
+}
+
+// JobService persists print and engrave jobs.
+type JobService interface {
+	// CreateJob stores j as queued. When a job with the same Key exists,
+	// j is filled with it instead and created is false.
+	CreateJob(ctx context.Context, j *Job) (created bool, err error)
+	FindJobByID(ctx context.Context, id int64) (*Job, error)
+	FindJobs(ctx context.Context, f JobFilter) ([]*Job, int, error)
+	// ClaimJob marks the oldest queued job of kind as sent to device and
+	// returns it, counting an attempt; ENOTFOUND when none is queued.
+	ClaimJob(ctx context.Context, kind JobKind, device string) (*Job, error)
+	UpdateJob(ctx context.Context, id int64, u JobUpdate) (*Job, error)
+}
