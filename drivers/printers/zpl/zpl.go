@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/printers"
+	"github.com/chipdesk/chipdesk/tags/mono"
+	"github.com/chipdesk/chipdesk/tags/zplgf"
 )
 
 // Errors of the driver.
@@ -103,13 +106,18 @@ func (d *Dev) Status(ctx context.Context) (printers.Status, error) {
 }
 
 // Print implements printers.Printer. It sends l.ZPL, with ^PQ set to
-// l.Copies when that is more than 1. Without ZPL it returns
-// printers.ErrUnsupported.
+// l.Copies when that is more than 1. A label with only an Image is sent
+// as one ^GFA graphic field at the top left, one image pixel per dot.
+// A label with neither returns printers.ErrUnsupported.
 func (d *Dev) Print(ctx context.Context, l printers.Label) error {
-	if len(l.ZPL) == 0 {
-		return fmt.Errorf("zpl: %w", printers.ErrUnsupported)
+	z := l.ZPL
+	if len(z) == 0 {
+		if l.Image == nil {
+			return fmt.Errorf("zpl: %w", printers.ErrUnsupported)
+		}
+		z = ImageFormat(l.Image)
 	}
-	data, err := withCopies(l.ZPL, l.Copies)
+	data, err := withCopies(z, l.Copies)
 	if err != nil {
 		return err
 	}
@@ -223,6 +231,19 @@ func (d *Dev) setTimeout(t time.Duration) {
 	if to, ok := d.p.(port.Timeouter); ok {
 		_ = to.SetReadTimeout(t) // a port that refuses keeps its own timeout
 	}
+}
+
+// ImageFormat returns a format that prints img as a ^GFA graphic field
+// at the label home, with print width and label length set to its size.
+// Dots are black where mono.Black says so.
+func ImageFormat(img image.Image) []byte {
+	m := mono.FromImage(img)
+	r := m.Bounds()
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "^XA^PW%d^LL%d^FO0,0", r.Dx(), r.Dy())
+	b.Write(zplgf.Encode(m))
+	b.WriteString("^FS^XZ")
+	return b.Bytes()
 }
 
 // withCopies sets the print quantity of a format by inserting ^PQn

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"image"
+	"image/color"
+	"image/draw"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +17,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/printers"
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
+	"github.com/chipdesk/chipdesk/tags/zplgf"
 )
 
 const label = "^XA^PW406^LL305^CI28^FO20,20^A0N,40,40^FDMinneapolis 2027^FS^FO20,80^BY2^BCN,80,Y,N,N,A^FD2027000123^FS^XZ"
@@ -184,6 +189,41 @@ func TestPrintBadInput(t *testing.T) {
 	cancel()
 	if err := d.Print(cctx, printers.Label{ZPL: []byte(label)}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Print(cancelled) = %v, want context.Canceled", err)
+	}
+}
+
+func TestPrintImage(t *testing.T) {
+	t.Parallel()
+	sim, d := start(t, nil, nil)
+	img := image.NewGray(image.Rect(0, 0, 37, 11))
+	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
+	for i := range 11 {
+		img.SetGray(i*3, i, color.Gray{})       // a diagonal
+		img.SetGray(36-i, i, color.Gray{Y: 40}) // and a dark grey one
+	}
+	if err := d.Print(context.Background(), printers.Label{Image: img}); err != nil {
+		t.Fatalf("Print(image) = %v", err)
+	}
+	jobs := sim.Jobs()
+	if len(jobs) != 1 {
+		t.Fatalf("printer got %d jobs, want 1", len(jobs))
+	}
+	z := string(jobs[0].Data)
+	const head = "^XA^PW37^LL11^FO0,0"
+	if !strings.HasPrefix(z, head) || !strings.HasSuffix(z, "^FS^XZ") {
+		t.Fatalf("job = %q, want %s^GFA…^FS^XZ", z, head)
+	}
+	m, err := zplgf.Decode([]byte(z[len(head) : len(z)-3]))
+	if err != nil {
+		t.Fatalf("zplgf.Decode(%q) = %v", z, err)
+	}
+	for y := range 11 {
+		for x := range 37 {
+			want := img.GrayAt(x, y).Y < 128
+			if got := m.Bit(x, y); got != want {
+				t.Errorf("dot (%d,%d) = %v, want %v", x, y, got, want)
+			}
+		}
 	}
 }
 
