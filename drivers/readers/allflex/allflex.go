@@ -1,0 +1,81 @@
+package allflex
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/drivers/readers"
+	"github.com/chipdesk/chipdesk/reader"
+	"github.com/chipdesk/chipdesk/reader/chipid"
+)
+
+// Format is the value of reader.Read.Format for this protocol.
+const Format = "allflex"
+
+// Mode is the readers' default line: 9600 8N1.
+var Mode = port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 1}
+
+// Opts configures New.
+type Opts struct {
+	// Mode is set on the port when it supports it; zero Baud leaves the
+	// port's framing alone.
+	Mode port.Mode
+	// Now stamps reads; nil means time.Now.
+	Now func() time.Time
+}
+
+// DefaultOpts is used when New is given nil Opts.
+var DefaultOpts = Opts{Mode: Mode}
+
+// Dev is an Allflex reader on a port.
+type Dev struct {
+	readers.Base
+}
+
+var _ reader.Reader = (*Dev)(nil)
+
+// New reads Allflex tag lines from p. It sends nothing.
+func New(p port.Port, o *Opts) (*Dev, error) {
+	if o == nil {
+		o = &DefaultOpts
+	}
+	b, err := readers.NewBase(p, readers.Config{
+		Format: Format, Mode: o.Mode, Split: Split, Max: 256, Decode: decodeRead, Now: o.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Dev{Base: b}, nil
+}
+
+// ToRead turns a tag line into a read; an industrial tag gives ok false.
+func ToRead(f Frame) (r reader.Read, ok bool, err error) {
+	if f.Industrial {
+		return reader.Read{}, false, nil
+	}
+	id, err := readers.ChipText(fmt.Sprintf("%03d%012d", f.Country, f.National))
+	if err != nil {
+		return reader.Read{}, false, fmt.Errorf("allflex: %w", err)
+	}
+	if f.DataBlock {
+		id.ISO = id.ISO.WithDataBlock(true)
+	}
+	return reader.Read{ID: id, Protocol: reader.ProtocolISO}, true, nil
+}
+
+func decodeRead(b []byte) (reader.Read, bool, error) {
+	f, err := Decode(b)
+	if err != nil {
+		return reader.Read{}, false, err
+	}
+	return ToRead(f)
+}
+
+// FromID returns the default tag line content for an ISO chip.
+func FromID(id chipid.ID) (Frame, error) {
+	if id.Kind != chipid.KindISO {
+		return Frame{}, fmt.Errorf("%w: %s chip %s is not ISO 11784", ErrField, id.Kind, id.Code)
+	}
+	return Frame{Country: id.ISO.Country(), National: id.ISO.National()}, nil
+}

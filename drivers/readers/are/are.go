@@ -1,0 +1,97 @@
+package are
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/drivers/readers"
+	"github.com/chipdesk/chipdesk/reader"
+	"github.com/chipdesk/chipdesk/reader/chipid"
+	"github.com/chipdesk/chipdesk/reader/iso11784"
+)
+
+// Format is the value of reader.Read.Format for this protocol.
+const Format = "are"
+
+// Mode is the readers' usual line: 9600 8N1.
+var Mode = port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 1}
+
+// Opts configures New.
+type Opts struct {
+	// Mode is set on the port when it supports it; zero Baud leaves the
+	// port's framing alone.
+	Mode port.Mode
+	// Records makes stored records (STX … ETX) give reads. Their CRC
+	// cannot be checked (see the package documentation).
+	Records bool
+	// Now stamps reads; nil means time.Now.
+	Now func() time.Time
+}
+
+// DefaultOpts is used when New is given nil Opts.
+var DefaultOpts = Opts{Mode: Mode}
+
+// Dev is an ARE reader on a port.
+type Dev struct {
+	readers.Base
+}
+
+var _ reader.Reader = (*Dev)(nil)
+
+// New reads ARE code lines from p. It sends nothing.
+func New(p port.Port, o *Opts) (*Dev, error) {
+	if o == nil {
+		o = &DefaultOpts
+	}
+	records := o.Records
+	b, err := readers.NewBase(p, readers.Config{
+		Format: Format, Mode: o.Mode, Split: Split, Max: 256, Now: o.Now,
+		Decode: func(b []byte) (reader.Read, bool, error) {
+			f, err := Decode(b)
+			if err != nil {
+				return reader.Read{}, false, err
+			}
+			if f.Record && !records {
+				return reader.Read{}, false, nil
+			}
+			return ToRead(f)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Dev{Base: b}, nil
+}
+
+// ToRead turns a frame into a read. Records of non-ISO transponders give
+// ok false.
+func ToRead(f Frame) (reader.Read, bool, error) {
+	p := reader.ProtocolISO
+	if f.Record {
+		switch f.Type {
+		case TypeISOFDX:
+			p = reader.ProtocolFDXB
+		case TypeISOHDX:
+			p = reader.ProtocolHDX
+		default:
+			return reader.Read{}, false, nil
+		}
+		if f.Length != CodeLen {
+			return reader.Read{}, false, fmt.Errorf("%w: ISO code of %d nibbles", ErrField, f.Length)
+		}
+	}
+	c := iso11784.FromReversed(f.Code)
+	if err := c.Valid(); err != nil {
+		return reader.Read{}, false, fmt.Errorf("are: %w", err)
+	}
+	return reader.Read{ID: readers.ChipISO(c), Protocol: p}, true, nil
+}
+
+// FromID returns the code line for an ISO chip.
+func FromID(id chipid.ID) (Frame, error) {
+	if id.Kind != chipid.KindISO {
+		return Frame{}, fmt.Errorf("%w: %s chip %s is not ISO 11784", ErrField, id.Kind, id.Code)
+	}
+	return Frame{Code: id.ISO.Reversed()}, nil
+}

@@ -1,0 +1,67 @@
+package readers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/reader"
+)
+
+// Config describes a protocol to NewBase.
+type Config struct {
+	Format string     // reader.Read.Format and the error prefix, "wl134"
+	Mode   port.Mode  // set on the port when it has framing; zero Baud: leave it
+	Split  SplitFunc  // frames
+	Max    int        // longest frame; more buffered without a frame is garbage
+	Decode DecodeFunc // frames to reads
+	Now    func() time.Time
+}
+
+// Base is the part of a reader driver that every protocol shares: a
+// Stream and its decoder. Drivers embed it to get Next, Stats, String
+// and Close.
+type Base struct {
+	s      *Stream
+	name   string
+	format string
+	decode DecodeFunc
+}
+
+// NewBase sets the port's mode and starts reading it.
+func NewBase(p port.Port, c Config) (Base, error) {
+	if err := SetMode(p, c.Mode); err != nil {
+		return Base{}, fmt.Errorf("%s: %w", c.Format, err)
+	}
+	s, err := NewStream(p, c.Split, c.Max, c.Now)
+	if err != nil {
+		return Base{}, fmt.Errorf("%s: %w", c.Format, err)
+	}
+	return Base{s: s, name: c.Format + " on " + p.String(), format: c.Format, decode: c.Decode}, nil
+}
+
+// Next returns the next chip read.
+func (b *Base) Next(ctx context.Context) (reader.Read, error) {
+	r, err := b.s.Next(ctx, b.decode, b.name, b.format)
+	if err != nil {
+		if errors.Is(err, reader.ErrClosed) {
+			return r, reader.ErrClosed
+		}
+		return r, fmt.Errorf("%s: %w", b.format, err)
+	}
+	return r, nil
+}
+
+// Stats returns the frame counters.
+func (b *Base) Stats() Stats { return b.s.Stats() }
+
+// String names the protocol and the port.
+func (b *Base) String() string { return b.name }
+
+// Close closes the port; a blocked Next returns reader.ErrClosed.
+func (b *Base) Close() error { return b.s.Close() }
+
+// Stream returns the stream, for drivers that also send commands.
+func (b *Base) Stream() *Stream { return b.s }

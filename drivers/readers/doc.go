@@ -1,0 +1,20 @@
+// Package readers holds what every microchip reader driver under it
+// shares: a Scanner that cuts frames out of a byte stream with a
+// protocol's SplitFunc and counts what it throws away, and a Stream that
+// pumps a port.Port into a Scanner under a context.
+//
+// Framing is pure (bytes in, frames out, no I/O) so that each protocol's
+// decoder can be fuzzed and shared with the reader simulator.
+//
+// One package per reader protocol sits below: wl134, allflex, rfidrw,
+// rt100, are, iso24631 and the configurable linefmt. catalog names them
+// all, discovery finds and probes ports, runner keeps a reader running
+// across hang-ups and debounces its reads.
+//
+// # References
+//
+//   - ISO 11784:1996 code structure; ISO 11785:1996 technical concept.
+//   - ISO 24631-6:2011 representation of animal identification
+//     information.
+//   - The reader manuals listed in each protocol package.
+package readers

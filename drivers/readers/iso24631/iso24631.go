@@ -1,0 +1,81 @@
+package iso24631
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/drivers/readers"
+	"github.com/chipdesk/chipdesk/reader"
+	"github.com/chipdesk/chipdesk/reader/chipid"
+)
+
+// Format is the value of reader.Read.Format for this protocol.
+const Format = "iso24631"
+
+// Mode is the usual line: 9600 8N1 (the standard does not fix it).
+var Mode = port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 1}
+
+// Opts configures New.
+type Opts struct {
+	// Mode is set on the port when it supports it; zero Baud leaves the
+	// port's framing alone.
+	Mode port.Mode
+	// Now stamps reads; nil means time.Now.
+	Now func() time.Time
+}
+
+// DefaultOpts is used when New is given nil Opts.
+var DefaultOpts = Opts{Mode: Mode}
+
+// Dev is an ISO 24631-6 reader on a port.
+type Dev struct {
+	readers.Base
+}
+
+var _ reader.Reader = (*Dev)(nil)
+
+// New reads ISO 24631-6 lines from p. It sends nothing.
+func New(p port.Port, o *Opts) (*Dev, error) {
+	if o == nil {
+		o = &DefaultOpts
+	}
+	b, err := readers.NewBase(p, readers.Config{
+		Format: Format, Mode: o.Mode, Split: Split, Max: 256, Decode: decodeRead, Now: o.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Dev{Base: b}, nil
+}
+
+// ToRead turns a line into a read.
+func ToRead(f Frame) (reader.Read, error) {
+	id, err := readers.ChipText(fmt.Sprintf("%03d%012d", f.Country, f.National))
+	if err != nil {
+		return reader.Read{}, fmt.Errorf("iso24631: %w", err)
+	}
+	if f.Extra {
+		id.ISO = id.ISO.WithRetagCounter(f.Retag).WithUserInfo(f.UserInfo)
+	}
+	return reader.Read{ID: id, Protocol: reader.ProtocolISO}, nil
+}
+
+func decodeRead(b []byte) (reader.Read, bool, error) {
+	f, err := Decode(b)
+	if err != nil {
+		return reader.Read{}, false, err
+	}
+	r, err := ToRead(f)
+	return r, err == nil, err
+}
+
+// FromID returns the line for an ISO chip, with its retagging counter
+// and user information.
+func FromID(id chipid.ID) (Frame, error) {
+	if id.Kind != chipid.KindISO {
+		return Frame{}, fmt.Errorf("%w: %s chip %s is not ISO 11784", ErrField, id.Kind, id.Code)
+	}
+	c := id.ISO
+	return Frame{Country: c.Country(), National: c.National(), Extra: true, Retag: c.RetagCounter(), UserInfo: c.UserInfo()}, nil
+}

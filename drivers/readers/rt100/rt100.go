@@ -1,0 +1,105 @@
+package rt100
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/drivers/readers"
+	"github.com/chipdesk/chipdesk/reader"
+	"github.com/chipdesk/chipdesk/reader/chipid"
+)
+
+// Format is the value of reader.Read.Format for this protocol.
+const Format = "rt100"
+
+// Mode is the scanner's line: 9600 8N1.
+var Mode = port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 1}
+
+// Opts configures New.
+type Opts struct {
+	// Mode is set on the port when it supports it; zero Baud leaves the
+	// port's framing alone.
+	Mode port.Mode
+	// Now stamps reads; nil means time.Now.
+	Now func() time.Time
+}
+
+// DefaultOpts is used when New is given nil Opts.
+var DefaultOpts = Opts{Mode: Mode}
+
+// Dev is a PetScan RT100 on a port.
+type Dev struct {
+	readers.Base
+}
+
+var _ reader.Reader = (*Dev)(nil)
+
+// New reads RT100 frames from p. The scanner only sends.
+func New(p port.Port, o *Opts) (*Dev, error) {
+	if o == nil {
+		o = &DefaultOpts
+	}
+	b, err := readers.NewBase(p, readers.Config{
+		Format: Format, Mode: o.Mode, Split: Split, Max: 256, Decode: decodeRead, Now: o.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Dev{Base: b}, nil
+}
+
+// protocols maps chip types to air protocols.
+func protocol(t string) reader.Protocol {
+	switch t {
+	case TypeFDXB:
+		return reader.ProtocolFDXB
+	case TypeHDX:
+		return reader.ProtocolHDX
+	case TypeFDXA:
+		return reader.ProtocolFDXA
+	case TypeAVID:
+		return reader.ProtocolAVID
+	case TypeTrovan:
+		return reader.ProtocolTrovan
+	case TypeISO:
+		return reader.ProtocolISO
+	}
+	return reader.ProtocolUnknown
+}
+
+// ToRead turns a frame into a read; a memory record gives ok false.
+func ToRead(f Frame) (reader.Read, bool, error) {
+	if f.Record {
+		return reader.Read{}, false, nil
+	}
+	id, err := readers.ChipText(f.ID)
+	if err != nil {
+		return reader.Read{}, false, fmt.Errorf("rt100: %w", err)
+	}
+	return reader.Read{ID: id, Protocol: protocol(f.Type)}, true, nil
+}
+
+func decodeRead(b []byte) (reader.Read, bool, error) {
+	f, err := Decode(b)
+	if err != nil {
+		return reader.Read{}, false, err
+	}
+	return ToRead(f)
+}
+
+// FromID returns the frame the scanner sends for id.
+func FromID(id chipid.ID) Frame {
+	t := TypeISO
+	switch id.Kind {
+	case chipid.KindAVID:
+		t = TypeAVID
+	case chipid.KindFECAVA:
+		t = TypeFDXA
+	case chipid.KindTrovan:
+		t = TypeTrovan
+	case chipid.KindISO:
+		t = TypeFDXB
+	}
+	return Frame{Type: t, ID: id.Code}
+}

@@ -1,0 +1,196 @@
+package readers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/reader"
+)
+
+// PollInterval is the read timeout a Stream sets on ports that support
+// one, so that a blocked Frame notices its context. Data is returned as
+// soon as it arrives whatever the interval.
+const PollInterval = 100 * time.Millisecond
+
+// Stream pumps a port into a Scanner.
+type Stream struct {
+	p   port.Port
+	now func() time.Time
+
+	mu   sync.Mutex // guards sc and buf: one Frame call at a time
+	sc   *Scanner
+	buf  []byte
+	werr sync.Mutex // serialises writes
+
+	cmu    sync.Mutex
+	closed bool
+
+	smu   sync.Mutex
+	snap  Stats // the scanner's counters after the last step
+	extra Scanner
+}
+
+// NewStream reads p through split. now stamps frames; nil means
+// time.Now. The port's read timeout is set to PollInterval when it has
+// one.
+func NewStream(p port.Port, split SplitFunc, max int, now func() time.Time) (*Stream, error) {
+	if now == nil {
+		now = time.Now
+	}
+	if t, ok := p.(port.Timeouter); ok {
+		if err := t.SetReadTimeout(PollInterval); err != nil {
+			return nil, fmt.Errorf("readers: %s: %w", p, err)
+		}
+	}
+	return &Stream{p: p, now: now, sc: NewScanner(split, max), buf: make([]byte, 512)}, nil
+}
+
+// Frame returns the next well-formed frame and the time its last byte
+// was received. Frames already received are returned before a transport
+// error. After Close it returns reader.ErrClosed; when the device hung
+// up, an error wrapping port.ErrHangup.
+func (s *Stream) Frame(ctx context.Context) ([]byte, time.Time, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		f := s.sc.Frame()
+		s.snapshot()
+		if f != nil {
+			return f, s.now(), nil
+		}
+		if s.isClosed() {
+			return nil, time.Time{}, reader.ErrClosed
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, time.Time{}, err
+		}
+		n, err := s.p.Read(s.buf)
+		if n > 0 {
+			s.sc.Write(s.buf[:n])
+			s.snapshot()
+		}
+		if err != nil {
+			switch {
+			case errors.Is(err, port.ErrTimeout):
+				continue
+			case s.isClosed() || errors.Is(err, port.ErrClosed):
+				return nil, time.Time{}, reader.ErrClosed
+			case n > 0:
+				// Let the bytes be framed first; the error comes back
+				// on the next read.
+				continue
+			}
+			return nil, time.Time{}, err
+		}
+	}
+}
+
+// Write sends b to the device.
+func (s *Stream) Write(b []byte) error {
+	s.werr.Lock()
+	defer s.werr.Unlock()
+	if s.isClosed() {
+		return reader.ErrClosed
+	}
+	if _, err := s.p.Write(b); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *Stream) snapshot() {
+	st := s.sc.Stats()
+	s.smu.Lock()
+	s.snap = st
+	s.smu.Unlock()
+}
+
+// Count records what the driver made of a frame.
+func (s *Stream) Count(o Outcome, err error) {
+	s.smu.Lock()
+	s.extra.Count(o, err)
+	s.smu.Unlock()
+}
+
+// Stats returns the counters. It does not wait for a blocked Frame.
+func (s *Stream) Stats() Stats {
+	s.smu.Lock()
+	defer s.smu.Unlock()
+	st, x := s.snap, s.extra.stats
+	st.Reads += x.Reads
+	st.Bad += x.Bad
+	st.Other += x.Other
+	return st
+}
+
+// Port returns the underlying port.
+func (s *Stream) Port() port.Port { return s.p }
+
+// Close closes the port. A Frame blocked in another goroutine returns
+// reader.ErrClosed.
+func (s *Stream) Close() error {
+	s.cmu.Lock()
+	if s.closed {
+		s.cmu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.cmu.Unlock()
+	return s.p.Close()
+}
+
+func (s *Stream) isClosed() bool {
+	s.cmu.Lock()
+	defer s.cmu.Unlock()
+	return s.closed
+}
+
+// DecodeFunc makes a read of a well-formed frame. ok false with a nil
+// error means the frame carries no chip (a reply, an echo); an error
+// means the frame is rejected and counted as bad.
+type DecodeFunc func(frame []byte) (r reader.Read, ok bool, err error)
+
+// Next returns the next frame that decode turns into a read, filling
+// Raw, At, Source and Format. Rejected frames and frames without a chip
+// are counted and skipped.
+func (s *Stream) Next(ctx context.Context, decode DecodeFunc, source, format string) (reader.Read, error) {
+	for {
+		f, at, err := s.Frame(ctx)
+		if err != nil {
+			return reader.Read{}, err
+		}
+		r, ok, err := decode(f)
+		switch {
+		case err != nil:
+			s.Count(OutcomeBad, err)
+			continue
+		case !ok:
+			s.Count(OutcomeOther, nil)
+			continue
+		}
+		s.Count(OutcomeRead, nil)
+		r.Raw = f
+		r.At = at
+		r.Source = source
+		r.Format = format
+		return r, nil
+	}
+}
+
+// SetMode sets m on p when p supports line framing (a serial port); a
+// zero Baud leaves the port as it is.
+func SetMode(p port.Port, m port.Mode) error {
+	if m.Baud == 0 {
+		return nil
+	}
+	if md, ok := p.(port.Moder); ok {
+		if err := md.SetMode(m); err != nil {
+			return fmt.Errorf("readers: %s: %w", p, err)
+		}
+	}
+	return nil
+}
