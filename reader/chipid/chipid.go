@@ -21,4 +21,9 @@ type ID struct {
 	Code string
 	// ISO is the decoded 64-bit code when Kind is KindISO.
 	ISO iso11784.Code
+	// Full reports that ISO holds all 64 bits as a chip sent them (from
+	// a telegram or a 16-hex form), so its animal flag, data-block flag
+	// and reserved field are known. It is false when only the 15 digits
+	// were given: those bits are then zero and unknown.
+	Full bool
 }
