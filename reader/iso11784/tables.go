@@ -71,7 +71,7 @@ func parseTables(countries, manufacturers string) (*tables, error) {
 		r := rule{prefix: f[0], name: f[2]}
 		if f[1] != "*" {
 			for _, l := range strings.Split(f[1], ",") {
-				r.locales = append(r.locales, normLocale(l))
+				r.locales = append(r.locales, NormLocale(l))
 			}
 		}
 		t.rules = append(t.rules, r)
@@ -99,11 +99,12 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
-// normLocale maps "en-us", "en_US.UTF-8" and "en" to "en_US" style: the
-// language in lower case, the region in upper case. The bare language
-// "en" is taken as en_US, the default of the shelter software whose
-// labels the table follows.
-func normLocale(l string) string {
+// NormLocale maps "en-us", "en_US.UTF-8" and "en" to the "en_US" style:
+// the language in lower case, the region in upper case. The bare
+// language "en" is taken as en_US, the default of the shelter software
+// whose labels the tables follow. Package chipid uses it for its
+// non-ISO prefix rules, so both name chips for the same locales.
+func NormLocale(l string) string {
 	l = strings.TrimSpace(l)
 	if i := strings.IndexAny(l, ".@"); i >= 0 {
 		l = l[:i]
@@ -126,16 +127,22 @@ func (r *rule) matches(locale string) bool {
 		return true
 	}
 	for _, l := range r.locales {
-		if l == locale {
-			return true
-		}
-		// A bare language rule ("pt") matches every region of it.
-		if !strings.Contains(l, "_") && strings.HasPrefix(locale, l) &&
-			(len(locale) == len(l) || locale[len(l)] == '_') {
+		if LocaleMatches(l, locale) {
 			return true
 		}
 	}
 	return false
+}
+
+// LocaleMatches reports whether a rule written for ruleLocale applies to
+// locale, both normalised by NormLocale: the same locale, or a bare
+// language rule ("pt") for any region of that language ("pt_BR").
+func LocaleMatches(ruleLocale, locale string) bool {
+	if ruleLocale == locale {
+		return true
+	}
+	return !strings.Contains(ruleLocale, "_") && strings.HasPrefix(locale, ruleLocale) &&
+		len(locale) > len(ruleLocale) && locale[len(ruleLocale)] == '_'
 }
 
 // lookup returns the name of the best rule for digits: the longest
@@ -190,7 +197,7 @@ func Manufacturer(code uint16, locale string) (string, bool) {
 	}
 	var d [3]byte
 	d[0], d[1], d[2] = byte('0'+code/100), byte('0'+code/10%10), byte('0'+code%10)
-	return loadTables().lookup(string(d[:]), normLocale(locale))
+	return loadTables().lookup(string(d[:]), NormLocale(locale))
 }
 
 // Manufacturer returns the manufacturer or product range that c belongs
@@ -202,5 +209,5 @@ func (c Code) Manufacturer(locale string) (string, bool) {
 	if c.Valid() != nil {
 		return "", false
 	}
-	return loadTables().lookup(c.String(), normLocale(locale))
+	return loadTables().lookup(c.String(), NormLocale(locale))
 }
