@@ -1,0 +1,278 @@
+package tags
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"io"
+	"math"
+	"sync"
+
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/vector"
+
+	"github.com/chipdesk/chipdesk/tags/toolpath"
+)
+
+// Opts configures a Renderer.
+type Opts struct {
+	// Font is a TrueType or OpenType font for the text; nil means Go
+	// Bold (golang.org/x/image/font/gofont/gobold).
+	Font []byte
+	// Tolerance is how far, in mm, flattened curves may stray from the
+	// true outline.
+	Tolerance float64
+	// Hatch is the distance in mm between hatch strokes of engraved
+	// marks (about the laser's spot size).
+	Hatch float64
+}
+
+// DefaultOpts are the options used for a nil *Opts.
+var DefaultOpts = Opts{Tolerance: 0.01, Hatch: 0.08}
+
+// Renderer draws tags as images, SVG, ZPL and engraving paths. It caches
+// glyph outlines and per-design artwork, and is safe for concurrent use.
+type Renderer struct {
+	font *Font
+	o    Opts
+
+	mu      sync.Mutex
+	outline map[outlineKey][]byte // ZPL ^GFA of a design's outline
+}
+
+type outlineKey struct {
+	d    *Design
+	dpmm int
+}
+
+// NewRenderer returns a Renderer; nil o means DefaultOpts.
+func NewRenderer(o *Opts) (*Renderer, error) {
+	opts := DefaultOpts
+	if o != nil {
+		opts = *o
+		if opts.Tolerance <= 0 {
+			opts.Tolerance = DefaultOpts.Tolerance
+		}
+		if opts.Hatch <= 0 {
+			opts.Hatch = DefaultOpts.Hatch
+		}
+	}
+	data := opts.Font
+	if data == nil {
+		data = gobold.TTF
+	}
+	f, err := ParseFont(data)
+	if err != nil {
+		return nil, err
+	}
+	return &Renderer{font: f, o: opts, outline: map[outlineKey][]byte{}}, nil
+}
+
+// scene is a tag laid out in mm.
+type scene struct {
+	t       *Tag
+	outline toolpath.Polyline   // the blank
+	hole    toolpath.Polyline   // the ring hole
+	text    []toolpath.Polyline // glyph contours of every field (non-zero winding)
+	fields  [][]toolpath.Polyline
+	code    modules
+	codeX   float64 // top left of the symbol, mm
+	codeY   float64
+	module  float64
+}
+
+func (r *Renderer) scene(t *Tag) (*scene, error) {
+	d := t.Design
+	s := &scene{t: t, outline: d.Outline(r.o.Tolerance), module: d.Code.Module}
+	s.hole = circle(pt{X: d.Hole.X, Y: d.Hole.Y}, d.Hole.Diameter/2, r.o.Tolerance)
+	for _, f := range d.Fields {
+		c, _, err := r.font.fieldText(f, t.Text(f.Text))
+		if err != nil {
+			return nil, err
+		}
+		s.fields = append(s.fields, c)
+		s.text = append(s.text, c...)
+	}
+	m, err := encodeCode(d.Code, t.Payload)
+	if err != nil {
+		return nil, err
+	}
+	s.code = m
+	half := float64(m.n) * s.module / 2
+	s.codeX, s.codeY = d.Code.X-half, d.Code.Y-half
+	return s, nil
+}
+
+// runs calls f for each horizontal run of dark modules, in mm.
+func (s *scene) runs(f func(x0, y0, x1, y1 float64)) {
+	n, m := s.code.n, s.module
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; {
+			if !s.code.dark[y*n+x] {
+				x++
+				continue
+			}
+			e := x
+			for e < n && s.code.dark[y*n+e] {
+				e++
+			}
+			f(s.codeX+float64(x)*m, s.codeY+float64(y)*m, s.codeX+float64(e)*m, s.codeY+float64(y+1)*m)
+			x = e
+		}
+	}
+}
+
+// Image renders a colour preview of t at dpi dots per inch: the blank in
+// its metal colour, marks in the mark colour, transparent around the
+// blank and in the ring hole.
+func (r *Renderer) Image(t *Tag, dpi float64) (*image.RGBA, error) {
+	if dpi < 10 || dpi > 4800 {
+		return nil, fmt.Errorf("tags: dpi %g outside 10-4800", dpi)
+	}
+	s, err := r.scene(t)
+	if err != nil {
+		return nil, err
+	}
+	k := dpi / 25.4
+	d := t.Design
+	w, h := int(math.Ceil(d.Width*k)), int(math.Ceil(d.Height*k))
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	z := vector.NewRasterizer(w, h)
+	fill := func(lines []toolpath.Polyline, c color.Color, op draw.Op) {
+		z.Reset(w, h)
+		z.DrawOp = op
+		for _, p := range lines {
+			addPoly(z, p, k, 0, 0)
+		}
+		z.Draw(img, img.Bounds(), image.NewUniform(c), image.Point{})
+	}
+	// The rasterizer sums signed coverage: a hole wound against the
+	// outline cancels it.
+	fill([]toolpath.Polyline{s.outline, against(s.hole, s.outline)}, d.Metal.Fill, draw.Over)
+	marks := s.text
+	s.runs(func(x0, y0, x1, y1 float64) {
+		marks = append(marks, toolpath.Polyline{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}})
+	})
+	fill(marks, d.Metal.Mark, draw.Over)
+	return img, nil
+}
+
+// against returns p wound the other way round from q.
+func against(p, q toolpath.Polyline) toolpath.Polyline {
+	if (area(p) > 0) != (area(q) > 0) {
+		return p
+	}
+	r := make(toolpath.Polyline, len(p))
+	for i := range p {
+		r[i] = p[len(p)-1-i]
+	}
+	return r
+}
+
+// area is the signed area of a closed polyline.
+func area(p toolpath.Polyline) float64 {
+	a := 0.0
+	for i := 1; i < len(p); i++ {
+		a += p[i-1].X*p[i].Y - p[i].X*p[i-1].Y
+	}
+	return a / 2
+}
+
+func addPoly(z *vector.Rasterizer, p toolpath.Polyline, k, dx, dy float64) {
+	if len(p) < 2 {
+		return
+	}
+	z.MoveTo(float32((p[0].X+dx)*k), float32((p[0].Y+dy)*k))
+	for _, q := range p[1:] {
+		z.LineTo(float32((q.X+dx)*k), float32((q.Y+dy)*k))
+	}
+	z.ClosePath()
+}
+
+// SVG writes t as an SVG document sized in millimetres.
+func (r *Renderer) SVG(w io.Writer, t *Tag) error {
+	s, err := r.scene(t)
+	if err != nil {
+		return err
+	}
+	d := t.Design
+	ew := &errWriter{w: w}
+	fmt.Fprintf(ew, `<svg xmlns="http://www.w3.org/2000/svg" width="%smm" height="%smm" viewBox="0 0 %s %s">`+"\n",
+		num(d.Width), num(d.Height), num(d.Width), num(d.Height))
+	fmt.Fprintf(ew, "<title>%s</title>\n", xmlEscape(t.String()))
+	fmt.Fprintf(ew, `<path fill="%v" fill-rule="evenodd" d="`, d.Metal.Fill)
+	toolpath.WritePathData(ew, []toolpath.Polyline{s.outline, s.hole})
+	fmt.Fprintf(ew, "\"/>\n<path fill=\"%v\" fill-rule=\"nonzero\" d=\"", d.Metal.Mark)
+	toolpath.WritePathData(ew, s.text)
+	fmt.Fprintf(ew, "\"/>\n<path fill=\"%v\" d=\"", d.Metal.Mark)
+	var rects []toolpath.Polyline
+	s.runs(func(x0, y0, x1, y1 float64) {
+		rects = append(rects, toolpath.Polyline{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}})
+	})
+	toolpath.WritePathData(ew, rects)
+	io.WriteString(ew, "\"/>\n</svg>\n")
+	if ew.err != nil {
+		return fmt.Errorf("tags: %w", ew.err)
+	}
+	return nil
+}
+
+// Paths returns the engraving of t in mm: the blank's outline and hole
+// as Cut, glyph contours and code module runs as Outline, and their fill
+// as Hatch strokes, each layer ordered to keep travel short.
+func (r *Renderer) Paths(t *Tag) (*toolpath.Job, error) {
+	s, err := r.scene(t)
+	if err != nil {
+		return nil, err
+	}
+	d := t.Design
+	j := &toolpath.Job{Width: d.Width, Height: d.Height, Cut: []toolpath.Polyline{s.outline, s.hole}}
+	for _, f := range s.fields {
+		j.Outline = append(j.Outline, f...)
+		j.Hatch = append(j.Hatch, toolpath.Hatch(f, r.o.Hatch)...)
+	}
+	s.runs(func(x0, y0, x1, y1 float64) {
+		j.Outline = append(j.Outline, toolpath.Polyline{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}})
+		for y := y0 + r.o.Hatch/2; y < y1; y += r.o.Hatch {
+			j.Hatch = append(j.Hatch, toolpath.Polyline{{X: x0, Y: y}, {X: x1, Y: y}})
+		}
+	})
+	toolpath.OrderJob(j, toolpath.Point{})
+	return j, nil
+}
+
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(b []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(b)
+	e.err = err
+	return n, err
+}
+
+func num(v float64) string { return fmt.Sprint(math.Round(v*1000) / 1000) }
+
+func xmlEscape(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<':
+			out = append(out, "&lt;"...)
+		case '>':
+			out = append(out, "&gt;"...)
+		case '&':
+			out = append(out, "&amp;"...)
+		case '"':
+			out = append(out, "&quot;"...)
+		default:
+			out = append(out, s[i])
+		}
+	}
+	return string(out)
+}
