@@ -235,7 +235,7 @@ func trim(s string) string {
 }
 
 func invalid(text, why string) error {
-	return fmt.Errorf("chipid: %q: %s: %w", text, why, ErrInvalid)
+	return fmt.Errorf("%w: %q: %s", ErrInvalid, text, why)
 }
 
 // Parse reads one chip number from text as a reader or a person writes
@@ -302,7 +302,7 @@ func Parse(text string, opts *Opts) (ID, error) {
 		code := string(f.join(buf[:0]))
 		c, err := iso11784.ParseDecimal(code)
 		if err != nil {
-			return ID{}, fmt.Errorf("chipid: %q: %w: %w", text, ErrInvalid, err)
+			return ID{}, fmt.Errorf("%w: %q: %w", ErrInvalid, text, err)
 		}
 		return ID{Kind: KindISO, Code: code, ISO: c}, nil
 
@@ -311,7 +311,7 @@ func Parse(text string, opts *Opts) (ID, error) {
 		nat, _ := strconv.ParseUint(f.group(1), 16, 64)
 		c, err := iso11784.New(uint16(cc), nat, false)
 		if err != nil {
-			return ID{}, fmt.Errorf("chipid: %q: %w: %w", text, ErrInvalid, err)
+			return ID{}, fmt.Errorf("%w: %q: %w", ErrInvalid, text, err)
 		}
 		return ID{Kind: KindISO, Code: c.String(), ISO: c}, nil
 

@@ -58,10 +58,10 @@ var (
 // MaxNational (ISO 11784 clause 5).
 func New(country uint16, national uint64, animal bool) (Code, error) {
 	if country > MaxCountry {
-		return 0, fmt.Errorf("iso11784: country code %d > %d: %w", country, MaxCountry, ErrRange)
+		return 0, fmt.Errorf("%w: country code %d > %d", ErrRange, country, MaxCountry)
 	}
 	if national > MaxNational {
-		return 0, fmt.Errorf("iso11784: national ID %d > %d: %w", national, uint64(MaxNational), ErrRange)
+		return 0, fmt.Errorf("%w: national ID %d > %d", ErrRange, national, uint64(MaxNational))
 	}
 	c := Code(uint64(country)<<countryShift | national)
 	return c.WithAnimal(animal), nil
@@ -74,14 +74,14 @@ func New(country uint16, national uint64, animal bool) (Code, error) {
 // animal flag, data-block flag and reserved field zero.
 func ParseDecimal(s string) (Code, error) {
 	if len(s) != 15 {
-		return 0, fmt.Errorf("iso11784: %q has %d characters: %w", s, len(s), ErrSyntax)
+		return 0, fmt.Errorf("%w: %q has %d characters", ErrSyntax, s, len(s))
 	}
 	var country uint64
 	var national uint64
 	for i := 0; i < 15; i++ {
 		d := s[i] - '0'
 		if d > 9 {
-			return 0, fmt.Errorf("iso11784: %q: %w", s, ErrSyntax)
+			return 0, fmt.Errorf("%w: %q", ErrSyntax, s)
 		}
 		if i < 3 {
 			country = country*10 + uint64(d)
@@ -91,10 +91,10 @@ func ParseDecimal(s string) (Code, error) {
 	}
 	if country > MaxCountry {
 		// Three digits never exceed 999; kept for clarity.
-		return 0, fmt.Errorf("iso11784: %q: %w", s, ErrRange)
+		return 0, fmt.Errorf("%w: %q", ErrRange, s)
 	}
 	if national > MaxNational {
-		return 0, fmt.Errorf("iso11784: %q: national ID > %d: %w", s, uint64(MaxNational), ErrRange)
+		return 0, fmt.Errorf("%w: %q: national ID > %d", ErrRange, s, uint64(MaxNational))
 	}
 	return Code(country<<countryShift | national), nil
 }
@@ -103,7 +103,7 @@ func ParseDecimal(s string) (Code, error) {
 // 38-bit national ID is valid.
 func (c Code) Valid() error {
 	if c.Country() > MaxCountry {
-		return fmt.Errorf("iso11784: country code %d > %d: %w", c.Country(), MaxCountry, ErrRange)
+		return fmt.Errorf("%w: country code %d > %d", ErrRange, c.Country(), MaxCountry)
 	}
 	return nil
 }

@@ -21,11 +21,11 @@ func (a FDXA) String() string { return strings.ToUpper(hex.EncodeToString(a[:]))
 func DecodeFDXA(b []byte) (FDXA, error) {
 	var a FDXA
 	if len(b) != len(a) {
-		return FDXA{}, fmt.Errorf("iso11785: FDX-A frame of %d bytes, want 5: %w", len(b), ErrLength)
+		return FDXA{}, fmt.Errorf("%w: FDX-A frame of %d bytes, want 5", ErrLength, len(b))
 	}
 	for i, v := range b {
 		if bits.OnesCount8(v)%2 != 1 {
-			return FDXA{}, fmt.Errorf("iso11785: FDX-A byte %d (%02X) has even parity: %w", i, v, ErrParity)
+			return FDXA{}, fmt.Errorf("%w: FDX-A byte %d (%02X) has even parity", ErrParity, i, v)
 		}
 		a[i] = v & 0x7f
 	}
@@ -38,7 +38,7 @@ func EncodeFDXA(a FDXA) ([5]byte, error) {
 	var b [5]byte
 	for i, v := range a {
 		if v > 0x7f {
-			return [5]byte{}, fmt.Errorf("iso11785: FDX-A data byte %d (%02X) over 7 bits: %w", i, v, ErrInvalidCode)
+			return [5]byte{}, fmt.Errorf("%w: FDX-A data byte %d (%02X) over 7 bits", ErrInvalidCode, i, v)
 		}
 		if bits.OnesCount8(v)%2 == 0 {
 			v |= 0x80

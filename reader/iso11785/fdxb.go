@@ -49,11 +49,11 @@ func EncodeFDXB(code iso11784.Code, ext uint32) [16]byte {
 func DecodeFDXB(t [16]byte) (Telegram, error) {
 	for i := range headerBits - 1 {
 		if getBit(&t, i) != 0 {
-			return Telegram{}, fmt.Errorf("iso11785: FDX-B header bit %d is 1: %w", i, ErrHeader)
+			return Telegram{}, fmt.Errorf("%w: FDX-B header bit %d is 1", ErrHeader, i)
 		}
 	}
 	if getBit(&t, headerBits-1) != 1 {
-		return Telegram{}, fmt.Errorf("iso11785: FDX-B header bit 10 is 0: %w", ErrHeader)
+		return Telegram{}, fmt.Errorf("%w: FDX-B header bit 10 is 0", ErrHeader)
 	}
 	var data [groups]byte
 	for g := range groups {
@@ -63,7 +63,7 @@ func DecodeFDXB(t [16]byte) (Telegram, error) {
 			v |= getBit(&t, at+j) << j
 		}
 		if getBit(&t, at+8) != 1 {
-			return Telegram{}, fmt.Errorf("iso11785: FDX-B control bit %d (after byte %d) is 0: %w", at+8, g, ErrFraming)
+			return Telegram{}, fmt.Errorf("%w: FDX-B control bit %d (after byte %d) is 0", ErrFraming, at+8, g)
 		}
 		data[g] = v
 	}
@@ -73,7 +73,7 @@ func DecodeFDXB(t [16]byte) (Telegram, error) {
 		Ext:  uint32(data[10]) | uint32(data[11])<<8 | uint32(data[12])<<16,
 	}
 	if want := CRC16(data[:8]); tg.CRC != want {
-		return tg, fmt.Errorf("iso11785: FDX-B CRC %04X, computed %04X: %w", tg.CRC, want, ErrCRC)
+		return tg, fmt.Errorf("%w: FDX-B CRC %04X, computed %04X", ErrCRC, tg.CRC, want)
 	}
 	return checkCode(tg)
 }

@@ -26,20 +26,20 @@ func DecodeHDX(b []byte) (Telegram, error) {
 	case 11:
 	case 12:
 		if b[11] != b[0] {
-			return Telegram{}, fmt.Errorf("iso11785: HDX stop byte %02X, start %02X: %w", b[11], b[0], ErrFraming)
+			return Telegram{}, fmt.Errorf("%w: HDX stop byte %02X, start %02X", ErrFraming, b[11], b[0])
 		}
 	case 14:
 		ext = b[11:14]
 	case 15:
 		ext = b[11:14]
 		if b[14] != b[0] {
-			return Telegram{}, fmt.Errorf("iso11785: HDX stop byte %02X, start %02X: %w", b[14], b[0], ErrFraming)
+			return Telegram{}, fmt.Errorf("%w: HDX stop byte %02X, start %02X", ErrFraming, b[14], b[0])
 		}
 	default:
-		return Telegram{}, fmt.Errorf("iso11785: HDX telegram of %d bytes: %w", len(b), ErrLength)
+		return Telegram{}, fmt.Errorf("%w: HDX telegram of %d bytes", ErrLength, len(b))
 	}
 	if b[0] != HDXStartRO && b[0] != HDXStartRW {
-		return Telegram{}, fmt.Errorf("iso11785: HDX start byte %02X: %w", b[0], ErrHeader)
+		return Telegram{}, fmt.Errorf("%w: HDX start byte %02X", ErrHeader, b[0])
 	}
 	t := Telegram{
 		Code: iso11784.FromWireBytes([8]byte(b[1:9])),
@@ -49,7 +49,7 @@ func DecodeHDX(b []byte) (Telegram, error) {
 		t.Ext = uint32(ext[0]) | uint32(ext[1])<<8 | uint32(ext[2])<<16
 	}
 	if want := CRC16(b[1:9]); t.CRC != want {
-		return t, fmt.Errorf("iso11785: HDX CRC %04X, computed %04X: %w", t.CRC, want, ErrCRC)
+		return t, fmt.Errorf("%w: HDX CRC %04X, computed %04X", ErrCRC, t.CRC, want)
 	}
 	return checkCode(t)
 }

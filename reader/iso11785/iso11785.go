@@ -96,7 +96,7 @@ func Celsius(fahrenheit float64) float64 { return (fahrenheit - 32) / 1.8 }
 
 func checkCode(t Telegram) (Telegram, error) {
 	if err := t.Code.Valid(); err != nil {
-		return t, fmt.Errorf("iso11785: country field %d: %w", t.Code.Country(), ErrInvalidCode)
+		return t, fmt.Errorf("%w: country field %d", ErrInvalidCode, t.Code.Country())
 	}
 	return t, nil
 }

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/chipdesk/chipdesk/reader/chipid"
+)
+
+const parseUsage = `usage: chiptool parse [--locale LOCALE] [TEXT...]
+
+Reads each TEXT (or each line of standard input when there is none) as a
+chip number, the way readers and people write them, and prints one JSON
+object per input: input, ok, kind, code, country and national (ISO),
+animal (when the input carries the flag), manufacturer for the locale,
+error and, for an ambiguous input, the candidate codes. Exits 1 when an
+input is no valid chip number.`
+
+// parseJSON is one output line of chiptool parse.
+type parseJSON struct {
+	Input        string   `json:"input"`
+	OK           bool     `json:"ok"`
+	Kind         string   `json:"kind,omitempty"`
+	Code         string   `json:"code,omitempty"`
+	Display      string   `json:"display,omitempty"`
+	Country      *uint16  `json:"country,omitempty"`
+	National     *uint64  `json:"national,omitempty"`
+	Animal       *bool    `json:"animal,omitempty"`
+	Manufacturer string   `json:"manufacturer,omitempty"`
+	Error        string   `json:"error,omitempty"`
+	Candidates   []string `json:"candidates,omitempty"`
+}
+
+func describeChip(text, locale string) parseJSON {
+	out := parseJSON{Input: text}
+	id, err := chipid.Parse(text, &chipid.Opts{Locale: locale})
+	if err != nil {
+		out.Error = err.Error()
+		var ae *chipid.AmbiguousError
+		if errors.As(err, &ae) {
+			for _, c := range ae.Candidates {
+				out.Candidates = append(out.Candidates, c.Code)
+			}
+		}
+		return out
+	}
+	out.OK = true
+	out.Kind = string(id.Kind)
+	out.Code = id.Code
+	out.Display = id.String()
+	if id.Kind == chipid.KindISO {
+		country, national := id.ISO.Country(), id.ISO.National()
+		out.Country, out.National = &country, &national
+	}
+	if a, known := id.Animal(); known {
+		out.Animal = &a
+	}
+	out.Manufacturer = id.Manufacturer(locale)
+	return out
+}
+
+func runParse(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("parse", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	locale := fs.String("locale", "en_US", "locale of the manufacturer names (en_US, en_GB, en_AU, ...)")
+	texts, err := parseArgsAnywhere(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(e.stdout, parseUsage)
+		return nil
+	}
+	if err != nil {
+		return usageError("%v\n%s", err, parseUsage)
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	failed := 0
+	one := func(text string) error {
+		out := describeChip(text, *locale)
+		if !out.OK {
+			failed++
+		}
+		return enc.Encode(out)
+	}
+	if len(texts) > 0 {
+		for _, t := range texts {
+			if err := one(t); err != nil {
+				return err
+			}
+		}
+	} else {
+		sc := bufio.NewScanner(e.stdin)
+		for sc.Scan() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := one(sc.Text()); err != nil {
+				return err
+			}
+		}
+		if err := sc.Err(); err != nil {
+			return fmt.Errorf("reading standard input: %w", err)
+		}
+	}
+	if failed > 0 {
+		return exit(1, nil)
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func parseLines(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var res []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		res = append(res, m)
+	}
+	return res
+}
+
+func TestParseCommand(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := runCmd(t, "", "parse", "LA 982 000001088420\r\n", "29FA76343A6F0001", "--locale", "en_AU", "AVID*012*345*678", "4a3d5c1b2e")
+	if code != 0 {
+		t.Fatalf("parse = %d, %q", code, errOut)
+	}
+	got := parseLines(t, out)
+	want := []map[string]any{
+		{"input": "LA 982 000001088420\r\n", "ok": true, "kind": "iso11784", "code": "982000001088420", "country": 982.0, "national": 1088420.0, "manufacturer": "24PetWatch"},
+		{"input": "29FA76343A6F0001", "ok": true, "kind": "iso11784", "code": "985121004515220", "animal": true, "manufacturer": "Lifechip"},
+		{"input": "AVID*012*345*678", "ok": true, "kind": "avid", "code": "012345678", "manufacturer": "AVID"},
+		{"input": "4a3d5c1b2e", "ok": true, "kind": "fecava", "code": "4A3D5C1B2E", "manufacturer": "HomeAgain"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("parse printed %d objects, want %d: %s", len(got), len(want), out)
+	}
+	for i := range want {
+		for k, v := range want[i] {
+			if got[i][k] != v {
+				t.Errorf("parse %q: %s = %v, want %v", want[i]["input"], k, got[i][k], v)
+			}
+		}
+	}
+	if _, ok := got[0]["animal"]; ok {
+		t.Errorf("15-digit input reports an animal flag: %v", got[0])
+	}
+	if _, ok := got[2]["country"]; ok {
+		t.Errorf("AVID input reports a country: %v", got[2])
+	}
+}
+
+func TestParseCommandStdin(t *testing.T) {
+	t.Parallel()
+	code, out, _ := runCmd(t, "985121004515220\n12345\n8000004000100000\n", "parse", "--locale", "en_US")
+	if code != 1 {
+		t.Errorf("parse with invalid input = %d, want 1", code)
+	}
+	got := parseLines(t, out)
+	if len(got) != 3 {
+		t.Fatalf("parse printed %d objects: %s", len(got), out)
+	}
+	if got[0]["ok"] != true || got[0]["manufacturer"] != "HomeAgain" {
+		t.Errorf("line 1: %v", got[0])
+	}
+	if got[1]["ok"] != false || !strings.Contains(got[1]["error"].(string), "invalid") {
+		t.Errorf("line 2: %v", got[1])
+	}
+	if got[2]["ok"] != false || !strings.Contains(got[2]["error"].(string), "ambiguous") || len(got[2]["candidates"].([]any)) != 2 {
+		t.Errorf("line 3: %v", got[2])
+	}
+}
+
+func TestParseCommandFlags(t *testing.T) {
+	t.Parallel()
+	if code, _, errOut := runCmd(t, "", "parse", "--bogus", "x"); code != 2 || !strings.Contains(errOut, "usage") {
+		t.Errorf("parse --bogus = %d, %q", code, errOut)
+	}
+	// Everything after -- is a text, even when it looks like a flag.
+	code, out, _ := runCmd(t, "", "parse", "--", "--locale")
+	if code != 1 || !strings.Contains(out, `"input":"--locale"`) {
+		t.Errorf("parse -- --locale = %d, %s", code, out)
+	}
+	if code, out, _ := runCmd(t, "", "parse", "-h"); code != 0 || !strings.Contains(out, "usage") {
+		t.Errorf("parse -h = %d, %q", code, out)
+	}
+}
