@@ -59,6 +59,7 @@ func commands() []command {
 	return []command{
 		{"telegram", "encode and decode ISO 11785 FDX-B telegrams", runTelegram},
 		{"parse", "parse chip numbers as readers and people write them", runParse},
+		{"trace", "decode raw antenna captures (.pm3) and synthesise them", runTrace},
 	}
 }
 
