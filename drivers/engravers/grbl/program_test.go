@@ -1,0 +1,80 @@
+package grbl
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/chipdesk/chipdesk/drivers/engravers"
+)
+
+func TestProgram(t *testing.T) {
+	t.Parallel()
+	j := engravers.Job{
+		Paths: []engravers.Path{
+			{pt(0, 0), pt(10, 0), pt(10, 5.25)},
+			{pt(3, 0)}, // a single point: skipped
+			{pt(-1.0004, 2.5), pt(20.1236, 2.5)},
+		},
+		Power: 0.35, Speed: 600, Passes: 2,
+	}
+	want := []string{
+		"G21 G90", "M5 S0", "M4 S350",
+		"G0 X0 Y0", "G1 X10 Y0 F600", "G1 X10 Y5.25",
+		"G0 X-1 Y2.5", "G1 X20.124 Y2.5 F600",
+		"G0 X0 Y0", "G1 X10 Y0 F600", "G1 X10 Y5.25",
+		"G0 X-1 Y2.5", "G1 X20.124 Y2.5 F600",
+		"M5 S0", "G0 X0 Y0",
+	}
+	got, err := Program(j, 1000)
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("Program(%+v, 1000) = %q, %v, want %q", j, got, err, want)
+	}
+	got, err = Program(engravers.Job{Paths: j.Paths[:1], Power: 0.0001, Speed: 1}, 255)
+	if err != nil || got[2] != "M4 S1" {
+		t.Errorf("Program(tiny power) = %q, %v, want M4 S1 (never S0 while marking)", got, err)
+	}
+	if _, err := Program(engravers.Job{Power: 2, Speed: 1}, 1000); !errors.Is(err, engravers.ErrJob) {
+		t.Errorf("Program(power 2) = %v, want ErrJob", err)
+	}
+	if _, err := Program(j, 0); err == nil {
+		t.Error("Program(maxS 0) = nil error, want an error")
+	}
+}
+
+func TestCheckLine(t *testing.T) {
+	t.Parallel()
+	long := "G1 X1" + string(make([]byte, 80))
+	tests := []struct {
+		name string
+		line string
+		rx   int
+		ok   bool
+	}{
+		{"plain", "G1 X1 Y2", 127, true},
+		{"79 characters", string(bytesOf('X', 79)), 127, true},
+		{"80 characters: error:11 on grbl", string(bytesOf('X', 80)), 127, false},
+		{"longer than the buffer", "G1 X1 Y2", 8, false},
+		{"LF inside", "G1\nX1", 127, false},
+		{"real-time ? inside", "G1 X1?", 127, false},
+		{"feed hold inside", "M5!", 127, false},
+		{"soft reset inside", "M5\x18", 127, false},
+		{"override byte", "M5\x91", 127, false},
+		{"NULs", long, 127, false},
+	}
+	for _, tt := range tests {
+		if err := checkLine(tt.line, tt.rx); (err == nil) != tt.ok {
+			t.Errorf("%s: checkLine(%q, %d) = %v, want ok=%v", tt.name, tt.line, tt.rx, err, tt.ok)
+		}
+	}
+}
+
+func bytesOf(c byte, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = c
+	}
+	return b
+}
+
+func pt(x, y float64) engravers.Point { return engravers.Point{X: x, Y: y} }

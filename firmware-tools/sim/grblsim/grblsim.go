@@ -1,0 +1,725 @@
+package grblsim
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+
+	"github.com/chipdesk/chipdesk/drivers/engravers/grbl"
+)
+
+// Opts configures a Sim.
+type Opts struct {
+	// RXBuffer is the receive buffer in bytes; 0 means 127.
+	RXBuffer int
+	// Blocks is the usable planner size; 0 means 15.
+	Blocks int
+	// BlockTime is how long one motion block takes; 0 executes blocks
+	// at once.
+	BlockTime time.Duration
+	// Version is printed in the welcome banner; "" means "1.1h".
+	Version string
+	// LaserMode is the initial $32.
+	LaserMode bool
+	// Fail, when set, is asked for every g-code line taken from the
+	// buffer; a non-zero result is answered as error:N.
+	Fail func(line string) int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Laser is the recorded state of the laser output.
+type Laser struct {
+	// Mode is "M3", "M4" or "M5".
+	Mode string
+	// S is the programmed power.
+	S float64
+	// Mode32 is $32, laser mode.
+	Mode32 bool
+	// Fired counts motion blocks executed with the laser on.
+	Fired int
+	// RapidFired counts G0 moves executed with the spindle on outside
+	// laser mode: the beam would have burned the travel.
+	RapidFired int
+}
+
+// On reports whether the output is enabled (spindle on with power).
+func (l Laser) On() bool { return l.Mode != "M5" && l.S > 0 }
+
+type block struct {
+	to      [3]float64
+	rapid   bool
+	mode    string
+	s, feed float64
+}
+
+// Sim is a fake GRBL on a pseudo-terminal.
+type Sim struct {
+	opts   Opts
+	master *os.File
+	tty    *os.File
+	name   string
+	now    func() time.Time
+	wake   chan struct{}
+	quit   chan struct{}
+	wg     sync.WaitGroup
+
+	mu       sync.Mutex
+	rx       []byte // the receive ring
+	peak     int    // most bytes ever held in rx
+	dropped  int    // bytes lost to a full rx
+	line     string // a line taken from rx, waiting for the planner
+	hasLine  bool
+	planner  []block
+	started  time.Time // when planner[0] started
+	state    string    // Idle, Run, Hold, Alarm, Check
+	hold     bool
+	check    bool
+	alarm    int
+	pos      [3]float64
+	abs      bool
+	motion   string // G0 or G1 modal motion
+	feed     float64
+	mode     string // M3 M4 M5
+	s        float64
+	settings map[int]string
+	fired    int
+	rapid    int
+	resets   int
+	lines    []string // lines taken, in order
+	writeErr error
+}
+
+// Start opens a pseudo-terminal and plays GRBL on it.
+func Start(o *Opts) (*Sim, error) {
+	if o == nil {
+		o = &Opts{}
+	}
+	s := &Sim{opts: *o, wake: make(chan struct{}, 1), quit: make(chan struct{})}
+	if s.opts.RXBuffer <= 0 {
+		s.opts.RXBuffer = 127
+	}
+	if s.opts.Blocks <= 0 {
+		s.opts.Blocks = 15
+	}
+	if s.opts.Version == "" {
+		s.opts.Version = "1.1h"
+	}
+	s.now = s.opts.Now
+	if s.now == nil {
+		s.now = time.Now
+	}
+	m, t, err := pty.Open()
+	if err != nil {
+		return nil, fmt.Errorf("grblsim: %w", err)
+	}
+	if err := makeRaw(t); err != nil {
+		m.Close()
+		t.Close()
+		return nil, fmt.Errorf("grblsim: %w", err)
+	}
+	s.master, s.tty, s.name = m, t, t.Name()
+	s.settings = map[int]string{0: "10", 1: "25", 10: "1", 22: "0", 30: "1000", 31: "0", 32: "0", 110: "500", 111: "500", 120: "10", 121: "10"}
+	if s.opts.LaserMode {
+		s.settings[32] = "1"
+	}
+	s.reset(false)
+	s.mu.Lock()
+	s.welcome()
+	s.mu.Unlock()
+	s.wg.Add(2)
+	go s.receive()
+	go s.run()
+	return s, nil
+}
+
+// makeRaw turns off the line discipline of the terminal side: no echo,
+// no line editing, no CR/LF translation.
+func makeRaw(f *os.File) error {
+	fd := int(f.Fd())
+	t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	if err != nil {
+		return err
+	}
+	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
+	t.Oflag &^= unix.OPOST
+	t.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
+	t.Cflag &^= unix.CSIZE | unix.PARENB
+	t.Cflag |= unix.CS8
+	t.Cc[unix.VMIN] = 1
+	t.Cc[unix.VTIME] = 0
+	return unix.IoctlSetTermios(fd, unix.TCSETS, t)
+}
+
+// TTY is the name of the terminal to open as the controller's port.
+func (s *Sim) TTY() string { return s.name }
+
+// Close stops the simulator and closes the terminal.
+func (s *Sim) Close() error {
+	select {
+	case <-s.quit:
+		return nil
+	default:
+	}
+	close(s.quit)
+	err := s.master.Close()
+	s.tty.Close()
+	s.wg.Wait()
+	if err != nil {
+		return fmt.Errorf("grblsim: %w", err)
+	}
+	return nil
+}
+
+// Dropped returns how many received bytes were lost to a full receive
+// buffer: a streamer that broke the character-counting rule.
+func (s *Sim) Dropped() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dropped
+}
+
+// Peak returns the most bytes the receive buffer ever held.
+func (s *Sim) Peak() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.peak
+}
+
+// Laser returns the laser record.
+func (s *Sim) Laser() Laser {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Laser{Mode: s.mode, S: s.s, Mode32: s.settings[32] == "1", Fired: s.fired, RapidFired: s.rapid}
+}
+
+// State returns the machine state as a status report names it.
+func (s *Sim) State() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stateName()
+}
+
+// Resets returns how many soft resets were received.
+func (s *Sim) Resets() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.resets
+}
+
+// Lines returns the lines taken from the receive buffer, in order.
+func (s *Sim) Lines() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.lines...)
+}
+
+// Pending returns the number of planner blocks not yet executed.
+func (s *Sim) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.planner)
+}
+
+// Alarm raises ALARM:code now, as a limit switch would: motion stops,
+// the laser goes off and g-code is locked until $X.
+func (s *Sim) Alarm(code int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.planner = nil
+	s.hasLine = false
+	s.mode, s.s = "M5", 0
+	s.alarm = code
+	s.state = "Alarm"
+	s.send("ALARM:" + strconv.Itoa(code))
+}
+
+// send writes one reply line; the caller holds s.mu.
+func (s *Sim) send(line string) {
+	if s.writeErr != nil {
+		return
+	}
+	if _, err := io.WriteString(s.master, line+"\r\n"); err != nil {
+		s.writeErr = err
+	}
+}
+
+func (s *Sim) welcome() {
+	s.send("")
+	s.send("Grbl " + s.opts.Version + " ['$' for help]")
+	if s.state == "Alarm" {
+		s.send("[MSG:'$H'|'$X' to unlock]")
+	}
+}
+
+// reset puts the controller in its power-on state; the caller holds
+// s.mu or is Start.
+func (s *Sim) reset(moving bool) {
+	s.rx = s.rx[:0]
+	s.hasLine = false
+	s.planner = nil
+	s.hold = false
+	s.check = false
+	s.abs, s.motion, s.feed = true, "G0", 0
+	s.mode, s.s = "M5", 0
+	if moving {
+		s.alarm = 3
+	}
+	if s.alarm != 0 {
+		s.state = "Alarm"
+	} else {
+		s.state = "Idle"
+	}
+}
+
+func (s *Sim) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// receive is the UART interrupt: real-time bytes act at once, others go
+// to the ring or are dropped when it is full.
+func (s *Sim) receive() {
+	defer s.wg.Done()
+	buf := make([]byte, 4096)
+	for {
+		n, err := s.master.Read(buf)
+		if n > 0 {
+			s.mu.Lock()
+			for _, c := range buf[:n] {
+				s.byteIn(c)
+			}
+			s.mu.Unlock()
+			s.signal()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (s *Sim) byteIn(c byte) {
+	switch {
+	case c == '?':
+		s.send(s.report().String())
+	case c == '!':
+		if len(s.planner) > 0 {
+			s.hold = true
+		}
+	case c == '~':
+		if s.hold {
+			s.hold = false
+			s.started = s.now()
+		}
+	case c == 0x18:
+		s.resets++
+		// Reset in motion loses position (ALARM:3); after a completed
+		// feed hold it does not (interface.md, feed hold then reset).
+		moving := len(s.planner) > 0 && !s.hold
+		s.reset(moving)
+		if moving {
+			s.send("ALARM:3")
+		}
+		s.welcome()
+	case c >= 0x80:
+		// overrides, safety door, jog cancel: accepted and ignored
+	default:
+		if len(s.rx) >= s.opts.RXBuffer {
+			s.dropped++
+			return
+		}
+		s.rx = append(s.rx, c)
+		s.peak = max(s.peak, len(s.rx))
+	}
+}
+
+func (s *Sim) stateName() string {
+	switch {
+	case s.state == "Alarm":
+		return "Alarm"
+	case s.check:
+		return "Check"
+	case s.hold:
+		return "Hold:0"
+	case len(s.planner) > 0:
+		return "Run"
+	}
+	return "Idle"
+}
+
+func (s *Sim) report() grbl.StatusReport {
+	r := grbl.StatusReport{
+		State: s.stateName(), Sub: -1, Pos: []float64{s.pos[0], s.pos[1], s.pos[2]},
+		HasBuf: true, Blocks: s.opts.Blocks - len(s.planner), RX: s.opts.RXBuffer - len(s.rx) + 1,
+		HasFeed: true, HasSpeed: true,
+	}
+	if st, sub, ok := strings.Cut(r.State, ":"); ok {
+		r.State, r.Sub = st, int(sub[0]-'0')
+	}
+	if len(s.planner) > 0 && !s.hold {
+		b := s.planner[0]
+		if !b.rapid {
+			r.Feed = b.feed
+		}
+		if b.mode != "M5" {
+			r.Speed = b.s
+		}
+	}
+	if s.mode != "M5" {
+		r.HasAcc = true
+		r.Acc = map[string]string{"M3": "S", "M4": "C"}[s.mode]
+	}
+	return r
+}
+
+// run is grbl's main loop: execute due blocks, take lines into the
+// planner, answer them.
+func (s *Sim) run() {
+	defer s.wg.Done()
+	for {
+		s.mu.Lock()
+		s.step()
+		var wait time.Duration = -1
+		if len(s.planner) > 0 && !s.hold && s.state != "Alarm" {
+			wait = max(s.started.Add(s.opts.BlockTime).Sub(s.now()), 0)
+		}
+		s.mu.Unlock()
+		var timer <-chan time.Time
+		if wait >= 0 {
+			t := time.NewTimer(wait)
+			timer = t.C
+			select {
+			case <-s.wake:
+			case <-timer:
+			case <-s.quit:
+				t.Stop()
+				return
+			}
+			t.Stop()
+			continue
+		}
+		select {
+		case <-s.wake:
+		case <-s.quit:
+			return
+		}
+	}
+}
+
+// step does all the work that is due now; the caller holds s.mu.
+func (s *Sim) step() {
+	for {
+		progressed := false
+		// execute blocks whose time has come
+		for len(s.planner) > 0 && !s.hold && s.state != "Alarm" && !s.now().Before(s.started.Add(s.opts.BlockTime)) {
+			b := s.planner[0]
+			s.planner = s.planner[1:]
+			s.pos = b.to
+			on := b.mode != "M5" && b.s > 0
+			if on && !b.rapid {
+				s.fired++
+			}
+			if on && b.rapid && s.settings[32] != "1" {
+				s.rapid++
+			}
+			s.started = s.now()
+			progressed = true
+		}
+		// take a line from the ring
+		if !s.hasLine {
+			if i := indexEOL(s.rx); i >= 0 {
+				s.line = string(s.rx[:i])
+				s.rx = append(s.rx[:0], s.rx[i+1:]...)
+				s.hasLine = true
+				progressed = true
+			}
+		}
+		if s.hasLine && s.execute() {
+			s.hasLine = false
+			progressed = true
+		}
+		if !progressed {
+			return
+		}
+	}
+}
+
+func indexEOL(b []byte) int {
+	for i, c := range b {
+		if c == '\n' || c == '\r' {
+			return i
+		}
+	}
+	return -1
+}
+
+// execute runs the pending line. It returns false when the line must
+// wait (planner full, or a spindle change waiting for motion to end).
+func (s *Sim) execute() bool {
+	raw := s.line
+	line := clean(raw)
+	if len(line) > grbl.MaxLine {
+		s.took(raw)
+		s.send("error:11")
+		return true
+	}
+	if line == "" {
+		s.took(raw)
+		s.send("ok")
+		return true
+	}
+	if line[0] == '$' {
+		if len(s.planner) > 0 && line != "$$" && line != "$G" && line != "$I" {
+			s.took(raw)
+			s.send("error:8") // $ commands only when idle
+			return true
+		}
+		s.took(raw)
+		s.dollar(line)
+		return true
+	}
+	if s.state == "Alarm" {
+		s.took(raw)
+		s.send("error:9")
+		return true
+	}
+	words, code := parseWords(line)
+	if code != 0 {
+		s.took(raw)
+		s.send("error:" + strconv.Itoa(code))
+		return true
+	}
+	// a spindle state change waits for the planner to empty (sync)
+	spindle := false
+	for _, w := range words {
+		if w.l == 'M' && (w.v == 3 || w.v == 4 || w.v == 5) {
+			spindle = true
+		}
+	}
+	hasAxis := false
+	for _, w := range words {
+		if w.l == 'X' || w.l == 'Y' || w.l == 'Z' {
+			hasAxis = true
+		}
+	}
+	if spindle && len(s.planner) > 0 && !s.check {
+		return false
+	}
+	if hasAxis && len(s.planner) >= s.opts.Blocks {
+		return false
+	}
+	s.took(raw)
+	if s.opts.Fail != nil {
+		if c := s.opts.Fail(raw); c != 0 {
+			s.send("error:" + strconv.Itoa(c))
+			return true
+		}
+	}
+	if c := s.apply(words, hasAxis); c != 0 {
+		s.send("error:" + strconv.Itoa(c))
+		return true
+	}
+	s.send("ok")
+	return true
+}
+
+func (s *Sim) took(raw string) { s.lines = append(s.lines, raw) }
+
+// clean removes white space and comments and upper-cases, as grbl's
+// protocol loop does.
+func clean(l string) string {
+	var b strings.Builder
+	paren := false
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		switch {
+		case paren:
+			paren = c != ')'
+		case c == '(':
+			paren = true
+		case c == ';':
+			return b.String()
+		case c == ' ' || c == '\t':
+		case c >= 'a' && c <= 'z':
+			b.WriteByte(c - 'a' + 'A')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+type word struct {
+	l byte
+	v float64
+}
+
+func parseWords(line string) ([]word, int) {
+	var ws []word
+	for i := 0; i < len(line); {
+		c := line[i]
+		if c < 'A' || c > 'Z' {
+			return nil, 1 // expected command letter
+		}
+		j := i + 1
+		for j < len(line) && (line[j] >= '0' && line[j] <= '9' || line[j] == '.' || line[j] == '-' || line[j] == '+') {
+			j++
+		}
+		v, err := strconv.ParseFloat(line[i+1:j], 64)
+		if err != nil {
+			return nil, 2 // bad number format
+		}
+		ws = append(ws, word{c, v})
+		i = j
+	}
+	return ws, 0
+}
+
+// apply runs a parsed g-code block; it returns an error code or 0.
+func (s *Sim) apply(words []word, hasAxis bool) int {
+	target := s.pos
+	motion := s.motion
+	seen := map[byte]bool{}
+	for _, w := range words {
+		if w.l != 'G' && w.l != 'M' {
+			if seen[w.l] {
+				return 25 // repeated word
+			}
+			seen[w.l] = true
+		}
+		switch w.l {
+		case 'G':
+			switch w.v {
+			case 0, 1, 2, 3:
+				motion = "G" + strconv.Itoa(min(int(w.v), 1))
+			case 4, 17, 54, 94:
+			case 20:
+				return 20 // inches: not used by this simulator
+			case 21:
+			case 90:
+				s.abs = true
+			case 91:
+				s.abs = false
+			default:
+				return 20
+			}
+		case 'M':
+			switch w.v {
+			case 2, 30:
+				s.mode, s.s = "M5", 0
+			case 3, 4, 5:
+				s.mode = "M" + strconv.Itoa(int(w.v))
+			case 8, 9:
+			default:
+				return 20
+			}
+		case 'F':
+			if w.v < 0 {
+				return 4
+			}
+			s.feed = w.v
+		case 'S':
+			if w.v < 0 {
+				return 4
+			}
+			s.s = w.v
+		case 'X', 'Y', 'Z':
+			k := int(w.l - 'X')
+			if s.abs {
+				target[k] = w.v
+			} else {
+				target[k] += w.v
+			}
+		case 'P', 'I', 'J', 'R', 'N':
+		default:
+			return 20
+		}
+	}
+	s.motion = motion
+	if !hasAxis {
+		return 0
+	}
+	if motion == "G1" && s.feed == 0 {
+		return 22 // undefined feed rate
+	}
+	if s.check || target == s.pos && (len(s.planner) == 0 || s.planner[len(s.planner)-1].to == target) {
+		return 0
+	}
+	if len(s.planner) == 0 {
+		s.started = s.now()
+	}
+	s.planner = append(s.planner, block{to: target, rapid: motion == "G0", mode: s.mode, s: s.s, feed: s.feed})
+	return 0
+}
+
+// dollar runs a $ command.
+func (s *Sim) dollar(line string) {
+	switch {
+	case line == "$":
+		s.send("[HLP:$$ $# $G $I $N $x=val $Nx=line $J=line $SLP $C $X $H ~ ! ? ctrl-x]")
+	case line == "$$":
+		keys := []int{0, 1, 10, 22, 30, 31, 32, 110, 111, 120, 121}
+		for _, k := range keys {
+			s.send("$" + strconv.Itoa(k) + "=" + s.settings[k])
+		}
+	case line == "$X":
+		if s.state == "Alarm" {
+			s.alarm = 0
+			s.state = "Idle"
+			s.send("[MSG:Caution: Unlocked]")
+		}
+	case line == "$H":
+		s.send("error:5")
+		return
+	case line == "$C":
+		if s.state == "Alarm" {
+			s.send("error:9")
+			return
+		}
+		s.check = !s.check
+		if s.check {
+			s.send("[MSG:Enabled]")
+		} else {
+			s.reset(false)
+			s.send("[MSG:Disabled]")
+			s.welcome()
+			return // leaving check mode resets; the welcome stands for ok
+		}
+	case line == "$I":
+		s.send("[VER:" + s.opts.Version + ".20190830:]")
+		s.send("[OPT:V," + strconv.Itoa(s.opts.Blocks) + "," + strconv.Itoa(s.opts.RXBuffer+1) + "]")
+	case line == "$G":
+		mode := "G90"
+		if !s.abs {
+			mode = "G91"
+		}
+		s.send(fmt.Sprintf("[GC:%s G54 G17 G21 %s G94 %s M9 T0 F%g S%g]", s.motion, mode, s.mode, s.feed, s.s))
+	case line == "$N" || line == "$#":
+	default:
+		k, v, ok := strings.Cut(line[1:], "=")
+		n, err := strconv.Atoi(k)
+		if !ok || err != nil || n < 0 || n > 255 {
+			s.send("error:3")
+			return
+		}
+		if _, err := strconv.ParseFloat(v, 64); err != nil {
+			s.send("error:2")
+			return
+		}
+		if _, known := s.settings[n]; !known {
+			s.send("error:3")
+			return
+		}
+		s.settings[n] = v
+	}
+	s.send("ok")
+}
