@@ -1,0 +1,268 @@
+package chipdesk_test
+
+// The import rules of the architecture (docs: "Module and folders"):
+// which top-level folder may import what. The test asks the go command
+// for the packages of each folder and their dependencies, without
+// tests, and fails on a broken arrow.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/chipdesk/chipdesk"
+
+// listed is the part of `go list -json` output the rules need.
+type listed struct {
+	ImportPath string
+	Standard   bool
+	Imports    []string
+	CgoFiles   []string
+	Error      *struct{ Err string }
+}
+
+// importRule says what the packages of one top-level folder may import
+// directly, and which module folders must not appear among their
+// dependencies at all.
+type importRule struct {
+	folder string
+	// own lists module folders the folder may import (its own always).
+	own []string
+	// external lists module path prefixes of allowed outside modules;
+	// nil means any outside module is allowed.
+	external    []string
+	anyExternal bool
+	// never lists module folders that must not be reached, even
+	// through other packages.
+	never []string
+}
+
+var importRules = []importRule{
+	{folder: "reader", never: []string{"tags", "drivers", "service", "firmware-tools"}},
+	{
+		folder:   "tags",
+		own:      []string{"reader"},
+		external: []string{"golang.org/x/image", "github.com/boombuler/barcode"},
+		never:    []string{"drivers", "service", "firmware-tools"},
+	},
+	{
+		folder: "drivers",
+		own:    []string{"reader", "tags"},
+		// The hardware libraries, and the pseudo-terminal and system
+		// call packages their test doubles (porttest) stand on.
+		external: []string{"go.bug.st/serial", "github.com/google/gousb", "periph.io/x/conn/v3",
+			"periph.io/x/host/v3", "github.com/creack/pty", "golang.org/x/sys"},
+		never: []string{"service", "firmware-tools"},
+	},
+	{
+		folder:      "firmware-tools",
+		own:         []string{"reader", "drivers", "tags"},
+		anyExternal: true,
+		never:       []string{"service"},
+	},
+}
+
+func goCmd(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("go")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the go command is needed for the import rules: %v", err)
+		}
+		t.Skipf("the go command is not on PATH: %v", err)
+	}
+	return p
+}
+
+// goList runs `go list -e -json` with args and decodes the packages.
+func goList(t *testing.T, env []string, args ...string) []listed {
+	t.Helper()
+	cmd := exec.Command(goCmd(t), append([]string{"list", "-e", "-json"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v\n%s", args, err, stderr.String())
+	}
+	var pkgs []listed
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p listed
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatalf("go list %v: %v", args, err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// folderOf returns the top-level folder of a module package, or "" for
+// a package outside the module.
+func folderOf(path string) string {
+	if path == module {
+		return "."
+	}
+	rest, ok := strings.CutPrefix(path, module+"/")
+	if !ok {
+		return ""
+	}
+	top, _, _ := strings.Cut(rest, "/")
+	return top
+}
+
+func hasPrefixPath(path, prefix string) bool {
+	return path == prefix || strings.HasPrefix(path, prefix+"/")
+}
+
+func TestImportRules(t *testing.T) {
+	t.Parallel()
+	for _, r := range importRules {
+		t.Run(r.folder, func(t *testing.T) {
+			for _, v := range checkRule(r, goList(t, nil, "-deps", "./"+r.folder+"/...")) {
+				t.Error(v)
+			}
+		})
+	}
+}
+
+// checkRule returns the violations of r among pkgs, the output of
+// go list -deps for the folder.
+func checkRule(r importRule, pkgs []listed) []string {
+	var bad []string
+	std := map[string]bool{}
+	for _, p := range pkgs {
+		if p.Standard {
+			std[p.ImportPath] = true
+		}
+	}
+	for _, p := range pkgs {
+		f := folderOf(p.ImportPath)
+		if p.Error != nil && f != "" {
+			bad = append(bad, fmt.Sprintf("go list %s: %s", p.ImportPath, p.Error.Err))
+		}
+		if contains(r.never, f) {
+			bad = append(bad, fmt.Sprintf("%s reaches %s: %s must never depend on %s", r.folder, p.ImportPath, r.folder, f))
+		}
+		if f != r.folder {
+			continue // other folders are held to their own rules
+		}
+		for _, imp := range p.Imports {
+			if std[imp] || strings.HasPrefix(imp, "vendor/") || imp == "C" {
+				continue
+			}
+			if g := folderOf(imp); g != "" {
+				if g != r.folder && !contains(r.own, g) {
+					bad = append(bad, fmt.Sprintf("%s imports %s: %s may import only %v from the module",
+						p.ImportPath, imp, r.folder, append([]string{r.folder}, r.own...)))
+				}
+				continue
+			}
+			ok := r.anyExternal
+			for _, e := range r.external {
+				ok = ok || hasPrefixPath(imp, e)
+			}
+			if !ok {
+				bad = append(bad, fmt.Sprintf("%s imports %s: %s may import only the standard library and %v",
+					p.ImportPath, imp, r.folder, r.external))
+			}
+		}
+	}
+	return bad
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCgoOnlyInUSBPort: import "C" only in drivers/port/usbport, with and
+// without the libusb build tag, so everything else builds with
+// CGO_ENABLED=0.
+func TestCgoOnlyInUSBPort(t *testing.T) {
+	t.Parallel()
+	for _, tags := range []string{"", "libusb"} {
+		args := []string{"./..."}
+		if tags != "" {
+			args = []string{"-tags", tags, "./..."}
+		}
+		for _, p := range goList(t, []string{"CGO_ENABLED=1"}, args...) {
+			if len(p.CgoFiles) > 0 && p.ImportPath != module+"/drivers/port/usbport" {
+				t.Errorf("tags %q: %s uses cgo (%v); cgo belongs only in drivers/port/usbport", tags, p.ImportPath, p.CgoFiles)
+			}
+		}
+	}
+}
+
+// TestRuleChecker feeds the checker broken arrows, so the rules above
+// cannot pass by looking at nothing.
+func TestRuleChecker(t *testing.T) {
+	t.Parallel()
+	pkgs := goList(t, nil, "-deps", "./reader/...")
+	found := false
+	for _, p := range pkgs {
+		found = found || p.ImportPath == module+"/reader/chipid"
+	}
+	if !found {
+		t.Fatalf("go list -deps ./reader/... did not list reader/chipid")
+	}
+	rule := func(folder string) importRule {
+		for _, r := range importRules {
+			if r.folder == folder {
+				return r
+			}
+		}
+		t.Fatalf("no rule for %s", folder)
+		return importRule{}
+	}
+	tests := []struct {
+		name   string
+		folder string
+		pkgs   []listed
+		want   int
+	}{
+		{"reader imports tags", "reader", []listed{
+			{ImportPath: module + "/reader/x", Imports: []string{"fmt", module + "/tags"}},
+			{ImportPath: "fmt", Standard: true},
+			{ImportPath: module + "/tags"},
+		}, 2}, // the import, and tags among the dependencies
+		{"reader imports an outside module", "reader", []listed{
+			{ImportPath: module + "/reader", Imports: []string{"golang.org/x/text/encoding"}},
+		}, 1},
+		{"tags imports x/image and reader", "tags", []listed{
+			{ImportPath: module + "/tags", Imports: []string{"golang.org/x/image/font", module + "/reader/chipid"}},
+		}, 0},
+		{"tags imports x/imagery", "tags", []listed{
+			{ImportPath: module + "/tags", Imports: []string{"golang.org/x/imagery"}},
+		}, 1},
+		{"drivers reach service through a dependency", "drivers", []listed{
+			{ImportPath: module + "/drivers/x", Imports: []string{"go.bug.st/serial"}},
+			{ImportPath: module + "/service/store"},
+		}, 1},
+		{"firmware-tools import anything but service", "firmware-tools", []listed{
+			{ImportPath: module + "/firmware-tools/cmd/chiptool", Imports: []string{"github.com/any/thing", module + "/drivers/port"}},
+		}, 0},
+		{"firmware-tools import service", "firmware-tools", []listed{
+			{ImportPath: module + "/firmware-tools/cmd/chiptool", Imports: []string{module + "/service"}},
+			{ImportPath: module + "/service"},
+		}, 2},
+	}
+	for _, tt := range tests {
+		if got := checkRule(rule(tt.folder), tt.pkgs); len(got) != tt.want {
+			t.Errorf("%s: checkRule = %q, want %d violations", tt.name, got, tt.want)
+		}
+	}
+}
