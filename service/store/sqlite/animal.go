@@ -1,0 +1,181 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const animalCols = `id, owner_id, name, species, breed, colour, sex, altered, birth_date, description, photo, programme, died_on, created_at, updated_at`
+
+func scanAnimal(r rowScanner, extra ...any) (*service.Animal, error) {
+	var a service.Animal
+	var owner sql.NullInt64
+	dest := append([]any{&a.ID, &owner, &a.Name, &a.Species, &a.Breed, &a.Colour, &a.Sex, &a.Altered, &a.BirthDate,
+		&a.Description, &a.Photo, &a.Programme, &a.DiedOn, stamp{&a.CreatedAt}, stamp{&a.UpdatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	a.OwnerID = owner.Int64
+	return &a, nil
+}
+
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// FindAnimalByID implements service.AnimalService.
+func (db *DB) FindAnimalByID(ctx context.Context, id int64) (*service.Animal, error) {
+	a, err := scanAnimal(db.rdb.QueryRowContext(ctx, `SELECT `+animalCols+` FROM animals WHERE id = ?`, id))
+	if err != nil {
+		return nil, notFound(err, "Animal")
+	}
+	return a, nil
+}
+
+// FindAnimals implements service.AnimalService.
+func (db *DB) FindAnimals(ctx context.Context, f service.AnimalFilter) ([]*service.Animal, int, error) {
+	var w where
+	if f.ID != nil {
+		w.add("id = ?", *f.ID)
+	}
+	if f.OwnerID != nil {
+		w.add("owner_id = ?", *f.OwnerID)
+	}
+	if f.Species != nil {
+		w.add("species = ?", *f.Species)
+	}
+	if f.Name != nil {
+		w.add("LOWER(name) LIKE ?", "%"+likeEscape(*f.Name)+"%")
+	}
+	out, n, err := collectCounted(ctx, db.rdb, scanAnimal,
+		`SELECT `+animalCols+`, COUNT(*) OVER () FROM animals`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Animal")
+}
+
+// CreateAnimal implements service.AnimalService.
+func (db *DB) CreateAnimal(ctx context.Context, a *service.Animal) error {
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		return insertAnimal(ctx, tx, a, now)
+	})
+}
+
+const insertAnimalSQL = `INSERT INTO animals (` + animalCols + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`
+
+func insertAnimal(ctx context.Context, tx *sql.Tx, a *service.Animal, now time.Time) error {
+	a.CreatedAt, a.UpdatedAt = now, now
+	err := tx.QueryRowContext(ctx, insertAnimalSQL, animalArgs(a)...).Scan(&a.ID)
+	return mapErr(err, "Animal")
+}
+
+func animalArgs(a *service.Animal) []any {
+	return []any{nullID(a.ID), nullID(a.OwnerID), a.Name, a.Species, a.Breed, a.Colour, a.Sex, a.Altered, a.BirthDate,
+		a.Description, a.Photo, a.Programme, a.DiedOn, formatStamp(a.CreatedAt), formatStamp(a.UpdatedAt)}
+}
+
+// UpdateAnimal implements service.AnimalService.
+func (db *DB) UpdateAnimal(ctx context.Context, id int64, u service.AnimalUpdate) (*service.Animal, error) {
+	var a *service.Animal
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var err error
+		if a, err = scanAnimal(tx.QueryRowContext(ctx, `SELECT `+animalCols+` FROM animals WHERE id = ?`, id)); err != nil {
+			return notFound(err, "Animal")
+		}
+		set(&a.OwnerID, u.OwnerID)
+		set(&a.Name, u.Name)
+		set(&a.Breed, u.Breed)
+		set(&a.Colour, u.Colour)
+		set(&a.Description, u.Description)
+		set(&a.Photo, u.Photo)
+		set(&a.Species, u.Species)
+		set(&a.Sex, u.Sex)
+		set(&a.Altered, u.Altered)
+		set(&a.BirthDate, u.BirthDate)
+		set(&a.DiedOn, u.DiedOn)
+		set(&a.Programme, u.Programme)
+		if err := a.Validate(); err != nil {
+			return err
+		}
+		a.UpdatedAt = now
+		_, err = tx.ExecContext(ctx, `UPDATE animals SET owner_id=?, name=?, species=?, breed=?, colour=?, sex=?, altered=?, birth_date=?,
+			description=?, photo=?, programme=?, died_on=?, updated_at=? WHERE id=?`,
+			nullID(a.OwnerID), a.Name, a.Species, a.Breed, a.Colour, a.Sex, a.Altered, a.BirthDate,
+			a.Description, a.Photo, a.Programme, a.DiedOn, formatStamp(now), id)
+		return mapErr(err, "Animal")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+const chipCols = `id, animal_id, code, kind, manufacturer, implant_date, created_at`
+
+func scanChip(r rowScanner, extra ...any) (*service.Chip, error) {
+	var c service.Chip
+	dest := append([]any{&c.ID, &c.AnimalID, &c.Code, &c.Kind, &c.Manufacturer, &c.ImplantDate, stamp{&c.CreatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+func validateChip(c *service.Chip) error {
+	switch {
+	case c.AnimalID == 0:
+		return service.Errorf(service.EINVALID, "Chip animal required.")
+	case c.Code == "":
+		return service.Errorf(service.EINVALID, "Chip code required.")
+	}
+	return nil
+}
+
+// AddChip implements service.AnimalService.
+func (db *DB) AddChip(ctx context.Context, c *service.Chip) error {
+	if err := validateChip(c); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		return insertChip(ctx, tx, c, now)
+	})
+}
+
+const insertChipSQL = `INSERT INTO chips (` + chipCols + `) VALUES (?,?,?,?,?,?,?) RETURNING id`
+
+func insertChip(ctx context.Context, tx *sql.Tx, c *service.Chip, now time.Time) error {
+	c.CreatedAt = now
+	err := tx.QueryRowContext(ctx, insertChipSQL, chipArgs(c)...).Scan(&c.ID)
+	return mapErr(err, "Chip")
+}
+
+func chipArgs(c *service.Chip) []any {
+	return []any{nullID(c.ID), c.AnimalID, c.Code, c.Kind, c.Manufacturer, c.ImplantDate, formatStamp(c.CreatedAt)}
+}
+
+// RemoveChip implements service.AnimalService.
+func (db *DB) RemoveChip(ctx context.Context, id int64) error {
+	return db.write(ctx, func(tx *sql.Tx, _ time.Time) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM chips WHERE id = ?`, id)
+		if err != nil {
+			return mapErr(err, "Chip")
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return service.Errorf(service.ENOTFOUND, "Chip not found.")
+		}
+		return nil
+	})
+}
+
+// FindChipsByAnimal implements service.AnimalService.
+func (db *DB) FindChipsByAnimal(ctx context.Context, animalID int64) ([]*service.Chip, error) {
+	out, err := collect(ctx, db.rdb, scanChip, `SELECT `+chipCols+` FROM chips WHERE animal_id = ? ORDER BY id`, animalID)
+	return out, mapErr(err, "Chip")
+}

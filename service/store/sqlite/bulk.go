@@ -1,0 +1,164 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// Import implements service.BulkService: the whole batch in one
+// transaction, with one prepared statement per table.
+func (db *DB) Import(ctx context.Context, b *service.Batch) error {
+	for _, o := range b.Owners {
+		if err := o.Validate(); err != nil {
+			return err
+		}
+	}
+	for _, a := range b.Animals {
+		if err := a.Validate(); err != nil {
+			return err
+		}
+	}
+	for _, c := range b.Chips {
+		if err := validateChip(c); err != nil {
+			return err
+		}
+	}
+	for _, l := range b.Licences {
+		if err := prepareLicence(l); err != nil {
+			return err
+		}
+	}
+	for _, v := range b.Vaccinations {
+		if err := v.Validate(); err != nil {
+			return err
+		}
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		if err := bulkInsert(ctx, tx, b.Owners, `INSERT INTO owners (`+ownerCols+`) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+			func(o *service.Owner) []any {
+				stampNew(&o.CreatedAt, now)
+				stampNew(&o.UpdatedAt, now)
+				return []any{nullID(o.ID), o.Name, o.Address, o.City, o.State, o.Postcode, o.Phone, o.Email,
+					formatStamp(o.CreatedAt), formatStamp(o.UpdatedAt)}
+			}, func(o *service.Owner) *int64 { return &o.ID }, "Owner"); err != nil {
+			return err
+		}
+		if err := bulkInsert(ctx, tx, b.Animals, insertAnimalSQL, func(a *service.Animal) []any {
+			stampNew(&a.CreatedAt, now)
+			stampNew(&a.UpdatedAt, now)
+			return animalArgs(a)
+		}, func(a *service.Animal) *int64 { return &a.ID }, "Animal"); err != nil {
+			return err
+		}
+		if err := bulkInsert(ctx, tx, b.Chips, insertChipSQL, func(c *service.Chip) []any {
+			stampNew(&c.CreatedAt, now)
+			return chipArgs(c)
+		}, func(c *service.Chip) *int64 { return &c.ID }, "Chip"); err != nil {
+			return err
+		}
+		// Licences with a tag number first, then the counters raised
+		// past them, then the ones to number.
+		var numbered, unnumbered []*service.Licence
+		for _, l := range b.Licences {
+			if l.TagNumber != 0 {
+				numbered = append(numbered, l)
+			} else {
+				unnumbered = append(unnumbered, l)
+			}
+		}
+		licenceRow := func(l *service.Licence) []any {
+			stampNew(&l.CreatedAt, now)
+			return licenceArgs(l)
+		}
+		if err := bulkInsert(ctx, tx, numbered, insertLicenceSQL, licenceRow,
+			func(l *service.Licence) *int64 { return &l.ID }, "Licence or tag number"); err != nil {
+			return err
+		}
+		if len(numbered) > 0 {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO tag_counters (jurisdiction, year, last)
+				SELECT jurisdiction, year, MAX(tag_number) FROM licences GROUP BY jurisdiction, year
+				ON CONFLICT (jurisdiction, year) DO UPDATE SET last = MAX(last, excluded.last)`); err != nil {
+				return mapErr(err, "Tag number")
+			}
+		}
+		for _, l := range unnumbered {
+			if err := insertLicence(ctx, tx, l, now); err != nil {
+				return err
+			}
+		}
+		return bulkInsert(ctx, tx, b.Vaccinations, insertVaccinationSQL, func(v *service.RabiesVaccination) []any {
+			stampNew(&v.CreatedAt, now)
+			return vaccinationArgs(v)
+		}, func(v *service.RabiesVaccination) *int64 { return &v.ID }, "Vaccination")
+	})
+}
+
+func stampNew(t *time.Time, now time.Time) {
+	if t.IsZero() {
+		*t = now
+	}
+}
+
+// bulkInsert inserts rows with one prepared statement. query ends with
+// "RETURNING id" or not; rows without an id get theirs back through a
+// RETURNING variant.
+func bulkInsert[T any](ctx context.Context, tx *sql.Tx, rows []T, query string, args func(T) []any, id func(T) *int64, what string) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	query = strings.TrimSuffix(query, " RETURNING id")
+	plain, err := tx.PrepareContext(ctx, query)
+	if err != nil {
+		return mapErr(err, what)
+	}
+	defer plain.Close()
+	var returning *sql.Stmt
+	for _, r := range rows {
+		p := id(r)
+		if *p != 0 {
+			if _, err := plain.ExecContext(ctx, args(r)...); err != nil {
+				return mapErr(err, what)
+			}
+			continue
+		}
+		if returning == nil {
+			if returning, err = tx.PrepareContext(ctx, query+" RETURNING id"); err != nil {
+				return mapErr(err, what)
+			}
+			defer returning.Close()
+		}
+		if err := returning.QueryRowContext(ctx, args(r)...).Scan(p); err != nil {
+			return mapErr(err, what)
+		}
+	}
+	return nil
+}
+
+// EachOwner implements service.BulkService.
+func (db *DB) EachOwner(ctx context.Context, fn func(*service.Owner) error) error {
+	return each(ctx, db.rdb, scanOwner, fn, "Owner", `SELECT `+ownerCols+` FROM owners ORDER BY id`)
+}
+
+// EachAnimal implements service.BulkService.
+func (db *DB) EachAnimal(ctx context.Context, fn func(*service.Animal) error) error {
+	return each(ctx, db.rdb, scanAnimal, fn, "Animal", `SELECT `+animalCols+` FROM animals ORDER BY id`)
+}
+
+// EachChip implements service.BulkService.
+func (db *DB) EachChip(ctx context.Context, fn func(*service.Chip) error) error {
+	return each(ctx, db.rdb, scanChip, fn, "Chip", `SELECT `+chipCols+` FROM chips ORDER BY id`)
+}
+
+// EachLicence implements service.BulkService.
+func (db *DB) EachLicence(ctx context.Context, fn func(*service.Licence) error) error {
+	return each(ctx, db.rdb, scanLicence, fn, "Licence", `SELECT `+licenceCols+` FROM licences ORDER BY id`)
+}
+
+// EachVaccination implements service.BulkService.
+func (db *DB) EachVaccination(ctx context.Context, fn func(*service.RabiesVaccination) error) error {
+	return each(ctx, db.rdb, scanVaccination, fn, "Vaccination", `SELECT `+vaccinationCols+` FROM vaccinations ORDER BY id`)
+}

@@ -1,0 +1,83 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const designationCols = `id, animal_id, level, jurisdiction, declared_on, decision_on, authority, conditions, registered_on,
+	registration_number, sign_on, microchip_on, sterilised_on, photo_on, insured_on, insurance_cents, insurance_expires,
+	rescinded_on, created_at, updated_at`
+
+func scanDesignation(r rowScanner, extra ...any) (*service.DangerousDesignation, error) {
+	var d service.DangerousDesignation
+	dest := append([]any{&d.ID, &d.AnimalID, &d.Level, &d.Jurisdiction, &d.DeclaredOn, &d.DecisionOn, &d.Authority,
+		&d.Conditions, &d.RegisteredOn, &d.RegistrationNumber, &d.SignOn, &d.MicrochipOn, &d.SterilisedOn, &d.PhotoOn,
+		&d.InsuredOn, &d.InsuranceCents, &d.InsuranceExpires, &d.RescindedOn, stamp{&d.CreatedAt}, stamp{&d.UpdatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// CreateDesignation implements service.DangerousService.
+func (db *DB) CreateDesignation(ctx context.Context, d *service.DangerousDesignation) error {
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		d.CreatedAt, d.UpdatedAt = now, now
+		err := tx.QueryRowContext(ctx, `INSERT INTO designations (`+designationCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+			nullID(d.ID), d.AnimalID, d.Level, d.Jurisdiction, d.DeclaredOn, d.DecisionOn, d.Authority, d.Conditions,
+			d.RegisteredOn, d.RegistrationNumber, d.SignOn, d.MicrochipOn, d.SterilisedOn, d.PhotoOn, d.InsuredOn,
+			d.InsuranceCents, d.InsuranceExpires, d.RescindedOn, formatStamp(now), formatStamp(now)).Scan(&d.ID)
+		return mapErr(err, "Designation")
+	})
+}
+
+// UpdateDesignation implements service.DangerousService.
+func (db *DB) UpdateDesignation(ctx context.Context, id int64, u service.DesignationUpdate) (*service.DangerousDesignation, error) {
+	var d *service.DangerousDesignation
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var err error
+		if d, err = scanDesignation(tx.QueryRowContext(ctx, `SELECT `+designationCols+` FROM designations WHERE id = ?`, id)); err != nil {
+			return notFound(err, "Designation")
+		}
+		set(&d.DecisionOn, u.DecisionOn)
+		set(&d.RegisteredOn, u.RegisteredOn)
+		set(&d.SignOn, u.SignOn)
+		set(&d.MicrochipOn, u.MicrochipOn)
+		set(&d.SterilisedOn, u.SterilisedOn)
+		set(&d.PhotoOn, u.PhotoOn)
+		set(&d.InsuredOn, u.InsuredOn)
+		set(&d.InsuranceExpires, u.InsuranceExpires)
+		set(&d.RescindedOn, u.RescindedOn)
+		set(&d.RegistrationNumber, u.RegistrationNumber)
+		set(&d.Conditions, u.Conditions)
+		set(&d.InsuranceCents, u.InsuranceCents)
+		if err := d.Validate(); err != nil {
+			return err
+		}
+		d.UpdatedAt = now
+		_, err = tx.ExecContext(ctx, `UPDATE designations SET decision_on=?, registered_on=?, sign_on=?, microchip_on=?,
+			sterilised_on=?, photo_on=?, insured_on=?, insurance_expires=?, rescinded_on=?, registration_number=?,
+			conditions=?, insurance_cents=?, updated_at=? WHERE id=?`,
+			d.DecisionOn, d.RegisteredOn, d.SignOn, d.MicrochipOn, d.SterilisedOn, d.PhotoOn, d.InsuredOn,
+			d.InsuranceExpires, d.RescindedOn, d.RegistrationNumber, d.Conditions, d.InsuranceCents, formatStamp(now), id)
+		return mapErr(err, "Designation")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// FindDesignations implements service.DangerousService.
+func (db *DB) FindDesignations(ctx context.Context, animalID int64) ([]*service.DangerousDesignation, error) {
+	out, err := collect(ctx, db.rdb, scanDesignation,
+		`SELECT `+designationCols+` FROM designations WHERE animal_id = ? ORDER BY declared_on DESC, id DESC`, animalID)
+	return out, mapErr(err, "Designation")
+}

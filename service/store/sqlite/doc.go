@@ -1,0 +1,21 @@
+// Package sqlite is the embedded store: service.Store on SQLite through
+// the pure-Go driver modernc.org/sqlite.
+//
+// The database runs in WAL mode with foreign keys on. Writes go through
+// one connection and BEGIN IMMEDIATE, each in a single transaction, so a
+// write never sees a half-done other write and tag numbers are handed out
+// without gaps or duplicates; reads use a separate pool of query-only
+// connections and never wait for writers. The schema is embedded
+// (migration/*.sql) and applied by Open, each file in its own transaction,
+// recorded in the migrations table.
+//
+// Dates are stored as 'YYYY-MM-DD' text, instants as RFC 3339 UTC text
+// with nanoseconds, money as integer cents: the same columns map to
+// PostgreSQL's TEXT/BIGINT, and store/storetest checks both backends
+// alike.
+//
+// # References
+//
+//   - SQLite, "Write-Ahead Logging", https://www.sqlite.org/wal.html
+//   - SQLite, "BEGIN TRANSACTION" (IMMEDIATE), https://www.sqlite.org/lang_transaction.html
+package sqlite

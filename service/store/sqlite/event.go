@@ -1,0 +1,100 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const scanCols = `id, at, reader, chip_code, chip_kind, user_name, site, animal_id`
+
+func scanScan(r rowScanner, extra ...any) (*service.Scan, error) {
+	var s service.Scan
+	dest := append([]any{&s.ID, stamp{&s.At}, &s.Reader, &s.ChipCode, &s.ChipKind, &s.User, &s.Site, &s.AnimalID}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// CreateScan implements service.ScanService. A zero At is the
+// transaction time.
+func (db *DB) CreateScan(ctx context.Context, s *service.Scan) error {
+	if s.ChipCode == "" {
+		return service.Errorf(service.EINVALID, "Scan chip code required.")
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		if s.At.IsZero() {
+			s.At = now
+		}
+		err := tx.QueryRowContext(ctx, `INSERT INTO scans (`+scanCols+`) VALUES (?,?,?,?,?,?,?,?) RETURNING id`,
+			nullID(s.ID), formatStamp(s.At), s.Reader, s.ChipCode, s.ChipKind, s.User, s.Site, s.AnimalID).Scan(&s.ID)
+		return mapErr(err, "Scan")
+	})
+}
+
+// FindScans implements service.ScanService.
+func (db *DB) FindScans(ctx context.Context, f service.ScanFilter) ([]*service.Scan, int, error) {
+	var w where
+	if f.ChipCode != nil {
+		w.add("chip_code = ?", *f.ChipCode)
+	}
+	if f.Site != nil {
+		w.add("site = ?", *f.Site)
+	}
+	if f.Since != nil {
+		w.add("at >= ?", formatStamp(*f.Since))
+	}
+	out, n, err := collectCounted(ctx, db.rdb, scanScan,
+		`SELECT `+scanCols+`, COUNT(*) OVER () FROM scans`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Scan")
+}
+
+const auditCols = `id, at, actor, role, action, entity, entity_id, detail`
+
+func scanAudit(r rowScanner, extra ...any) (*service.AuditEvent, error) {
+	var e service.AuditEvent
+	dest := append([]any{&e.ID, stamp{&e.At}, &e.Actor, &e.Role, &e.Action, &e.Entity, &e.EntityID, &e.Detail}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+// CreateAuditEvent implements service.AuditService. A zero At is the
+// transaction time.
+func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error {
+	if e.Actor == "" || e.Action == "" {
+		return service.Errorf(service.EINVALID, "Audit event needs an actor and an action.")
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		if e.At.IsZero() {
+			e.At = now
+		}
+		err := tx.QueryRowContext(ctx, `INSERT INTO audit_events (`+auditCols+`) VALUES (?,?,?,?,?,?,?,?) RETURNING id`,
+			nullID(e.ID), formatStamp(e.At), e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail).Scan(&e.ID)
+		return mapErr(err, "Audit event")
+	})
+}
+
+// FindAuditEvents implements service.AuditService.
+func (db *DB) FindAuditEvents(ctx context.Context, f service.AuditFilter) ([]*service.AuditEvent, int, error) {
+	var w where
+	if f.Actor != nil {
+		w.add("actor = ?", *f.Actor)
+	}
+	if f.Entity != nil {
+		w.add("entity = ?", *f.Entity)
+	}
+	if f.EntityID != nil {
+		w.add("entity_id = ?", *f.EntityID)
+	}
+	if f.Since != nil {
+		w.add("at >= ?", formatStamp(*f.Since))
+	}
+	out, n, err := collectCounted(ctx, db.rdb, scanAudit,
+		`SELECT `+auditCols+`, COUNT(*) OVER () FROM audit_events`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Audit event")
+}

@@ -1,0 +1,137 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const vaccinationCols = `id, animal_id, date, type, duration_months, extended_certified, product, manufacturer, lot,
+	lot_expires, veterinarian, vet_licence, certificate, rabies_tag, created_at`
+
+func scanVaccination(r rowScanner, extra ...any) (*service.RabiesVaccination, error) {
+	var v service.RabiesVaccination
+	dest := append([]any{&v.ID, &v.AnimalID, &v.Date, &v.Type, &v.DurationMonths, &v.ExtendedCertified, &v.Product,
+		&v.Manufacturer, &v.Lot, &v.LotExpires, &v.Veterinarian, &v.VetLicence, &v.Certificate, &v.RabiesTag,
+		stamp{&v.CreatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+const insertVaccinationSQL = `INSERT INTO vaccinations (` + vaccinationCols + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`
+
+func vaccinationArgs(v *service.RabiesVaccination) []any {
+	return []any{nullID(v.ID), v.AnimalID, v.Date, v.Type, v.DurationMonths, v.ExtendedCertified, v.Product,
+		v.Manufacturer, v.Lot, v.LotExpires, v.Veterinarian, v.VetLicence, v.Certificate, v.RabiesTag,
+		formatStamp(v.CreatedAt)}
+}
+
+// CreateVaccination implements service.HealthService.
+func (db *DB) CreateVaccination(ctx context.Context, v *service.RabiesVaccination) error {
+	if err := v.Validate(); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		v.CreatedAt = now
+		return mapErr(tx.QueryRowContext(ctx, insertVaccinationSQL, vaccinationArgs(v)...).Scan(&v.ID), "Vaccination")
+	})
+}
+
+// FindVaccinations implements service.HealthService.
+func (db *DB) FindVaccinations(ctx context.Context, animalID int64) ([]*service.RabiesVaccination, error) {
+	out, err := collect(ctx, db.rdb, scanVaccination,
+		`SELECT `+vaccinationCols+` FROM vaccinations WHERE animal_id = ? ORDER BY date DESC, id DESC`, animalID)
+	return out, mapErr(err, "Vaccination")
+}
+
+const biteCols = `id, animal_id, date, victim, skin_broken, provoked, location, notes, created_at`
+
+func scanBite(r rowScanner, extra ...any) (*service.BiteIncident, error) {
+	var b service.BiteIncident
+	dest := append([]any{&b.ID, &b.AnimalID, &b.Date, &b.Victim, &b.SkinBroken, &b.Provoked, &b.Location, &b.Notes,
+		stamp{&b.CreatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// CreateBite implements service.HealthService.
+func (db *DB) CreateBite(ctx context.Context, b *service.BiteIncident) error {
+	switch {
+	case b.AnimalID == 0:
+		return service.Errorf(service.EINVALID, "Bite animal required.")
+	case b.Date.IsZero():
+		return service.Errorf(service.EINVALID, "Bite date required.")
+	case b.Victim != service.VictimPerson && b.Victim != service.VictimAnimal:
+		return service.Errorf(service.EINVALID, "Bite victim must be person or animal.")
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		b.CreatedAt = now
+		err := tx.QueryRowContext(ctx, `INSERT INTO bites (`+biteCols+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`,
+			nullID(b.ID), b.AnimalID, b.Date, b.Victim, b.SkinBroken, b.Provoked, b.Location, b.Notes, formatStamp(now)).Scan(&b.ID)
+		return mapErr(err, "Bite")
+	})
+}
+
+// FindBites implements service.HealthService.
+func (db *DB) FindBites(ctx context.Context, animalID int64) ([]*service.BiteIncident, error) {
+	out, err := collect(ctx, db.rdb, scanBite, `SELECT `+biteCols+` FROM bites WHERE animal_id = ? ORDER BY date DESC, id DESC`, animalID)
+	return out, mapErr(err, "Bite")
+}
+
+const quarantineCols = `id, animal_id, bite_id, kind, place, start_on, end_on, released_on, notes, created_at`
+
+func scanQuarantine(r rowScanner, extra ...any) (*service.Quarantine, error) {
+	var q service.Quarantine
+	var bite sql.NullInt64
+	dest := append([]any{&q.ID, &q.AnimalID, &bite, &q.Kind, &q.Place, &q.Start, &q.End, &q.ReleasedOn, &q.Notes,
+		stamp{&q.CreatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	q.BiteID = bite.Int64
+	return &q, nil
+}
+
+// CreateQuarantine implements service.HealthService.
+func (db *DB) CreateQuarantine(ctx context.Context, q *service.Quarantine) error {
+	if err := q.Validate(); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		q.CreatedAt = now
+		err := tx.QueryRowContext(ctx, `INSERT INTO quarantines (`+quarantineCols+`) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+			nullID(q.ID), q.AnimalID, nullID(q.BiteID), q.Kind, q.Place, q.Start, q.End, q.ReleasedOn, q.Notes,
+			formatStamp(now)).Scan(&q.ID)
+		return mapErr(err, "Quarantine")
+	})
+}
+
+// ReleaseQuarantine implements service.HealthService.
+func (db *DB) ReleaseQuarantine(ctx context.Context, id int64, on service.Date) error {
+	if on.IsZero() {
+		return service.Errorf(service.EINVALID, "Release date required.")
+	}
+	return db.write(ctx, func(tx *sql.Tx, _ time.Time) error {
+		res, err := tx.ExecContext(ctx, `UPDATE quarantines SET released_on = ? WHERE id = ?`, on, id)
+		if err != nil {
+			return mapErr(err, "Quarantine")
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return service.Errorf(service.ENOTFOUND, "Quarantine not found.")
+		}
+		return nil
+	})
+}
+
+// FindQuarantines implements service.HealthService.
+func (db *DB) FindQuarantines(ctx context.Context, animalID int64) ([]*service.Quarantine, error) {
+	out, err := collect(ctx, db.rdb, scanQuarantine,
+		`SELECT `+quarantineCols+` FROM quarantines WHERE animal_id = ? ORDER BY start_on DESC, id DESC`, animalID)
+	return out, mapErr(err, "Quarantine")
+}

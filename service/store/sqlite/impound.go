@@ -1,0 +1,101 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const impoundCols = `id, animal_id, jurisdiction, intake_at, intake_on, site, where_found, notice_on, hold_until, bite_case,
+	disposition, disposition_on, disposition_note, fees_cents, created_at, updated_at`
+
+func scanImpound(r rowScanner, extra ...any) (*service.Impoundment, error) {
+	var i service.Impoundment
+	dest := append([]any{&i.ID, &i.AnimalID, &i.Jurisdiction, stamp{&i.IntakeAt}, &i.IntakeOn, &i.Site, &i.WhereFound,
+		&i.NoticeOn, &i.HoldUntil, &i.BiteCase, &i.Disposition, &i.DispositionOn, &i.DispositionNote, &i.FeesCents,
+		stamp{&i.CreatedAt}, stamp{&i.UpdatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &i, nil
+}
+
+// CreateImpoundment implements service.ImpoundService. A zero IntakeAt
+// is the transaction time.
+func (db *DB) CreateImpoundment(ctx context.Context, i *service.Impoundment) error {
+	if err := i.Validate(); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		i.CreatedAt, i.UpdatedAt = now, now
+		if i.IntakeAt.IsZero() {
+			i.IntakeAt = now
+		}
+		err := tx.QueryRowContext(ctx, `INSERT INTO impoundments (`+impoundCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+			nullID(i.ID), i.AnimalID, i.Jurisdiction, formatStamp(i.IntakeAt), i.IntakeOn, i.Site, i.WhereFound, i.NoticeOn,
+			i.HoldUntil, i.BiteCase, i.Disposition, i.DispositionOn, i.DispositionNote, i.FeesCents,
+			formatStamp(now), formatStamp(now)).Scan(&i.ID)
+		return mapErr(err, "Impoundment")
+	})
+}
+
+// UpdateImpoundment implements service.ImpoundService.
+func (db *DB) UpdateImpoundment(ctx context.Context, id int64, u service.ImpoundUpdate) (*service.Impoundment, error) {
+	var i *service.Impoundment
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var err error
+		if i, err = scanImpound(tx.QueryRowContext(ctx, `SELECT `+impoundCols+` FROM impoundments WHERE id = ?`, id)); err != nil {
+			return notFound(err, "Impoundment")
+		}
+		set(&i.NoticeOn, u.NoticeOn)
+		set(&i.HoldUntil, u.HoldUntil)
+		set(&i.DispositionOn, u.DispositionOn)
+		set(&i.Disposition, u.Disposition)
+		set(&i.DispositionNote, u.DispositionNote)
+		set(&i.FeesCents, u.FeesCents)
+		if err := i.Validate(); err != nil {
+			return err
+		}
+		i.UpdatedAt = now
+		_, err = tx.ExecContext(ctx, `UPDATE impoundments SET notice_on=?, hold_until=?, disposition_on=?, disposition=?,
+			disposition_note=?, fees_cents=?, updated_at=? WHERE id=?`,
+			i.NoticeOn, i.HoldUntil, i.DispositionOn, i.Disposition, i.DispositionNote, i.FeesCents, formatStamp(now), id)
+		return mapErr(err, "Impoundment")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return i, nil
+}
+
+// FindImpoundmentByID implements service.ImpoundService.
+func (db *DB) FindImpoundmentByID(ctx context.Context, id int64) (*service.Impoundment, error) {
+	i, err := scanImpound(db.rdb.QueryRowContext(ctx, `SELECT `+impoundCols+` FROM impoundments WHERE id = ?`, id))
+	if err != nil {
+		return nil, notFound(err, "Impoundment")
+	}
+	return i, nil
+}
+
+// FindImpoundments implements service.ImpoundService; newest intake first.
+func (db *DB) FindImpoundments(ctx context.Context, f service.ImpoundFilter) ([]*service.Impoundment, int, error) {
+	var w where
+	if f.AnimalID != nil {
+		w.add("animal_id = ?", *f.AnimalID)
+	}
+	if f.Open != nil {
+		if *f.Open {
+			w.add("disposition = ''")
+		} else {
+			w.add("disposition <> ''")
+		}
+	}
+	if f.Since != nil {
+		w.add("intake_on >= ?", *f.Since)
+	}
+	out, n, err := collectCounted(ctx, db.rdb, scanImpound,
+		`SELECT `+impoundCols+`, COUNT(*) OVER () FROM impoundments`+w.String()+` ORDER BY intake_on DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Impoundment")
+}

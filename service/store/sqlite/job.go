@@ -1,0 +1,122 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const jobCols = `id, kind, licence_id, reason, key, device, state, error, attempts, created_at, updated_at`
+
+func scanJob(r rowScanner, extra ...any) (*service.Job, error) {
+	var j service.Job
+	dest := append([]any{&j.ID, &j.Kind, &j.LicenceID, &j.Reason, &j.Key, &j.Device, &j.State, &j.Error, &j.Attempts,
+		stamp{&j.CreatedAt}, stamp{&j.UpdatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &j, nil
+}
+
+// CreateJob implements service.JobService.
+func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
+	switch {
+	case j.Kind != service.JobPrint && j.Kind != service.JobEngrave:
+		return false, service.Errorf(service.EINVALID, "Job kind must be print or engrave.")
+	case j.LicenceID == 0 || j.Reason == "":
+		return false, service.Errorf(service.EINVALID, "Job needs a licence and a reason.")
+	}
+	if j.Key == "" {
+		j.Key = service.JobKey(j.LicenceID, j.Reason)
+	}
+	created := false
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		old, err := scanJob(tx.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE key = ?`, j.Key))
+		if err == nil {
+			*j = *old
+			return nil
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return mapErr(err, "Job")
+		}
+		j.State, j.Error, j.Attempts = service.JobQueued, "", 0
+		j.CreatedAt, j.UpdatedAt = now, now
+		err = tx.QueryRowContext(ctx, `INSERT INTO jobs (`+jobCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+			nullID(j.ID), j.Kind, j.LicenceID, j.Reason, j.Key, j.Device, j.State, j.Error, j.Attempts,
+			formatStamp(now), formatStamp(now)).Scan(&j.ID)
+		created = err == nil
+		return mapErr(err, "Job")
+	})
+	return created, err
+}
+
+// FindJobByID implements service.JobService.
+func (db *DB) FindJobByID(ctx context.Context, id int64) (*service.Job, error) {
+	j, err := scanJob(db.rdb.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE id = ?`, id))
+	if err != nil {
+		return nil, notFound(err, "Job")
+	}
+	return j, nil
+}
+
+// FindJobs implements service.JobService.
+func (db *DB) FindJobs(ctx context.Context, f service.JobFilter) ([]*service.Job, int, error) {
+	var w where
+	if f.State != nil {
+		w.add("state = ?", *f.State)
+	}
+	if f.LicenceID != nil {
+		w.add("licence_id = ?", *f.LicenceID)
+	}
+	out, n, err := collectCounted(ctx, db.rdb, scanJob,
+		`SELECT `+jobCols+`, COUNT(*) OVER () FROM jobs`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Job")
+}
+
+// ClaimJob implements service.JobService.
+func (db *DB) ClaimJob(ctx context.Context, kind service.JobKind, device string) (*service.Job, error) {
+	var j *service.Job
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var err error
+		j, err = scanJob(tx.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE state = ? AND kind = ? ORDER BY id LIMIT 1`,
+			service.JobQueued, kind))
+		if err != nil {
+			return notFound(err, "Queued job")
+		}
+		j.State, j.Device, j.Attempts, j.UpdatedAt = service.JobSent, device, j.Attempts+1, now
+		_, err = tx.ExecContext(ctx, `UPDATE jobs SET state=?, device=?, attempts=?, updated_at=? WHERE id=?`,
+			j.State, j.Device, j.Attempts, formatStamp(now), j.ID)
+		return mapErr(err, "Job")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// UpdateJob implements service.JobService.
+func (db *DB) UpdateJob(ctx context.Context, id int64, u service.JobUpdate) (*service.Job, error) {
+	if u.State != nil && !u.State.Valid() {
+		return nil, service.Errorf(service.EINVALID, "Job state must be queued, sent, done or failed.")
+	}
+	var j *service.Job
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var err error
+		if j, err = scanJob(tx.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE id = ?`, id)); err != nil {
+			return notFound(err, "Job")
+		}
+		set(&j.State, u.State)
+		set(&j.Device, u.Device)
+		set(&j.Error, u.Error)
+		j.UpdatedAt = now
+		_, err = tx.ExecContext(ctx, `UPDATE jobs SET state=?, device=?, error=?, updated_at=? WHERE id=?`,
+			j.State, j.Device, j.Error, formatStamp(now), id)
+		return mapErr(err, "Job")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return j, nil
+}

@@ -1,0 +1,151 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const licenceCols = `id, animal_id, kind, jurisdiction, year, tag_number, issued_on, expires_on, status, fee_cents, fee_code,
+	issued_by, clinic, clinic_pay_cents, replaces, replace_reason, created_at`
+
+func scanLicence(r rowScanner, extra ...any) (*service.Licence, error) {
+	var l service.Licence
+	var replaces sql.NullInt64
+	dest := append([]any{&l.ID, &l.AnimalID, &l.Kind, &l.Jurisdiction, &l.Year, &l.TagNumber, &l.IssuedOn, &l.ExpiresOn,
+		&l.Status, &l.FeeCents, &l.FeeCode, &l.IssuedBy, &l.Clinic, &l.ClinicPayCents, &replaces, &l.ReplaceReason,
+		stamp{&l.CreatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	l.Replaces = replaces.Int64
+	return &l, nil
+}
+
+// FindLicenceByID implements service.LicenceService.
+func (db *DB) FindLicenceByID(ctx context.Context, id int64) (*service.Licence, error) {
+	l, err := scanLicence(db.rdb.QueryRowContext(ctx, `SELECT `+licenceCols+` FROM licences WHERE id = ?`, id))
+	if err != nil {
+		return nil, notFound(err, "Licence")
+	}
+	return l, nil
+}
+
+// FindLicenceByTag implements service.LicenceService.
+func (db *DB) FindLicenceByTag(ctx context.Context, jurisdiction string, year, tag int) (*service.Licence, error) {
+	l, err := scanLicence(db.rdb.QueryRowContext(ctx,
+		`SELECT `+licenceCols+` FROM licences WHERE jurisdiction = ? AND year = ? AND tag_number = ?`, jurisdiction, year, tag))
+	if err != nil {
+		return nil, notFound(err, "Licence")
+	}
+	return l, nil
+}
+
+// FindLicences implements service.LicenceService.
+func (db *DB) FindLicences(ctx context.Context, f service.LicenceFilter) ([]*service.Licence, int, error) {
+	var w where
+	if f.AnimalID != nil {
+		w.add("animal_id = ?", *f.AnimalID)
+	}
+	if f.Jurisdiction != nil {
+		w.add("jurisdiction = ?", *f.Jurisdiction)
+	}
+	if f.Year != nil {
+		w.add("year = ?", *f.Year)
+	}
+	if f.Status != nil {
+		w.add("status = ?", *f.Status)
+	}
+	if f.ExpiresBefore != nil {
+		w.add("expires_on < ?", *f.ExpiresBefore)
+	}
+	out, n, err := collectCounted(ctx, db.rdb, scanLicence,
+		`SELECT `+licenceCols+`, COUNT(*) OVER () FROM licences`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Licence")
+}
+
+// CreateLicence implements service.LicenceService.
+func (db *DB) CreateLicence(ctx context.Context, l *service.Licence) error {
+	if err := prepareLicence(l); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		if l.Replaces != 0 {
+			res, err := tx.ExecContext(ctx, `UPDATE licences SET status = ? WHERE id = ? AND status = ?`,
+				service.LicenceReplaced, l.Replaces, service.LicenceActive)
+			if err != nil {
+				return mapErr(err, "Licence")
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return service.Errorf(service.ECONFLICT, "The licence to replace does not exist or is not active.")
+			}
+		}
+		return insertLicence(ctx, tx, l, now)
+	})
+}
+
+// prepareLicence fills defaults and validates.
+func prepareLicence(l *service.Licence) error {
+	if l.Kind == "" {
+		l.Kind = service.KindLicence
+	}
+	if l.Status == "" {
+		l.Status = service.LicenceActive
+	}
+	if l.IssuedBy == "" {
+		l.IssuedBy = service.IssuerOffice
+	}
+	if err := l.Validate(); err != nil {
+		return err
+	}
+	if l.Year == 0 {
+		l.Year = l.IssuedOn.Year()
+	}
+	return nil
+}
+
+// Tag numbering: tag_counters.last is bumped in the inserting
+// transaction. A given number raises the counter to at least that
+// number, so later automatic numbers never collide with it.
+const (
+	nextTagSQL = `INSERT INTO tag_counters (jurisdiction, year, last) VALUES (?, ?, 1)
+		ON CONFLICT (jurisdiction, year) DO UPDATE SET last = last + 1 RETURNING last`
+	raiseTagSQL = `INSERT INTO tag_counters (jurisdiction, year, last) VALUES (?, ?, ?)
+		ON CONFLICT (jurisdiction, year) DO UPDATE SET last = MAX(last, excluded.last)`
+	insertLicenceSQL = `INSERT INTO licences (` + licenceCols + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`
+)
+
+func insertLicence(ctx context.Context, tx *sql.Tx, l *service.Licence, now time.Time) error {
+	if l.TagNumber == 0 {
+		if err := tx.QueryRowContext(ctx, nextTagSQL, l.Jurisdiction, l.Year).Scan(&l.TagNumber); err != nil {
+			return mapErr(err, "Tag number")
+		}
+	} else if _, err := tx.ExecContext(ctx, raiseTagSQL, l.Jurisdiction, l.Year, l.TagNumber); err != nil {
+		return mapErr(err, "Tag number")
+	}
+	l.CreatedAt = now
+	err := tx.QueryRowContext(ctx, insertLicenceSQL, licenceArgs(l)...).Scan(&l.ID)
+	return mapErr(err, "Licence or tag number")
+}
+
+func licenceArgs(l *service.Licence) []any {
+	return []any{nullID(l.ID), l.AnimalID, l.Kind, l.Jurisdiction, l.Year, l.TagNumber, l.IssuedOn, l.ExpiresOn,
+		l.Status, l.FeeCents, l.FeeCode, l.IssuedBy, l.Clinic, l.ClinicPayCents, nullID(l.Replaces), l.ReplaceReason,
+		formatStamp(l.CreatedAt)}
+}
+
+// RevokeLicence implements service.LicenceService.
+func (db *DB) RevokeLicence(ctx context.Context, id int64) error {
+	return db.write(ctx, func(tx *sql.Tx, _ time.Time) error {
+		res, err := tx.ExecContext(ctx, `UPDATE licences SET status = ? WHERE id = ?`, service.LicenceRevoked, id)
+		if err != nil {
+			return mapErr(err, "Licence")
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return service.Errorf(service.ENOTFOUND, "Licence not found.")
+		}
+		return nil
+	})
+}

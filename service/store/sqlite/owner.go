@@ -1,0 +1,112 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const ownerCols = `id, name, address, city, state, postcode, phone, email, created_at, updated_at`
+
+func scanOwner(r rowScanner, extra ...any) (*service.Owner, error) {
+	var o service.Owner
+	dest := append([]any{&o.ID, &o.Name, &o.Address, &o.City, &o.State, &o.Postcode, &o.Phone, &o.Email,
+		stamp{&o.CreatedAt}, stamp{&o.UpdatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &o, nil
+}
+
+// FindOwnerByID implements service.OwnerService.
+func (db *DB) FindOwnerByID(ctx context.Context, id int64) (*service.Owner, error) {
+	o, err := scanOwner(db.rdb.QueryRowContext(ctx, `SELECT `+ownerCols+` FROM owners WHERE id = ?`, id))
+	if err != nil {
+		return nil, notFound(err, "Owner")
+	}
+	return o, nil
+}
+
+// FindOwners implements service.OwnerService.
+func (db *DB) FindOwners(ctx context.Context, f service.OwnerFilter) ([]*service.Owner, int, error) {
+	var w where
+	if f.ID != nil {
+		w.add("id = ?", *f.ID)
+	}
+	if f.Name != nil {
+		w.add("LOWER(name) LIKE ?", "%"+likeEscape(*f.Name)+"%")
+	}
+	out, n, err := collectCounted(ctx, db.rdb, scanOwner,
+		`SELECT `+ownerCols+`, COUNT(*) OVER () FROM owners`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Owner")
+}
+
+// CreateOwner implements service.OwnerService.
+func (db *DB) CreateOwner(ctx context.Context, o *service.Owner) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		return insertOwner(ctx, tx, o, now)
+	})
+}
+
+func insertOwner(ctx context.Context, tx *sql.Tx, o *service.Owner, now time.Time) error {
+	o.CreatedAt, o.UpdatedAt = now, now
+	var id any
+	if o.ID != 0 {
+		id = o.ID
+	}
+	err := tx.QueryRowContext(ctx, `INSERT INTO owners (`+ownerCols+`) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+		id, o.Name, o.Address, o.City, o.State, o.Postcode, o.Phone, o.Email, formatStamp(now), formatStamp(now)).Scan(&o.ID)
+	return mapErr(err, "Owner")
+}
+
+// UpdateOwner implements service.OwnerService.
+func (db *DB) UpdateOwner(ctx context.Context, id int64, u service.OwnerUpdate) (*service.Owner, error) {
+	var o *service.Owner
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var err error
+		if o, err = scanOwner(tx.QueryRowContext(ctx, `SELECT `+ownerCols+` FROM owners WHERE id = ?`, id)); err != nil {
+			return notFound(err, "Owner")
+		}
+		set(&o.Name, u.Name)
+		set(&o.Address, u.Address)
+		set(&o.City, u.City)
+		set(&o.State, u.State)
+		set(&o.Postcode, u.Postcode)
+		set(&o.Phone, u.Phone)
+		set(&o.Email, u.Email)
+		if err := o.Validate(); err != nil {
+			return err
+		}
+		o.UpdatedAt = now
+		_, err = tx.ExecContext(ctx, `UPDATE owners SET name=?, address=?, city=?, state=?, postcode=?, phone=?, email=?, updated_at=? WHERE id=?`,
+			o.Name, o.Address, o.City, o.State, o.Postcode, o.Phone, o.Email, formatStamp(now), id)
+		return mapErr(err, "Owner")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// likeEscape lower-cases s for a LIKE pattern. The characters % and _
+// keep their wildcard meaning; search boxes use them rarely enough.
+func likeEscape(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,349 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+//go:embed migration/*.sql
+var migrationFS embed.FS
+
+// Opts tune a DB. A nil *Opts means DefaultOpts.
+type Opts struct {
+	// Now is the clock for created/updated stamps and for the
+	// twelve-month window of a Record. Nil means time.Now.
+	Now func() time.Time
+	// Location is the zone in which Now becomes today's date (the
+	// jurisdiction's zone). Nil means UTC.
+	Location *time.Location
+	// ReadConns is the size of the read pool; 0 means 8.
+	ReadConns int
+	// BusyTimeout is how long a write waits for another process's
+	// lock; 0 means 10 s.
+	BusyTimeout time.Duration
+}
+
+// DefaultOpts are the options used for a nil *Opts.
+var DefaultOpts = Opts{ReadConns: 8, BusyTimeout: 10 * time.Second}
+
+// DB is the SQLite store. It implements service.Store.
+type DB struct {
+	path string
+	wdb  *sql.DB // one connection, BEGIN IMMEDIATE
+	rdb  *sql.DB // query-only pool
+	now  func() time.Time
+	loc  *time.Location
+	rec  *recordStmts
+}
+
+var _ service.Store = (*DB)(nil)
+
+// Open opens (creating if needed) the database file at path and applies
+// pending migrations.
+func Open(ctx context.Context, path string, o *Opts) (*DB, error) {
+	if o == nil {
+		o = &DefaultOpts
+	}
+	db := &DB{path: path, now: o.Now, loc: o.Location}
+	if db.now == nil {
+		db.now = time.Now
+	}
+	if db.loc == nil {
+		db.loc = time.UTC
+	}
+	reads := o.ReadConns
+	if reads <= 0 {
+		reads = DefaultOpts.ReadConns
+	}
+	busy := o.BusyTimeout
+	if busy <= 0 {
+		busy = DefaultOpts.BusyTimeout
+	}
+	base := "file:" + (&url.URL{Path: path}).EscapedPath()
+	pragmas := fmt.Sprintf("_pragma=foreign_keys(1)&_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)", busy.Milliseconds())
+	var err error
+	if db.wdb, err = sql.Open("sqlite", base+"?"+pragmas+"&_pragma=journal_mode(WAL)&_txlock=immediate"); err != nil {
+		return nil, fmt.Errorf("sqlite: open: %w", err)
+	}
+	db.wdb.SetMaxOpenConns(1)
+	db.wdb.SetConnMaxIdleTime(0)
+	if err := db.migrate(ctx); err != nil {
+		db.wdb.Close()
+		return nil, err
+	}
+	if db.rdb, err = sql.Open("sqlite", base+"?"+pragmas+"&_pragma=query_only(1)"); err != nil {
+		db.wdb.Close()
+		return nil, fmt.Errorf("sqlite: open: %w", err)
+	}
+	db.rdb.SetMaxOpenConns(reads)
+	db.rdb.SetMaxIdleConns(reads)
+	if db.rec, err = prepareRecordStmts(ctx, db.rdb); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// String names the store.
+func (db *DB) String() string { return "sqlite:" + db.path }
+
+// Ping checks both pools.
+func (db *DB) Ping(ctx context.Context) error {
+	if err := db.wdb.PingContext(ctx); err != nil {
+		return fmt.Errorf("sqlite: ping: %w", err)
+	}
+	if err := db.rdb.PingContext(ctx); err != nil {
+		return fmt.Errorf("sqlite: ping: %w", err)
+	}
+	return nil
+}
+
+// Close closes the database.
+func (db *DB) Close() error {
+	var errs []error
+	if db.rec != nil {
+		errs = append(errs, db.rec.close())
+	}
+	if db.rdb != nil {
+		errs = append(errs, db.rdb.Close())
+	}
+	if db.wdb != nil {
+		errs = append(errs, db.wdb.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// migrate applies the embedded migration files not yet recorded, each in
+// its own transaction, in name order.
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.wdb.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)`); err != nil {
+		return fmt.Errorf("sqlite: migrate: %w", err)
+	}
+	names, err := fs.Glob(migrationFS, "migration/*.sql")
+	if err != nil {
+		return fmt.Errorf("sqlite: migrate: %w", err)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := db.migrateFile(ctx, name); err != nil {
+			return fmt.Errorf("sqlite: migrate %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+func (db *DB) migrateFile(ctx context.Context, name string) error {
+	tx, err := db.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM migrations WHERE name = ?`, name).Scan(&n); err != nil {
+		return err
+	} else if n > 0 {
+		return nil
+	}
+	buf, err := fs.ReadFile(migrationFS, name)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, string(buf)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name) VALUES (?)`, name); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// write runs fn in one IMMEDIATE transaction, committing when fn returns
+// nil. fn gets the transaction's time stamp.
+func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx, now time.Time) error) error {
+	tx, err := db.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx, db.now().UTC()); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlite: commit: %w", err)
+	}
+	return nil
+}
+
+// today is the current date in the store's zone.
+func (db *DB) today() service.Date { return service.DateIn(db.now(), db.loc) }
+
+// mapErr turns constraint violations into application errors and wraps
+// the rest with the package prefix.
+func mapErr(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return service.Errorf(service.ECONFLICT, "%s already exists.", what)
+		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+			return service.Errorf(service.EINVALID, "%s refers to a record that does not exist.", what)
+		case sqlite3.SQLITE_CONSTRAINT_CHECK, sqlite3.SQLITE_CONSTRAINT_NOTNULL:
+			return service.Errorf(service.EINVALID, "%s is invalid.", what)
+		}
+	}
+	var ae *service.Error
+	if errors.As(err, &ae) {
+		return err
+	}
+	return fmt.Errorf("sqlite: %s: %w", strings.ToLower(what), err)
+}
+
+// notFound maps sql.ErrNoRows to ENOTFOUND.
+func notFound(err error, what string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return service.Errorf(service.ENOTFOUND, "%s not found.", what)
+	}
+	return mapErr(err, what)
+}
+
+// stamp is an instant stored as RFC 3339 UTC text; the zero time is NULL.
+type stamp struct{ t *time.Time }
+
+const stampLayout = "2006-01-02T15:04:05.000000000Z"
+
+func formatStamp(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC().Format(stampLayout)
+}
+
+// Value implements driver.Valuer.
+func (s stamp) Value() (driver.Value, error) { return formatStamp(*s.t), nil }
+
+// Scan implements sql.Scanner.
+func (s stamp) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*s.t = time.Time{}
+		return nil
+	case string:
+		t, err := time.Parse(time.RFC3339Nano, v)
+		if err != nil {
+			return err
+		}
+		*s.t = t
+		return nil
+	case []byte:
+		return s.Scan(string(v))
+	case time.Time:
+		*s.t = v.UTC()
+		return nil
+	}
+	return fmt.Errorf("sqlite: cannot scan %T into time", src)
+}
+
+// where builds a WHERE clause from conditions.
+type where struct {
+	conds []string
+	args  []any
+}
+
+func (w *where) add(cond string, args ...any) {
+	w.conds = append(w.conds, cond)
+	w.args = append(w.args, args...)
+}
+
+func (w *where) String() string {
+	if len(w.conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(w.conds, " AND ")
+}
+
+// page returns the LIMIT/OFFSET clause.
+func page(offset, limit int) string {
+	if limit <= 0 && offset <= 0 {
+		return ""
+	}
+	if limit <= 0 {
+		limit = -1
+	}
+	return fmt.Sprintf(" LIMIT %d OFFSET %d", limit, max(offset, 0))
+}
+
+// rowScanner is *sql.Row or *sql.Rows.
+type rowScanner interface{ Scan(dest ...any) error }
+
+// queryer is what reads need: *sql.DB, *sql.Tx or *sql.Conn.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// scanFunc scans one row; extra destinations (a window COUNT) follow the
+// record's columns.
+type scanFunc[T any] func(r rowScanner, extra ...any) (T, error)
+
+// collect runs a query and scans each row.
+func collect[T any](ctx context.Context, q queryer, scan scanFunc[T], query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// collectCounted is collect for queries whose last column is
+// COUNT(*) OVER (), returning the total before paging too.
+func collectCounted[T any](ctx context.Context, q queryer, scan scanFunc[T], query string, args ...any) ([]T, int, error) {
+	total := 0
+	out, err := collect(ctx, q, func(r rowScanner, _ ...any) (T, error) { return scan(r, &total) }, query, args...)
+	return out, total, err
+}
+
+// each runs a query and calls fn on each scanned row. fn's error is
+// returned as it is; database errors are wrapped as for what.
+func each[T any](ctx context.Context, q queryer, scan scanFunc[T], fn func(T) error, what, query string, args ...any) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return mapErr(err, what)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return mapErr(err, what)
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	return mapErr(rows.Err(), what)
+}
