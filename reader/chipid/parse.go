@@ -280,6 +280,12 @@ func Parse(text string, opts *Opts) (ID, error) {
 		o = *opts
 	}
 	s := trim(text)
+	if len(s) == 15 && len(s) != len(text) {
+		// A reader line: the 15 digits and CR LF, or STX/ETX.
+		if c, err := iso11784.ParseDecimal(s); err == nil {
+			return ID{Kind: KindISO, Code: s, ISO: c}, nil
+		}
+	}
 	h := hintNone
 	for _, p := range prefixes() {
 		if len(s) >= len(p.word) && strings.EqualFold(s[:len(p.word)], p.word) {

@@ -392,6 +392,7 @@ func FuzzFromISO(f *testing.F) {
 func BenchmarkParse(b *testing.B) {
 	for _, bm := range []struct{ name, in string }{
 		{"15digits", "985121004515220"},
+		{"15digitsCRLF", "985121004515220\r\n"},
 		{"allflex", "LA 982 000001088420\r\n"},
 		{"raw16", "29FA76343A6F0001"},
 		{"avid", "AVID*012*345*678"},
