@@ -18,8 +18,9 @@ Reads each TEXT (or each line of standard input when there is none) as a
 chip number, the way readers and people write them, and prints one JSON
 object per input: input, ok, kind, code, country and national (ISO),
 animal (when the input carries the flag), manufacturer for the locale,
-error and, for an ambiguous input, the candidate codes. Exits 1 when an
-input is no valid chip number.`
+error and, for an ambiguous input, the candidate codes. An input that is
+no chip number is reported in its object ("ok": false); the exit status is
+0 unless the command line or reading fails.`
 
 // parseJSON is one output line of chiptool parse.
 type parseJSON struct {
@@ -78,14 +79,7 @@ func runParse(ctx context.Context, e *env, args []string) error {
 	}
 	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)
-	failed := 0
-	one := func(text string) error {
-		out := describeChip(text, *locale)
-		if !out.OK {
-			failed++
-		}
-		return enc.Encode(out)
-	}
+	one := func(text string) error { return enc.Encode(describeChip(text, *locale)) }
 	if len(texts) > 0 {
 		for _, t := range texts {
 			if err := one(t); err != nil {
@@ -105,9 +99,6 @@ func runParse(ctx context.Context, e *env, args []string) error {
 		if err := sc.Err(); err != nil {
 			return fmt.Errorf("reading standard input: %w", err)
 		}
-	}
-	if failed > 0 {
-		return exit(1, nil)
 	}
 	return nil
 }
