@@ -89,10 +89,6 @@ func ParseDecimal(s string) (Code, error) {
 			national = national*10 + uint64(d)
 		}
 	}
-	if country > MaxCountry {
-		// Three digits never exceed 999; kept for clarity.
-		return 0, fmt.Errorf("%w: %q", ErrRange, s)
-	}
 	if national > MaxNational {
 		return 0, fmt.Errorf("%w: %q: national ID > %d", ErrRange, s, uint64(MaxNational))
 	}
