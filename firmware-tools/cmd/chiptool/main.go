@@ -60,6 +60,7 @@ func commands() []command {
 		{"telegram", "encode and decode ISO 11785 FDX-B telegrams", runTelegram},
 		{"parse", "parse chip numbers as readers and people write them", runParse},
 		{"trace", "decode raw antenna captures (.pm3) and synthesise them", runTrace},
+		{"usb", "list USB devices, read wedge scanners, query printers, print udev rules", runUSB},
 	}
 }
 
