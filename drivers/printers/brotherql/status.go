@@ -12,11 +12,11 @@ const StatusLen = 32
 
 // Errors of the package.
 var (
-	ErrStatus = errors.New("brotherql: bad status reply")
-	ErrModel  = errors.New("brotherql: unknown or wrong model")
-	ErrMedia  = errors.New("brotherql: unknown, unfit or wrong media")
-	ErrImage  = errors.New("brotherql: image does not fit the media")
-	ErrJob    = errors.New("brotherql: bad job stream")
+	ErrStatus  = errors.New("brotherql: bad status reply")
+	ErrModel   = errors.New("brotherql: unknown or wrong model")
+	ErrMedia   = errors.New("brotherql: unknown, unfit or wrong media")
+	ErrImage   = errors.New("brotherql: image does not fit the media")
+	ErrJob     = errors.New("brotherql: bad job stream")
 	ErrNoReply = errors.New("brotherql: no status reply")
 )
 
