@@ -79,9 +79,6 @@ func All() []Entry {
 		{0x04f9, 0x209b, Printer, "brother-ql", "QL-800", "usblp"},
 		{0x04f9, 0x209c, Printer, "brother-ql", "QL-810W", "usblp"},
 		{0x04f9, 0x209d, Printer, "brother-ql", "QL-820NWB", "usblp"},
-		{0x04f9, 0x20a7, Printer, "brother-ql", "QL-1100", "usblp"},
-		{0x04f9, 0x20a8, Printer, "brother-ql", "QL-1110NWB", "usblp"},
-		{0x04f9, 0x20ab, Printer, "brother-ql", "QL-1115NWB", "usblp"},
 		{0x04f9, 0x20c0, Printer, "brother-ql", "QL-600", "usblp"},
 		{0x0a5f, 0, Printer, "zpl", "Zebra Technologies", "usblp"},
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chipdesk/chipdesk/drivers/printers/brotherql"
 	"github.com/chipdesk/chipdesk/drivers/usbids"
 )
 
@@ -163,5 +164,29 @@ func TestUdevSyntax(t *testing.T) {
 	}
 	if _, err := usbids.Udev(`x", MODE="0666`); err == nil {
 		t.Error("Udev accepted a group name that injects a key")
+	}
+}
+
+// TestBrotherModelsAgree keeps the printer table in step with the
+// models the Brother QL driver knows (both from usb.ids).
+func TestBrotherModelsAgree(t *testing.T) {
+	t.Parallel()
+	for _, m := range brotherql.Models {
+		e, ok := usbids.Lookup(brotherql.VendorID, m.ProductID)
+		if !ok || e.Kind != usbids.Printer || e.Family != "brother-ql" || e.Name != m.Name {
+			t.Errorf("Lookup(%04x, %04x) = %+v, %v, want printer brother-ql %s", brotherql.VendorID, m.ProductID, e, ok, m.Name)
+		}
+	}
+	for _, e := range usbids.OfKind(usbids.Printer) {
+		if e.Family != "brother-ql" {
+			continue
+		}
+		found := false
+		for _, m := range brotherql.Models {
+			found = found || m.ProductID == e.PID
+		}
+		if !found {
+			t.Errorf("%s %s is not a model of drivers/printers/brotherql", e.ID(), e.Name)
+		}
 	}
 }
