@@ -1,40 +1,71 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
+	"time"
 
+	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
 )
 
-// recordStmts are the prepared statements of the lookup path. Every
-// statement is an index lookup: chips(code), licences(jurisdiction, year,
-// tag_number), and the (animal_id, ...) indexes of the other tables.
-type recordStmts struct {
-	chip, tag, animal, chips, licences, rabies, danger, quarantines, impounds, bites *sql.Stmt
+// The lookup path is one SQL statement per lookup: a CTE resolves the key
+// (chip code, tag, or animal id) to the animal, and a UNION ALL of index
+// lookups returns every part of the record as rows of one wide shape,
+// told apart by the first column. One statement reads one snapshot, so
+// no transaction is needed, and the per-statement cost is paid once.
+
+// recordWidth is the number of columns of a record row: the kind letter
+// and the widest part (animal and owner).
+const recordWidth = 1 + 15 + 10
+
+// recordParts lists the UNION ALL branches: kind letter, columns, source.
+// ?1 is the start of the twelve-month window; the key CTE k(aid, lid)
+// uses ?2 and up.
+var recordParts = []struct{ kind, cols, from string }{
+	{"A", prefixed("a", animalCols) + ", " + prefixed("o", ownerCols),
+		`animals a LEFT JOIN owners o ON o.id = a.owner_id WHERE a.id = (SELECT aid FROM k)`},
+	{"C", chipCols, `chips WHERE animal_id = (SELECT aid FROM k)`},
+	{"L", licenceCols, `licences WHERE animal_id = (SELECT aid FROM k) AND (expires_on >= ?1 OR id = (SELECT lid FROM k))`},
+	{"V", vaccinationCols, `(SELECT * FROM vaccinations WHERE animal_id = (SELECT aid FROM k) ORDER BY date DESC, id DESC LIMIT 1)`},
+	{"D", designationCols, `(SELECT * FROM designations WHERE animal_id = (SELECT aid FROM k) AND rescinded_on IS NULL ORDER BY declared_on DESC, id DESC LIMIT 1)`},
+	{"Q", quarantineCols, `quarantines WHERE animal_id = (SELECT aid FROM k) AND released_on IS NULL`},
+	{"I", impoundCols, `impoundments WHERE animal_id = (SELECT aid FROM k) AND (intake_on >= ?1 OR disposition = '')`},
+	{"B", biteCols, `bites WHERE animal_id = (SELECT aid FROM k) AND date >= ?1`},
 }
+
+func recordSQL(key string) string {
+	var b strings.Builder
+	b.WriteString("WITH k(aid, lid) AS MATERIALIZED (" + key + ")\n")
+	for i, p := range recordParts {
+		if i > 0 {
+			b.WriteString("\nUNION ALL\n")
+		}
+		n := strings.Count(p.cols, ",") + 1
+		b.WriteString("SELECT '" + p.kind + "', " + p.cols + strings.Repeat(", NULL", recordWidth-1-n) + " FROM " + p.from)
+	}
+	return b.String()
+}
+
+// recordStmts are the prepared lookup statements.
+type recordStmts struct{ chip, tag, animal *sql.Stmt }
 
 func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
 	var s recordStmts
 	for _, p := range []struct {
-		dst   **sql.Stmt
-		query string
+		dst *(*sql.Stmt)
+		key string
 	}{
-		{&s.chip, `SELECT ` + chipCols + ` FROM chips WHERE code = ?`},
-		{&s.tag, `SELECT ` + licenceCols + ` FROM licences WHERE jurisdiction = ? AND year = ? AND tag_number = ?`},
-		{&s.animal, `SELECT ` + prefixed("a", animalCols) + `, o.id, ` + prefixed("o", ownerCols[len("id, "):]) +
-			` FROM animals a LEFT JOIN owners o ON o.id = a.owner_id WHERE a.id = ?`},
-		{&s.chips, `SELECT ` + chipCols + ` FROM chips WHERE animal_id = ? ORDER BY id`},
-		{&s.licences, `SELECT ` + licenceCols + ` FROM licences WHERE animal_id = ? AND expires_on >= ? ORDER BY issued_on DESC, id DESC`},
-		{&s.rabies, `SELECT ` + vaccinationCols + ` FROM vaccinations WHERE animal_id = ? ORDER BY date DESC, id DESC LIMIT 1`},
-		{&s.danger, `SELECT ` + designationCols + ` FROM designations WHERE animal_id = ? AND rescinded_on IS NULL ORDER BY declared_on DESC, id DESC LIMIT 1`},
-		{&s.quarantines, `SELECT ` + quarantineCols + ` FROM quarantines WHERE animal_id = ? AND released_on IS NULL ORDER BY start_on DESC, id DESC`},
-		{&s.impounds, `SELECT ` + impoundCols + ` FROM impoundments WHERE animal_id = ? AND (intake_on >= ? OR disposition = '') ORDER BY intake_on DESC, id DESC`},
-		{&s.bites, `SELECT ` + biteCols + ` FROM bites WHERE animal_id = ? AND date >= ? ORDER BY date DESC, id DESC`},
+		{&s.chip, `SELECT animal_id, 0 FROM chips WHERE code = ?2`},
+		{&s.tag, `SELECT animal_id, id FROM licences WHERE jurisdiction = ?2 AND year = ?3 AND tag_number = ?4`},
+		{&s.animal, `SELECT id, 0 FROM animals WHERE id = ?2`},
 	} {
-		st, err := db.PrepareContext(ctx, p.query)
+		st, err := db.PrepareContext(ctx, recordSQL(p.key))
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("sqlite: prepare: %w", err)
@@ -46,7 +77,7 @@ func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
 
 func (s *recordStmts) close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.chip, s.tag, s.animal, s.chips, s.licences, s.rabies, s.danger, s.quarantines, s.impounds, s.bites} {
+	for _, st := range []*sql.Stmt{s.chip, s.tag, s.animal} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
@@ -56,139 +87,209 @@ func (s *recordStmts) close() error {
 
 // prefixed qualifies each column of a column list with alias.
 func prefixed(alias, cols string) string {
-	out := make([]byte, 0, len(cols)*2)
-	start := true
-	for i := 0; i < len(cols); i++ {
-		c := cols[i]
-		if start && c != ' ' && c != '\t' && c != '\n' {
-			out = append(out, alias...)
-			out = append(out, '.')
-			start = false
-		}
-		out = append(out, c)
-		if c == ',' {
-			start = true
-		}
+	fields := strings.Split(cols, ",")
+	for i, f := range fields {
+		fields[i] = alias + "." + strings.TrimSpace(f)
 	}
-	return string(out)
+	return strings.Join(fields, ", ")
 }
 
 // FindRecordByChip implements service.RecordService.
 func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Record, error) {
-	tx, err := db.rdb.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: begin: %w", err)
-	}
-	defer tx.Rollback()
-	c, err := scanChip(tx.StmtContext(ctx, db.rec.chip).QueryRowContext(ctx, code))
-	if err != nil {
-		return nil, notFound(err, "Chip")
-	}
-	r, err := db.loadRecord(ctx, tx, c.AnimalID)
+	r, err := db.queryRecord(ctx, db.rec.chip, code)
 	if err != nil {
 		return nil, err
 	}
-	r.MatchedChip = c
+	for i := range r.Chips {
+		if r.Chips[i].Code == code {
+			c := r.Chips[i]
+			r.MatchedChip = &c
+		}
+	}
 	return r, nil
 }
 
 // FindRecordByTag implements service.RecordService.
 func (db *DB) FindRecordByTag(ctx context.Context, jurisdiction string, year, tag int) (*service.Record, error) {
-	tx, err := db.rdb.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: begin: %w", err)
-	}
-	defer tx.Rollback()
-	l, err := scanLicence(tx.StmtContext(ctx, db.rec.tag).QueryRowContext(ctx, jurisdiction, year, tag))
-	if err != nil {
-		return nil, notFound(err, "Tag")
-	}
-	r, err := db.loadRecord(ctx, tx, l.AnimalID)
-	if err != nil {
-		return nil, err
-	}
-	r.MatchedLicence = l
-	return r, nil
+	return db.queryRecord(ctx, db.rec.tag, jurisdiction, year, tag)
 }
 
 // FindRecordByAnimal implements service.RecordService.
 func (db *DB) FindRecordByAnimal(ctx context.Context, animalID int64) (*service.Record, error) {
-	tx, err := db.rdb.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: begin: %w", err)
-	}
-	defer tx.Rollback()
-	return db.loadRecord(ctx, tx, animalID)
+	return db.queryRecord(ctx, db.rec.animal, animalID)
 }
 
-// loadRecord reads the record of one animal inside tx.
-func (db *DB) loadRecord(ctx context.Context, tx *sql.Tx, animalID int64) (*service.Record, error) {
+// queryRecord runs one lookup statement and assembles the record.
+func (db *DB) queryRecord(ctx context.Context, st *sql.Stmt, key ...any) (*service.Record, error) {
+	yearAgo := db.today().AddMonths(-12)
+	rows, err := st.QueryContext(ctx, append([]any{yearAgo}, key...)...)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: lookup: %w", err)
+	}
+	defer rows.Close()
 	r := &service.Record{Chips: []service.Chip{}, Licences: []service.Licence{}, Quarantines: []service.Quarantine{},
 		Impounds: []service.Impoundment{}, Bites: []service.BiteIncident{}}
-	var o service.Owner
-	var oid sql.NullInt64
-	var oName, oAddr, oCity, oState, oPost, oPhone, oEmail sql.NullString
-	var oCreated, oUpdated sql.NullString
-	a, err := scanAnimal(tx.StmtContext(ctx, db.rec.animal).QueryRowContext(ctx, animalID),
-		&oid, &oName, &oAddr, &oCity, &oState, &oPost, &oPhone, &oEmail, &oCreated, &oUpdated)
-	if err != nil {
-		return nil, notFound(err, "Animal")
+	var v [recordWidth]any
+	dest := make([]any, recordWidth)
+	for i := range v {
+		dest[i] = &v[i]
 	}
-	r.Animal = *a
-	if oid.Valid {
-		o = service.Owner{ID: oid.Int64, Name: oName.String, Address: oAddr.String, City: oCity.String,
-			State: oState.String, Postcode: oPost.String, Phone: oPhone.String, Email: oEmail.String}
-		if err := (stamp{&o.CreatedAt}).Scan(oCreated.String); err != nil {
-			return nil, mapErr(err, "Owner")
+	found := false
+	var matched int64
+	if len(key) == 3 {
+		matched = -1 // a tag lookup: the licence with that tag
+	}
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("sqlite: lookup: %w", err)
 		}
-		if err := (stamp{&o.UpdatedAt}).Scan(oUpdated.String); err != nil {
-			return nil, mapErr(err, "Owner")
+		c := cols(v[1:])
+		switch str(v[0]) {
+		case "A":
+			found = true
+			r.Animal = c.animal()
+			if v[16] != nil {
+				o := c[15:].owner()
+				r.Owner = &o
+			}
+		case "C":
+			r.Chips = append(r.Chips, c.chip())
+		case "L":
+			r.Licences = append(r.Licences, c.licence())
+		case "V":
+			x := c.vaccination()
+			r.Rabies = &x
+		case "D":
+			x := c.designation()
+			r.Dangerous = &x
+		case "Q":
+			r.Quarantines = append(r.Quarantines, c.quarantine())
+		case "I":
+			r.Impounds = append(r.Impounds, c.impound())
+		case "B":
+			r.Bites = append(r.Bites, c.bite())
 		}
-		r.Owner = &o
 	}
-	today := db.today()
-	yearAgo := today.AddMonths(-12)
-	if err := appendRows(ctx, tx.StmtContext(ctx, db.rec.chips), scanChip, &r.Chips, animalID); err != nil {
-		return nil, mapErr(err, "Chip")
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: lookup: %w", err)
 	}
-	if err := appendRows(ctx, tx.StmtContext(ctx, db.rec.licences), scanLicence, &r.Licences, animalID, yearAgo); err != nil {
-		return nil, mapErr(err, "Licence")
+	if !found {
+		return nil, service.Errorf(service.ENOTFOUND, "No animal has that identifier.")
 	}
-	if v, err := scanVaccination(tx.StmtContext(ctx, db.rec.rabies).QueryRowContext(ctx, animalID)); err == nil {
-		r.Rabies = v
-	} else if !errors.Is(err, sql.ErrNoRows) {
-		return nil, mapErr(err, "Vaccination")
-	}
-	if d, err := scanDesignation(tx.StmtContext(ctx, db.rec.danger).QueryRowContext(ctx, animalID)); err == nil {
-		r.Dangerous = d
-	} else if !errors.Is(err, sql.ErrNoRows) {
-		return nil, mapErr(err, "Designation")
-	}
-	if err := appendRows(ctx, tx.StmtContext(ctx, db.rec.quarantines), scanQuarantine, &r.Quarantines, animalID); err != nil {
-		return nil, mapErr(err, "Quarantine")
-	}
-	if err := appendRows(ctx, tx.StmtContext(ctx, db.rec.impounds), scanImpound, &r.Impounds, animalID, yearAgo); err != nil {
-		return nil, mapErr(err, "Impoundment")
-	}
-	if err := appendRows(ctx, tx.StmtContext(ctx, db.rec.bites), scanBite, &r.Bites, animalID, yearAgo); err != nil {
-		return nil, mapErr(err, "Bite")
+	slices.SortFunc(r.Chips, func(a, b service.Chip) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(r.Licences, func(a, b service.Licence) int {
+		return cmp.Or(cmp.Compare(b.IssuedOn, a.IssuedOn), cmp.Compare(b.ID, a.ID))
+	})
+	slices.SortFunc(r.Quarantines, func(a, b service.Quarantine) int {
+		return cmp.Or(cmp.Compare(b.Start, a.Start), cmp.Compare(b.ID, a.ID))
+	})
+	slices.SortFunc(r.Impounds, func(a, b service.Impoundment) int {
+		return cmp.Or(cmp.Compare(b.IntakeOn, a.IntakeOn), cmp.Compare(b.ID, a.ID))
+	})
+	slices.SortFunc(r.Bites, func(a, b service.BiteIncident) int {
+		return cmp.Or(cmp.Compare(b.Date, a.Date), cmp.Compare(b.ID, a.ID))
+	})
+	if matched == -1 {
+		for i := range r.Licences {
+			l := &r.Licences[i]
+			if l.Jurisdiction == key[0] && l.Year == key[1] && l.TagNumber == key[2] {
+				m := *l
+				r.MatchedLicence = &m
+			}
+		}
+		// The matched licence is listed even when it is long expired;
+		// keep the list to the window.
+		r.Licences = slices.DeleteFunc(r.Licences, func(l service.Licence) bool { return l.ExpiresOn < yearAgo })
 	}
 	return r, nil
 }
 
-// appendRows runs a prepared statement and appends each scanned row.
-func appendRows[T any](ctx context.Context, st *sql.Stmt, scan scanFunc[*T], dst *[]T, args ...any) error {
-	rows, err := st.QueryContext(ctx, args...)
-	if err != nil {
-		return err
+// cols decodes one record row's values, in the column order of the
+// *Cols constants.
+type cols []any
+
+func str(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return err
-		}
-		*dst = append(*dst, *v)
-	}
-	return rows.Err()
+	return ""
+}
+
+func num(v any) int64 {
+	x, _ := v.(int64)
+	return x
+}
+
+func date(v any) service.Date {
+	var d service.Date
+	d.Scan(v) // a malformed date reads as no date
+	return d
+}
+
+func ts(v any) time.Time {
+	var t time.Time
+	(stamp{&t}).Scan(v)
+	return t
+}
+
+func (c cols) owner() service.Owner {
+	return service.Owner{ID: num(c[0]), Name: str(c[1]), Address: str(c[2]), City: str(c[3]), State: str(c[4]),
+		Postcode: str(c[5]), Phone: str(c[6]), Email: str(c[7]), CreatedAt: ts(c[8]), UpdatedAt: ts(c[9])}
+}
+
+func (c cols) animal() service.Animal {
+	return service.Animal{ID: num(c[0]), OwnerID: num(c[1]), Name: str(c[2]), Species: service.Species(str(c[3])),
+		Breed: str(c[4]), Colour: str(c[5]), Sex: service.Sex(str(c[6])), Altered: num(c[7]) != 0, BirthDate: date(c[8]),
+		Description: str(c[9]), Photo: str(c[10]), Programme: service.Programme(str(c[11])), DiedOn: date(c[12]),
+		CreatedAt: ts(c[13]), UpdatedAt: ts(c[14])}
+}
+
+func (c cols) chip() service.Chip {
+	return service.Chip{ID: num(c[0]), AnimalID: num(c[1]), Code: str(c[2]), Kind: chipid.Kind(str(c[3])),
+		Manufacturer: str(c[4]), ImplantDate: date(c[5]), CreatedAt: ts(c[6])}
+}
+
+func (c cols) licence() service.Licence {
+	return service.Licence{ID: num(c[0]), AnimalID: num(c[1]), Kind: service.LicenceKind(str(c[2])),
+		Jurisdiction: str(c[3]), Year: int(num(c[4])), TagNumber: int(num(c[5])), IssuedOn: date(c[6]),
+		ExpiresOn: date(c[7]), Status: service.LicenceStatus(str(c[8])), FeeCents: num(c[9]), FeeCode: str(c[10]),
+		IssuedBy: service.Issuer(str(c[11])), Clinic: str(c[12]), ClinicPayCents: num(c[13]), Replaces: num(c[14]),
+		ReplaceReason: service.ReplaceReason(str(c[15])), CreatedAt: ts(c[16])}
+}
+
+func (c cols) vaccination() service.RabiesVaccination {
+	return service.RabiesVaccination{ID: num(c[0]), AnimalID: num(c[1]), Date: date(c[2]),
+		Type: service.VaccineType(str(c[3])), DurationMonths: int(num(c[4])), ExtendedCertified: num(c[5]) != 0,
+		Product: str(c[6]), Manufacturer: str(c[7]), Lot: str(c[8]), LotExpires: date(c[9]), Veterinarian: str(c[10]),
+		VetLicence: str(c[11]), Certificate: str(c[12]), RabiesTag: str(c[13]), CreatedAt: ts(c[14])}
+}
+
+func (c cols) designation() service.DangerousDesignation {
+	return service.DangerousDesignation{ID: num(c[0]), AnimalID: num(c[1]), Level: service.DangerLevel(str(c[2])),
+		Jurisdiction: str(c[3]), DeclaredOn: date(c[4]), DecisionOn: date(c[5]), Authority: str(c[6]),
+		Conditions: str(c[7]), RegisteredOn: date(c[8]), RegistrationNumber: str(c[9]), SignOn: date(c[10]),
+		MicrochipOn: date(c[11]), SterilisedOn: date(c[12]), PhotoOn: date(c[13]), InsuredOn: date(c[14]),
+		InsuranceCents: num(c[15]), InsuranceExpires: date(c[16]), RescindedOn: date(c[17]), CreatedAt: ts(c[18]),
+		UpdatedAt: ts(c[19])}
+}
+
+func (c cols) quarantine() service.Quarantine {
+	return service.Quarantine{ID: num(c[0]), AnimalID: num(c[1]), BiteID: num(c[2]),
+		Kind: service.QuarantineKind(str(c[3])), Place: service.QuarantinePlace(str(c[4])), Start: date(c[5]),
+		End: date(c[6]), ReleasedOn: date(c[7]), Notes: str(c[8]), CreatedAt: ts(c[9])}
+}
+
+func (c cols) impound() service.Impoundment {
+	return service.Impoundment{ID: num(c[0]), AnimalID: num(c[1]), Jurisdiction: str(c[2]), IntakeAt: ts(c[3]),
+		IntakeOn: date(c[4]), Site: str(c[5]), WhereFound: str(c[6]), NoticeOn: date(c[7]), HoldUntil: date(c[8]),
+		BiteCase: num(c[9]) != 0, Disposition: service.Disposition(str(c[10])), DispositionOn: date(c[11]),
+		DispositionNote: str(c[12]), FeesCents: num(c[13]), CreatedAt: ts(c[14]), UpdatedAt: ts(c[15])}
+}
+
+func (c cols) bite() service.BiteIncident {
+	return service.BiteIncident{ID: num(c[0]), AnimalID: num(c[1]), Date: date(c[2]), Victim: service.Victim(str(c[3])),
+		SkinBroken: num(c[4]) != 0, Provoked: num(c[5]) != 0, Location: str(c[6]), Notes: str(c[7]), CreatedAt: ts(c[8])}
 }

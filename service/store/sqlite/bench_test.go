@@ -1,0 +1,67 @@
+package sqlite_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chipdesk/chipdesk/reader/chipid"
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// benchBatch returns n owners, each with one dog carrying one chip, a
+// licence and a vaccination.
+func benchBatch(n int) *service.Batch {
+	b := &service.Batch{}
+	for i := 1; i <= n; i++ {
+		id := int64(i)
+		b.Owners = append(b.Owners, &service.Owner{ID: id, Name: fmt.Sprintf("Owner %d", i), Address: "1 Main St"})
+		b.Animals = append(b.Animals, &service.Animal{ID: id, OwnerID: id, Name: "Rex", Species: service.Dog, Altered: i%2 == 0})
+		b.Chips = append(b.Chips, &service.Chip{ID: id, AnimalID: id, Code: fmt.Sprintf("985%012d", i), Kind: chipid.KindISO})
+		b.Licences = append(b.Licences, &service.Licence{ID: id, AnimalID: id, Jurisdiction: "minneapolis", TagNumber: i,
+			IssuedOn: service.MustDate("2026-02-01"), ExpiresOn: service.MustDate("2027-01-31"), FeeCents: 1500})
+		b.Vaccinations = append(b.Vaccinations, &service.RabiesVaccination{ID: id, AnimalID: id, Date: service.MustDate("2025-06-01")})
+	}
+	return b
+}
+
+func BenchmarkFindRecordByChip(b *testing.B) {
+	const n = 20000
+	db := MustOpen(b, func() time.Time { return time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC) })
+	ctx := context.Background()
+	if err := db.Import(ctx, benchBatch(n)); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			i++
+			if _, err := db.FindRecordByChip(ctx, fmt.Sprintf("985%012d", i%n+1)); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+func BenchmarkFindOwnerByID(b *testing.B) {
+	const n = 20000
+	db := MustOpen(b, nil)
+	ctx := context.Background()
+	if err := db.Import(ctx, benchBatch(n)); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			i++
+			if _, err := db.FindOwnerByID(ctx, int64(i%n+1)); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
