@@ -44,6 +44,8 @@ type clock struct {
 	kp    float64 // phase gain
 	ki    float64 // frequency gain
 	edges int     // transitions seen (for the acquisition gain)
+	quiet int     // cells since the last transition
+	fixed bool    // the cell length is exact (HDX counts cycles): no frequency loop, snap after quiet runs
 	sink  cellSink
 }
 
@@ -53,6 +55,7 @@ const (
 	kpAcquire  = 0.3
 	kpTrack    = 0.12
 	edgesAcq   = 48
+	quietCells = 8
 	driftLimit = 0.06 // the cell length stays within ±6 % of nominal
 )
 
@@ -74,7 +77,7 @@ func (c *clock) reset() {
 	c.t = c.t0
 	c.tb = 0
 	c.prev, c.amp = 0, 0
-	c.edges = 0
+	c.edges, c.quiet = 0, 0
 	c.kp = kpAcquire
 	c.schedule()
 }
@@ -100,6 +103,31 @@ func (c *clock) push(x float64) {
 	}
 	if c.n&rebaseMask == 0 {
 		c.rebase()
+	}
+}
+
+// writeSamples adds a block of inputs. The inner loop only sums and
+// stores; it stops where a cell is due or the sums need rebasing.
+func writeSamples[T int16 | float32](c *clock, s []T) {
+	for len(s) > 0 {
+		k := min(c.next-c.n, (c.n|rebaseMask)+1-c.n, int64(len(s)))
+		if k < 1 {
+			k = 1
+		}
+		acc, n, ring, mask := c.acc, c.n, c.ring, c.mask
+		for _, x := range s[:k] {
+			acc += float64(x)
+			n++
+			ring[n&mask] = acc
+		}
+		c.acc, c.n = acc, n
+		s = s[k:]
+		if c.n >= c.next {
+			c.step(false)
+		}
+		if c.n&rebaseMask == 0 {
+			c.rebase()
+		}
 	}
 }
 
@@ -169,7 +197,8 @@ func (c *clock) step(final bool) {
 		mu := c.mean(tb + t/2)
 		v := c.sum(tb+t) - c.sum(tb) - t*mu
 		// Timing error at the boundary tb, from the window straddling it.
-		adj := 0.0
+		adj, kp := 0.0, c.kp
+		c.quiet++
 		if c.amp > 0 && (v > 0) != (c.prev > 0) && c.prev != 0 {
 			mb := c.mean(tb)
 			m := c.sum(tb+t/2) - c.sum(tb-t/2) - t*mb
@@ -178,7 +207,22 @@ func (c *clock) step(final bool) {
 				e = -e
 			}
 			e = min(max(e, -1), 1)
+			if c.fixed && c.quiet >= quietCells {
+				// The first transition after a long run without any (the
+				// start of an HDX answer after its pre-bits): take its
+				// timing whole, scaled by the two cells around it (the
+				// running amplitude may be stale after silence), and
+				// acquire again.
+				e = m / ((math.Abs(c.prev) + math.Abs(v)) / 2)
+				if c.prev < v {
+					e = -e
+				}
+				e = min(max(e, -1), 1)
+				kp = 1
+				c.edges, c.kp = 0, kpAcquire
+			}
 			adj = e * t / 2
+			c.quiet = 0
 			c.edges++
 			if c.edges == edgesAcq {
 				c.kp = kpTrack
@@ -196,10 +240,11 @@ func (c *clock) step(final bool) {
 		}
 		c.prev = v
 		c.sink.cell(norm, tb)
-		ki := c.kp * c.kp / 4
-		c.t += ki * adj
+		if !c.fixed {
+			c.t += c.kp * c.kp / 4 * adj
+		}
 		c.t = min(max(c.t, c.t0*(1-driftLimit)), c.t0*(1+driftLimit))
-		c.tb = tb + c.t + c.kp*adj
+		c.tb = tb + c.t + kp*adj
 		c.schedule()
 	}
 }

@@ -44,9 +44,11 @@
 // cells, so polarity does not matter; both pairings of half cells are
 // framed and only the right one can pass the header and control bits.
 // FDX-A's baseband comes from two sliding DFTs at the tone frequencies
-// (amplitude, polarity and DC independent); HDX counts carrier cycles
-// by zero crossings with hysteresis and integrates each cycle's period
-// over 16 cycles.
+// (amplitude, polarity and DC independent); HDX band-passes the RF,
+// counts carrier cycles by zero crossings with hysteresis and integrates
+// each cycle's period over 16 cycles, on a clock fixed at 16 cycles per
+// bit (cycle counting makes it immune to the tag's clock drift) that
+// takes the timing of the first transition after the pre-bits whole.
 //
 // # Telegrams cut by the end of a capture
 //
@@ -69,21 +71,21 @@
 // the share of the complete telegrams after the first that were read
 // (run the test with -v to print the sweep):
 //
-//	σ        0.6   0.9   1.0   1.1   1.2   1.4   1.6   1.8
-//	FDX-B   100%  100%  100%   96%   83%   42%   17%    0%
-//	FDX-A   100%  100%   96%    –    50%   17%    4%    0%
+//	σ        0.6   0.9   1.0   1.2   1.4   1.6   1.8   2.0
+//	FDX-B   100%  100%   97%   89%   44%   17%    3%    0%
+//	FDX-A   100%  100%   97%   44%   14%    3%    0%    0%
+//	HDX     100%  100%  100%  100%  100%   67%   17%    3%
 //
-//	σ        0.1   0.15  0.2   0.25  0.3   0.35
-//	HDX     100%  100%  100%   42%    4%    0%   (2 MHz RF, zero crossings)
-//
-// So FDX-B decoding starts to fail at σ ≈ 1.1 (SNR ≈ −1 dB per sample,
-// +14 dB per half-bit), FDX-A at σ ≈ 1.0 and HDX at σ ≈ 0.25 per
-// 2 MHz sample. A read is never wrong: at every level the only
-// results are the right telegram or nothing.
+// So decoding starts to fail at σ ≈ 1.0 for FDX-B and FDX-A (the
+// envelope at one sample per carrier cycle) and σ ≈ 1.5 for HDX (the RF
+// at 2 MHz, through a 16 kHz wide resonator before the zero crossings;
+// without it HDX failed from σ ≈ 0.25). A read is never wrong: at every
+// level the only results are the right telegram or nothing (the test
+// checks it).
 //
 // Clock drift of ±2 %, duty 0.4–0.6, inversion, slewed edges, AC
 // coupling, DC offset and clipping are tested over a grid at σ up to
-// 0.6 (FDX-B, FDX-A) and 0.2 (HDX).
+// 0.6 (TestSynthGrid*).
 //
 // # References
 //

@@ -110,20 +110,14 @@ func (d *FDXB) String() string { return "demod.FDXB" }
 // Write implements Decoder.
 func (d *FDXB) Write(s []int16) []Result {
 	d.out = d.out[:0]
-	c := d.clk
-	for _, x := range s {
-		c.push(float64(x))
-	}
+	writeSamples(d.clk, s)
 	return d.out
 }
 
 // WriteFloat implements Decoder.
 func (d *FDXB) WriteFloat(s []float32) []Result {
 	d.out = d.out[:0]
-	c := d.clk
-	for _, x := range s {
-		c.push(float64(x))
-	}
+	writeSamples(d.clk, s)
 	return d.out
 }
 

@@ -15,8 +15,9 @@ const (
 	hdxF0           = 134200.0
 	hdxF1           = 123200.0
 	hdxCyclesPerBit = 16
-	hdxRate         = 2e6 // default input rate: Proxmark's zero-crossing form
-	hdxPreBits      = 8   // zero bits required before the start byte
+	hdxRate         = 2e6  // default input rate: Proxmark's zero-crossing form
+	hdxPreBits      = 8    // zero bits required before the start byte
+	hdxBandwidth    = 16e3 // of the band-pass in front of the zero-crossing detector
 )
 
 // HDX telegram lengths in bytes, start byte included: start, 8 ID
@@ -34,6 +35,7 @@ const (
 type HDX struct {
 	opts   Opts
 	p0, p1 float64 // tone periods in samples, tracked
+	bp     resonator
 	zc     zeroCross
 	clk    *clock
 	cycles int64
@@ -59,8 +61,10 @@ func NewHDX(o *Opts) *HDX {
 	}
 	d.opts.SampleRate = rate
 	// Boxcar over about 8 cycles of either tone.
+	d.bp = newResonator(math.Sqrt(hdxF0*hdxF1), hdxBandwidth, rate)
 	d.zc = newZeroCross(max(int(math.Round(8*rate/hdxF0)), 2))
 	d.clk = newClock(hdxCyclesPerBit, 0, d)
+	d.clk.fixed = true // a bit is exactly 16 cycles whatever the tag's clock
 	d.Reset()
 	return d
 }
@@ -69,6 +73,7 @@ func NewHDX(o *Opts) *HDX {
 func (d *HDX) Reset() {
 	d.p0 = d.opts.SampleRate / hdxF0
 	d.p1 = d.opts.SampleRate / hdxF1
+	d.bp.reset()
 	d.zc.reset()
 	d.clk.reset()
 	d.cycles, d.nbits = 0, 0
@@ -86,7 +91,7 @@ func (d *HDX) Protocol() reader.Protocol { return reader.ProtocolHDX }
 func (d *HDX) String() string { return "demod.HDX" }
 
 func (d *HDX) push(x float64) {
-	p, at := d.zc.push(x)
+	p, at := d.zc.push(d.bp.push(x))
 	if p <= 0 {
 		return
 	}
@@ -260,3 +265,34 @@ const (
 	hdxShortFrame = 12
 	hdxLongFrame  = 15
 )
+
+// resonator is a two-pole band-pass (a resonator with zeros at DC and
+// half the sample rate) that keeps the two HDX tones and removes most
+// of the noise before zero crossings are timed. It has no effect when
+// the input is sampled at less than four times its centre frequency.
+type resonator struct {
+	on             bool
+	g, a1, a2      float64
+	x1, x2, y1, y2 float64
+}
+
+func newResonator(centre, bandwidth, rate float64) resonator {
+	if rate < 4*centre {
+		return resonator{}
+	}
+	r := 1 - math.Pi*bandwidth/rate
+	w := 2 * math.Pi * centre / rate
+	return resonator{on: true, g: 1 - r, a1: 2 * r * math.Cos(w), a2: -r * r}
+}
+
+func (b *resonator) reset() { b.x1, b.x2, b.y1, b.y2 = 0, 0, 0, 0 }
+
+func (b *resonator) push(x float64) float64 {
+	if !b.on {
+		return x
+	}
+	y := b.g*(x-b.x2) + b.a1*b.y1 + b.a2*b.y2
+	b.x2, b.x1 = b.x1, x
+	b.y2, b.y1 = b.y1, y
+	return y
+}
