@@ -25,10 +25,10 @@
 //   - HDX: the RF itself (or its zero-crossing line, like Proxmark's
 //     lf_TI.pm3) at Opts.SampleRate, 2 MHz by default.
 //
-// A driver that only sees edges (a comparator on a GPIO pin) writes
-// each interval as that many samples of +1 or −1: the decoders need no
-// more than the level per carrier cycle, and the cost is one add per
-// sample.
+// A driver that only sees edges (a comparator on a GPIO pin) feeds the
+// intervals between them to Edges, which writes each as that many
+// samples of +1 or −1: the decoders need no more than the level per
+// carrier cycle, and the cost is one add per sample.
 //
 // # How
 //
