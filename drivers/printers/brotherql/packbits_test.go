@@ -35,8 +35,8 @@ func TestPackBits(t *testing.T) {
 		in   []byte
 		want string // hex; empty = only check the round trip and the bound
 	}{
-		{"blank line", zero, "a700"},                       // -89: 90 × 0x00
-		{"black line", ones, "a7ff"},                       // -89: 90 × 0xFF
+		{"blank line", zero, "a700"}, // -89: 90 × 0x00
+		{"black line", ones, "a7ff"}, // -89: 90 × 0xFF
 		{"no runs: one 91-byte literal", ramp, "59" + hex.EncodeToString(ramp)},
 		{"two equal bytes stay literal", []byte{1, 1, 2}, "02010102"},
 		{"run of three", []byte{5, 5, 5}, "fe05"},
