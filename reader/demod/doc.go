@@ -83,6 +83,12 @@
 // level the only results are the right telegram or nothing (the test
 // checks it).
 //
+// For comparison, the usual edge decoder (a comparator with hysteresis
+// on the envelope, pulse widths classified short or long, as in Flipper
+// Zero's FDX-B reader; TestBetterThanEdgeDecoder) reads every telegram
+// up to σ ≈ 0.4 and none from σ ≈ 0.6: integrating whole half-bits
+// gains about 6 dB.
+//
 // Clock drift of ±2 %, duty 0.4–0.6, inversion, slewed edges, AC
 // coupling, DC offset and clipping are tested over a grid at σ up to
 // 0.6 (TestSynthGrid*).
