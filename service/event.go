@@ -48,11 +48,14 @@ type AuditEvent struct {
 	Entity   string `json:"entity,omitempty"`
 	EntityID int64  `json:"entityId,omitempty"`
 	Detail   string `json:"detail,omitempty"`
+	// Site names the place the actor worked from (the token's site).
+	Site string `json:"site,omitempty"`
 }
 
 // AuditFilter selects audit events.
 type AuditFilter struct {
 	Actor         *string
+	Site          *string
 	Entity        *string
 	EntityID      *int64
 	Since         *time.Time

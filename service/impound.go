@@ -88,6 +88,7 @@ type ImpoundFilter struct {
 	// Open selects those still held (true) or ended (false).
 	Open          *bool
 	Since         *Date // intake on or after
+	Site          *string
 	Offset, Limit int
 }
 

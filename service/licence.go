@@ -73,6 +73,10 @@ type Licence struct {
 	// duplicates (64.40), with the reason.
 	Replaces      int64         `json:"replaces,omitempty"`
 	ReplaceReason ReplaceReason `json:"replaceReason,omitempty"`
+	// Site names the office, shelter or clinic that issued the licence
+	// (the issuing token's site), so that several sites can share one
+	// database.
+	Site string `json:"site,omitempty"`
 
 	CreatedAt time.Time `json:"createdAt"`
 }
@@ -113,6 +117,8 @@ type LicenceFilter struct {
 	// ExpiresBefore selects licences expiring before the date (renewal
 	// reminders).
 	ExpiresBefore *Date
+	// Site selects licences issued at that site.
+	Site          *string
 	Offset, Limit int
 }
 

@@ -52,11 +52,11 @@ func (db *DB) FindScans(ctx context.Context, f service.ScanFilter) ([]*service.S
 	return out, n, mapErr(err, "Scan")
 }
 
-const auditCols = `id, at, actor, role, action, entity, entity_id, detail`
+const auditCols = `id, at, actor, role, action, entity, entity_id, detail, site`
 
 func scanAudit(r rowScanner, extra ...any) (*service.AuditEvent, error) {
 	var e service.AuditEvent
-	dest := append([]any{&e.ID, stamp{&e.At}, &e.Actor, &e.Role, &e.Action, &e.Entity, &e.EntityID, &e.Detail}, extra...)
+	dest := append([]any{&e.ID, stamp{&e.At}, &e.Actor, &e.Role, &e.Action, &e.Entity, &e.EntityID, &e.Detail, &e.Site}, extra...)
 	if err := r.Scan(dest...); err != nil {
 		return nil, err
 	}
@@ -73,8 +73,8 @@ func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error
 		if e.At.IsZero() {
 			e.At = now
 		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO audit_events (`+auditCols+`) VALUES (?,?,?,?,?,?,?,?) RETURNING id`,
-			nullID(e.ID), formatStamp(e.At), e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail).Scan(&e.ID)
+		err := tx.QueryRowContext(ctx, `INSERT INTO audit_events (`+auditCols+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`,
+			nullID(e.ID), formatStamp(e.At), e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site).Scan(&e.ID)
 		return mapErr(err, "Audit event")
 	})
 }
@@ -84,6 +84,9 @@ func (db *DB) FindAuditEvents(ctx context.Context, f service.AuditFilter) ([]*se
 	var w where
 	if f.Actor != nil {
 		w.add("actor = ?", *f.Actor)
+	}
+	if f.Site != nil {
+		w.add("site = ?", *f.Site)
 	}
 	if f.Entity != nil {
 		w.add("entity = ?", *f.Entity)

@@ -95,6 +95,9 @@ func (db *DB) FindImpoundments(ctx context.Context, f service.ImpoundFilter) ([]
 	if f.Since != nil {
 		w.add("intake_on >= ?", *f.Since)
 	}
+	if f.Site != nil {
+		w.add("site = ?", *f.Site)
+	}
 	out, n, err := collectCounted(ctx, db.rdb, scanImpound,
 		`SELECT `+impoundCols+`, COUNT(*) OVER () FROM impoundments`+w.String()+` ORDER BY intake_on DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Impoundment")

@@ -9,14 +9,14 @@ import (
 )
 
 const licenceCols = `id, animal_id, kind, jurisdiction, year, tag_number, issued_on, expires_on, status, fee_cents, fee_code,
-	issued_by, clinic, clinic_pay_cents, replaces, replace_reason, created_at`
+	issued_by, clinic, clinic_pay_cents, replaces, replace_reason, created_at, site`
 
 func scanLicence(r rowScanner, extra ...any) (*service.Licence, error) {
 	var l service.Licence
 	var replaces sql.NullInt64
 	dest := append([]any{&l.ID, &l.AnimalID, &l.Kind, &l.Jurisdiction, &l.Year, &l.TagNumber, &l.IssuedOn, &l.ExpiresOn,
 		&l.Status, &l.FeeCents, &l.FeeCode, &l.IssuedBy, &l.Clinic, &l.ClinicPayCents, &replaces, &l.ReplaceReason,
-		stamp{&l.CreatedAt}}, extra...)
+		stamp{&l.CreatedAt}, &l.Site}, extra...)
 	if err := r.Scan(dest...); err != nil {
 		return nil, err
 	}
@@ -60,6 +60,9 @@ func (db *DB) FindLicences(ctx context.Context, f service.LicenceFilter) ([]*ser
 	}
 	if f.ExpiresBefore != nil {
 		w.add("expires_on < ?", *f.ExpiresBefore)
+	}
+	if f.Site != nil {
+		w.add("site = ?", *f.Site)
 	}
 	out, n, err := collectCounted(ctx, db.rdb, scanLicence,
 		`SELECT `+licenceCols+`, COUNT(*) OVER () FROM licences`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
@@ -114,7 +117,7 @@ const (
 		ON CONFLICT (jurisdiction, year) DO UPDATE SET last = last + 1 RETURNING last`
 	raiseTagSQL = `INSERT INTO tag_counters (jurisdiction, year, last) VALUES (?, ?, ?)
 		ON CONFLICT (jurisdiction, year) DO UPDATE SET last = MAX(last, excluded.last)`
-	insertLicenceSQL = `INSERT INTO licences (` + licenceCols + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`
+	insertLicenceSQL = `INSERT INTO licences (` + licenceCols + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`
 )
 
 func insertLicence(ctx context.Context, tx *sql.Tx, l *service.Licence, now time.Time) error {
@@ -133,7 +136,7 @@ func insertLicence(ctx context.Context, tx *sql.Tx, l *service.Licence, now time
 func licenceArgs(l *service.Licence) []any {
 	return []any{nullID(l.ID), l.AnimalID, l.Kind, l.Jurisdiction, l.Year, l.TagNumber, l.IssuedOn, l.ExpiresOn,
 		l.Status, l.FeeCents, l.FeeCode, l.IssuedBy, l.Clinic, l.ClinicPayCents, nullID(l.Replaces), l.ReplaceReason,
-		formatStamp(l.CreatedAt)}
+		formatStamp(l.CreatedAt), l.Site}
 }
 
 // RevokeLicence implements service.LicenceService.

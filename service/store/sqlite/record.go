@@ -257,7 +257,7 @@ func (c cols) licence() service.Licence {
 		Jurisdiction: str(c[3]), Year: int(num(c[4])), TagNumber: int(num(c[5])), IssuedOn: date(c[6]),
 		ExpiresOn: date(c[7]), Status: service.LicenceStatus(str(c[8])), FeeCents: num(c[9]), FeeCode: str(c[10]),
 		IssuedBy: service.Issuer(str(c[11])), Clinic: str(c[12]), ClinicPayCents: num(c[13]), Replaces: num(c[14]),
-		ReplaceReason: service.ReplaceReason(str(c[15])), CreatedAt: ts(c[16])}
+		ReplaceReason: service.ReplaceReason(str(c[15])), CreatedAt: ts(c[16]), Site: str(c[17])}
 }
 
 func (c cols) vaccination() service.RabiesVaccination {

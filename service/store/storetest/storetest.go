@@ -59,6 +59,7 @@ func Run(t *testing.T, open Opener) {
 		{"Jobs", testJobs},
 		{"ImportExport", testImportExport},
 		{"ImportAllOrNothing", testImportAllOrNothing},
+		{"Sites", testSites},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -724,4 +725,79 @@ func testImportAllOrNothing(t *testing.T, s service.Store, c *Clock) {
 	}
 	must(t, "Import(clean)", s.Import(ctx, sampleBatch()))
 	wantCode(t, "Import(same ids again)", s.Import(ctx, sampleBatch()), service.ECONFLICT)
+}
+
+// testSites checks that licences, impoundments and audit events keep the
+// site they were made at, so several sites can share one database.
+func testSites(t *testing.T, s service.Store, c *Clock) {
+	ctx := context.Background()
+	_, a := fixture(t, s)
+	north := newLicence(a.ID, "minneapolis", "2026-03-15")
+	north.Site, north.IssuedBy, north.Clinic = "clinic-north", service.IssuerClinic, "North Vet"
+	must(t, "CreateLicence(north)", s.CreateLicence(ctx, north))
+	must(t, "CreateLicence(office)", s.CreateLicence(ctx, newLicence(a.ID, "minneapolis", "2026-03-15")))
+	got, err := s.FindLicenceByID(ctx, north.ID)
+	must(t, "FindLicenceByID", err)
+	if got.Site != "clinic-north" {
+		t.Fatalf("FindLicenceByID site = %q, want clinic-north", got.Site)
+	}
+	site := "clinic-north"
+	list, n, err := s.FindLicences(ctx, service.LicenceFilter{Site: &site})
+	must(t, "FindLicences(site)", err)
+	if n != 1 || list[0].ID != north.ID {
+		t.Fatalf("FindLicences(site clinic-north) = %+v (total %d), want only licence %d", list, n, north.ID)
+	}
+	r, err := s.FindRecordByTag(ctx, "minneapolis", 2026, north.TagNumber)
+	must(t, "FindRecordByTag", err)
+	if r.MatchedLicence == nil || r.MatchedLicence.Site != "clinic-north" {
+		t.Fatalf("FindRecordByTag matched licence = %+v, want site clinic-north", r.MatchedLicence)
+	}
+	var exported []string
+	must(t, "EachLicence", s.EachLicence(ctx, func(l *service.Licence) error { exported = append(exported, l.Site); return nil }))
+	if len(exported) != 2 || exported[0] != "clinic-north" || exported[1] != "" {
+		t.Fatalf("EachLicence sites = %q, want [clinic-north \"\"]", exported)
+	}
+
+	for _, site := range []string{"shelter-east", "shelter-west", "shelter-east"} {
+		must(t, "CreateImpoundment", s.CreateImpoundment(ctx, &service.Impoundment{AnimalID: a.ID, Jurisdiction: "minneapolis",
+			IntakeOn: service.MustDate("2026-03-15"), Site: site}))
+	}
+	east := "shelter-east"
+	imps, n, err := s.FindImpoundments(ctx, service.ImpoundFilter{Site: &east})
+	must(t, "FindImpoundments(site)", err)
+	if n != 2 || imps[0].Site != east || imps[1].Site != east {
+		t.Fatalf("FindImpoundments(site shelter-east) = %+v (total %d), want 2 there", imps, n)
+	}
+
+	for _, e := range []service.AuditEvent{
+		{Actor: "officer-7", Site: "shelter-east", Action: "record.view", Entity: "animal", EntityID: a.ID},
+		{Actor: "officer-7", Site: "shelter-west", Action: "record.view", Entity: "animal", EntityID: a.ID},
+		{Actor: "counter-1", Site: "shelter-east", Action: "licence.create", Entity: "licence", EntityID: north.ID},
+	} {
+		must(t, "CreateAuditEvent", s.CreateAuditEvent(ctx, &e))
+	}
+	actor := "officer-7"
+	evs, n, err := s.FindAuditEvents(ctx, service.AuditFilter{Site: &east, Actor: &actor})
+	must(t, "FindAuditEvents(site, actor)", err)
+	if n != 1 || evs[0].Site != east || evs[0].Actor != actor {
+		t.Fatalf("FindAuditEvents(shelter-east, officer-7) = %+v (total %d), want 1", evs, n)
+	}
+	_, n, err = s.FindAuditEvents(ctx, service.AuditFilter{Site: &east})
+	must(t, "FindAuditEvents(site)", err)
+	if n != 2 {
+		t.Fatalf("FindAuditEvents(shelter-east) total %d, want 2", n)
+	}
+
+	// Imported licences keep their site (chipdesk migrate relies on it).
+	b := sampleBatch()
+	b.Owners, b.Chips, b.Vaccinations = nil, nil, nil
+	b.Animals = []*service.Animal{{ID: 900, Species: service.Cat}}
+	b.Licences = b.Licences[:1]
+	b.Licences[0].ID, b.Licences[0].AnimalID, b.Licences[0].Site = 901, 900, "clinic-south"
+	must(t, "Import", s.Import(ctx, b))
+	got, err = s.FindLicenceByID(ctx, 901)
+	must(t, "FindLicenceByID(imported)", err)
+	if got.Site != "clinic-south" {
+		t.Fatalf("imported licence site = %q, want clinic-south", got.Site)
+	}
 }
