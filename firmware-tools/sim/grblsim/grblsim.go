@@ -1,18 +1,17 @@
+//go:build unix
+
 package grblsim
 
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/creack/pty"
-	"golang.org/x/sys/unix"
-
 	"github.com/chipdesk/chipdesk/drivers/engravers/grbl"
+	"github.com/chipdesk/chipdesk/drivers/port/porttest"
 )
 
 // Opts configures a Sim.
@@ -62,14 +61,12 @@ type block struct {
 
 // Sim is a fake GRBL on a pseudo-terminal.
 type Sim struct {
-	opts   Opts
-	master *os.File
-	tty    *os.File
-	name   string
-	now    func() time.Time
-	wake   chan struct{}
-	quit   chan struct{}
-	wg     sync.WaitGroup
+	opts Opts
+	pty  *porttest.PTY
+	now  func() time.Time
+	wake chan struct{}
+	quit chan struct{}
+	wg   sync.WaitGroup
 
 	mu       sync.Mutex
 	rx       []byte // the receive ring
@@ -116,16 +113,11 @@ func Start(o *Opts) (*Sim, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	m, t, err := pty.Open()
+	p, err := porttest.NewPTY()
 	if err != nil {
 		return nil, fmt.Errorf("grblsim: %w", err)
 	}
-	if err := makeRaw(t); err != nil {
-		m.Close()
-		t.Close()
-		return nil, fmt.Errorf("grblsim: %w", err)
-	}
-	s.master, s.tty, s.name = m, t, t.Name()
+	s.pty = p
 	s.settings = map[int]string{0: "10", 1: "25", 10: "1", 22: "0", 30: "1000", 31: "0", 32: "0", 110: "500", 111: "500", 120: "10", 121: "10"}
 	if s.opts.LaserMode {
 		s.settings[32] = "1"
@@ -140,26 +132,8 @@ func Start(o *Opts) (*Sim, error) {
 	return s, nil
 }
 
-// makeRaw turns off the line discipline of the terminal side: no echo,
-// no line editing, no CR/LF translation.
-func makeRaw(f *os.File) error {
-	fd := int(f.Fd())
-	t, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-	if err != nil {
-		return err
-	}
-	t.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	t.Oflag &^= unix.OPOST
-	t.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
-	t.Cflag &^= unix.CSIZE | unix.PARENB
-	t.Cflag |= unix.CS8
-	t.Cc[unix.VMIN] = 1
-	t.Cc[unix.VTIME] = 0
-	return unix.IoctlSetTermios(fd, unix.TCSETS, t)
-}
-
 // TTY is the name of the terminal to open as the controller's port.
-func (s *Sim) TTY() string { return s.name }
+func (s *Sim) TTY() string { return s.pty.Path() }
 
 // Close stops the simulator and closes the terminal.
 func (s *Sim) Close() error {
@@ -169,8 +143,7 @@ func (s *Sim) Close() error {
 	default:
 	}
 	close(s.quit)
-	err := s.master.Close()
-	s.tty.Close()
+	err := s.pty.Close()
 	s.wg.Wait()
 	if err != nil {
 		return fmt.Errorf("grblsim: %w", err)
@@ -246,7 +219,7 @@ func (s *Sim) send(line string) {
 	if s.writeErr != nil {
 		return
 	}
-	if _, err := io.WriteString(s.master, line+"\r\n"); err != nil {
+	if _, err := io.WriteString(s.pty, line+"\r\n"); err != nil {
 		s.writeErr = err
 	}
 }
@@ -292,7 +265,7 @@ func (s *Sim) receive() {
 	defer s.wg.Done()
 	buf := make([]byte, 4096)
 	for {
-		n, err := s.master.Read(buf)
+		n, err := s.pty.Read(buf)
 		if n > 0 {
 			s.mu.Lock()
 			for _, c := range buf[:n] {
