@@ -204,4 +204,3 @@ func (t *Tag) LinearText() string {
 func (t *Tag) String() string {
 	return fmt.Sprintf("%s %d %s %0*d (%s)", t.Design.Jurisdiction, t.Year, t.Design.Kind, t.Design.Digits, t.Number, t.Species)
 }
-

@@ -217,19 +217,18 @@ func (d *Design) Outline(tol float64) toolpath.Polyline {
 		b.cubeTo(P(1, 0.6), P(0.7, 0.78), P(0.5, 1))
 		b.cubeTo(P(0.3, 0.78), P(0, 0.6), P(0, 0.32))
 		b.cubeTo(P(0, 0), P(0.4, 0), P(0.5, 0.24))
-	case Bone: // lengthwise: two round lobes at each end of a shaft
-		r := h / 4
-		yt := h/2 - 0.3*h
-		dx := math.Sqrt(r*r - (yt-r)*(yt-r))
-		a := math.Atan2(yt-r, dx) // lobe angle where the shaft meets it
-		tl, bl, tr, br := pt{X: r, Y: r}, pt{X: r, Y: 3 * r}, pt{X: w - r, Y: r}, pt{X: w - r, Y: 3 * r}
+	case Bone: // lengthwise: two overlapping round lobes at each end of a shaft
+		r, cyT, cyB, yt := 0.29*h, 0.27*h, 0.73*h, 0.32*h
+		dx := math.Sqrt(r*r - (yt-cyT)*(yt-cyT))   // where the shaft meets a lobe
+		ix := math.Sqrt(r*r - (h/2-cyT)*(h/2-cyT)) // where two lobes meet
+		tl, bl, tr, br := pt{X: r, Y: cyT}, pt{X: r, Y: cyB}, pt{X: w - r, Y: cyT}, pt{X: w - r, Y: cyB}
 		b.moveTo(pt{X: r + dx, Y: yt})
 		b.lineTo(pt{X: w - r - dx, Y: yt})
-		b.arc(tr, r, math.Pi-a, 2.5*math.Pi)
-		b.arc(br, r, 1.5*math.Pi, 3*math.Pi+a)
+		b.arcCW(tr, r, math.Atan2(yt-cyT, -dx), math.Atan2(h/2-cyT, ix))
+		b.arcCW(br, r, math.Atan2(h/2-cyB, ix), math.Atan2(h-yt-cyB, -dx))
 		b.lineTo(pt{X: r + dx, Y: h - yt})
-		b.arc(bl, r, -a, 1.5*math.Pi)
-		b.arc(tl, r, 0.5*math.Pi, 2*math.Pi+a)
+		b.arcCW(bl, r, math.Atan2(h-yt-cyB, dx), math.Atan2(h/2-cyB, -ix))
+		b.arcCW(tl, r, math.Atan2(h/2-cyT, -ix), math.Atan2(yt-cyT, dx))
 	default: // RoundRect
 		c := d.Corner
 		if c <= 0 {

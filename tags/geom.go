@@ -68,6 +68,15 @@ func (b *pathBuilder) arc(c pt, r, a0, a1 float64) {
 	}
 }
 
+// arcCW adds an arc around c from angle a0 to a1 turning with growing
+// angles (clockwise on a y-down page), whatever turns a0 and a1 are given in.
+func (b *pathBuilder) arcCW(c pt, r, a0, a1 float64) {
+	for a1 <= a0 {
+		a1 += 2 * math.Pi
+	}
+	b.arc(c, r, a0, a1)
+}
+
 func (b *pathBuilder) close() {
 	if len(b.cur) > 1 {
 		if b.cur[0] != b.last() {

@@ -7,6 +7,7 @@ import (
 	"image/draw"
 	"io"
 	"math"
+	"strings"
 	"sync"
 
 	"golang.org/x/image/font/gofont/gobold"
@@ -39,6 +40,19 @@ type Renderer struct {
 
 	mu      sync.Mutex
 	outline map[outlineKey][]byte // ZPL ^GFA of a design's outline
+	fields  map[fieldKey]*fieldPaths
+}
+
+// fieldKey names a text line that is the same on many tags (any line
+// without the register number).
+type fieldKey struct {
+	d    *Design
+	i    int
+	text string
+}
+
+type fieldPaths struct {
+	outline, hatch []toolpath.Polyline
 }
 
 type outlineKey struct {
@@ -66,7 +80,7 @@ func NewRenderer(o *Opts) (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Renderer{font: f, o: opts, outline: map[outlineKey][]byte{}}, nil
+	return &Renderer{font: f, o: opts, outline: map[outlineKey][]byte{}, fields: map[fieldKey]*fieldPaths{}}, nil
 }
 
 // scene is a tag laid out in mm.
@@ -150,11 +164,20 @@ func (r *Renderer) Image(t *Tag, dpi float64) (*image.RGBA, error) {
 	// The rasterizer sums signed coverage: a hole wound against the
 	// outline cancels it.
 	fill([]toolpath.Polyline{s.outline, against(s.hole, s.outline)}, d.Metal.Fill, draw.Over)
-	marks := s.text
+	fill(s.text, d.Metal.Mark, draw.Over)
+	// Modules are drawn a whole number of pixels wide, centred where the
+	// design puts the code: a crisp symbol reads even at low dpi.
+	mp := math.Max(1, math.Round(s.module*k))
+	ox := math.Round(d.Code.X*k - float64(s.code.n)*mp/2)
+	oy := math.Round(d.Code.Y*k - float64(s.code.n)*mp/2)
+	var mods []toolpath.Polyline
 	s.runs(func(x0, y0, x1, y1 float64) {
-		marks = append(marks, toolpath.Polyline{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}})
+		c0, r0 := math.Round((x0-s.codeX)/s.module), math.Round((y0-s.codeY)/s.module)
+		c1 := math.Round((x1 - s.codeX) / s.module)
+		x0, y0, x1, y1 = (ox+c0*mp)/k, (oy+r0*mp)/k, (ox+c1*mp)/k, (oy+(r0+1)*mp)/k
+		mods = append(mods, toolpath.Polyline{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}})
 	})
-	fill(marks, d.Metal.Mark, draw.Over)
+	fill(mods, d.Metal.Mark, draw.Over)
 	return img, nil
 }
 
@@ -222,24 +245,76 @@ func (r *Renderer) SVG(w io.Writer, t *Tag) error {
 // as Cut, glyph contours and code module runs as Outline, and their fill
 // as Hatch strokes, each layer ordered to keep travel short.
 func (r *Renderer) Paths(t *Tag) (*toolpath.Job, error) {
-	s, err := r.scene(t)
+	j, err := r.paths(t)
 	if err != nil {
 		return nil, err
 	}
+	toolpath.OrderJob(j, toolpath.Point{})
+	return j, nil
+}
+
+// paths is Paths without the ordering.
+func (r *Renderer) paths(t *Tag) (*toolpath.Job, error) {
 	d := t.Design
-	j := &toolpath.Job{Width: d.Width, Height: d.Height, Cut: []toolpath.Polyline{s.outline, s.hole}}
-	for _, f := range s.fields {
-		j.Outline = append(j.Outline, f...)
-		j.Hatch = append(j.Hatch, toolpath.Hatch(f, r.o.Hatch)...)
+	j := &toolpath.Job{Width: d.Width, Height: d.Height}
+	for i, f := range d.Fields {
+		fp, err := r.fieldPaths(t, i, f)
+		if err != nil {
+			return nil, err
+		}
+		// Copies: callers may change a Job in place, the cache must not change.
+		j.Outline = appendCopy(j.Outline, fp.outline)
+		j.Hatch = appendCopy(j.Hatch, fp.hatch)
 	}
+	m, err := encodeCode(d.Code, t.Payload)
+	if err != nil {
+		return nil, err
+	}
+	half := float64(m.n) * d.Code.Module / 2
+	s := &scene{code: m, module: d.Code.Module, codeX: d.Code.X - half, codeY: d.Code.Y - half}
 	s.runs(func(x0, y0, x1, y1 float64) {
 		j.Outline = append(j.Outline, toolpath.Polyline{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}})
 		for y := y0 + r.o.Hatch/2; y < y1; y += r.o.Hatch {
 			j.Hatch = append(j.Hatch, toolpath.Polyline{{X: x0, Y: y}, {X: x1, Y: y}})
 		}
 	})
-	toolpath.OrderJob(j, toolpath.Point{})
+	j.Cut = []toolpath.Polyline{d.Outline(r.o.Tolerance), circle(pt{X: d.Hole.X, Y: d.Hole.Y}, d.Hole.Diameter/2, r.o.Tolerance)}
 	return j, nil
+}
+
+// fieldPaths returns the contours and hatch of text line i of t; lines
+// that do not hold the register number are cached, as they repeat on
+// every tag of a batch. The result must not be modified.
+func (r *Renderer) fieldPaths(t *Tag, i int, f Field) (*fieldPaths, error) {
+	text := t.Text(f.Text)
+	key := fieldKey{t.Design, i, text}
+	shared := !strings.Contains(f.Text, "{NUMBER}")
+	if shared {
+		r.mu.Lock()
+		fp, ok := r.fields[key]
+		r.mu.Unlock()
+		if ok {
+			return fp, nil
+		}
+	}
+	c, _, err := r.font.fieldText(f, text)
+	if err != nil {
+		return nil, err
+	}
+	fp := &fieldPaths{outline: c, hatch: toolpath.Hatch(c, r.o.Hatch)}
+	if shared {
+		r.mu.Lock()
+		r.fields[key] = fp
+		r.mu.Unlock()
+	}
+	return fp, nil
+}
+
+func appendCopy(dst, src []toolpath.Polyline) []toolpath.Polyline {
+	for _, p := range src {
+		dst = append(dst, append(toolpath.Polyline(nil), p...))
+	}
+	return dst
 }
 
 type errWriter struct {

@@ -87,8 +87,8 @@ func OrderJob(j *Job, start Point) {
 }
 
 // Order returns the polylines in a greedy nearest-neighbour order from
-// start: open polylines may be reversed, closed ones may start at any
-// vertex. The input slice is not changed.
+// start: open polylines may be reversed, closed ones may start at one of
+// up to 16 vertices spread along them. The input slice is not changed.
 func Order(lines []Polyline, start Point) []Polyline {
 	n := len(lines)
 	out := make([]Polyline, 0, n)
@@ -156,15 +156,22 @@ func newGrid(lines []Polyline) *grid {
 	return g
 }
 
-// candidates: the points of p where the tool may start.
+// maxStarts bounds the vertices of a closed contour tried as its start.
+const maxStarts = 16
+
+// starts returns the indices of the points of p where the tool may
+// start: either end of an open polyline, or up to maxStarts vertices
+// spread along a closed one.
 func starts(p Polyline) []int {
 	if len(p) == 0 {
 		return nil
 	}
 	if p.Closed() {
-		s := make([]int, len(p)-1)
-		for i := range s {
-			s[i] = i
+		n := len(p) - 1
+		step := (n + maxStarts - 1) / maxStarts
+		s := make([]int, 0, min(n, maxStarts))
+		for i := 0; i < n; i += step {
+			s = append(s, i)
 		}
 		return s
 	}
@@ -178,21 +185,19 @@ func (g *grid) cellOf(pt Point) int {
 }
 
 func (g *grid) cellsOf(p Polyline) []int {
-	var cs []int
+	var buf [maxStarts]int
+	cs := buf[:0]
+next:
 	for _, k := range starts(p) {
 		c := g.cellOf(p[k])
-		if len(cs) == 0 || cs[len(cs)-1] != c {
-			cs = append(cs, c)
+		for _, o := range cs {
+			if o == c {
+				continue next
+			}
 		}
+		cs = append(cs, c)
 	}
-	sort.Ints(cs)
-	u := cs[:0]
-	for i, c := range cs {
-		if i == 0 || c != cs[i-1] {
-			u = append(u, c)
-		}
-	}
-	return u
+	return cs
 }
 
 func (g *grid) remove(lines []Polyline, i int) {
@@ -224,17 +229,17 @@ func (g *grid) nearest(lines []Polyline, done []bool, at Point) (idx int, rev bo
 				for _, i := range g.cells[y*g.nx+x] {
 					p := lines[i]
 					if p.Closed() {
-						for k := 0; k < len(p)-1; k++ {
-							if d := dist(at, p[k]); d < best {
+						for _, k := range starts(p) {
+							if d := dist2(at, p[k]); d < best {
 								best, idx, rev, vtx = d, int(i), false, k
 							}
 						}
 						continue
 					}
-					if d := dist(at, p[0]); d < best {
+					if d := dist2(at, p[0]); d < best {
 						best, idx, rev, vtx = d, int(i), false, 0
 					}
-					if d := dist(at, p[len(p)-1]); d < best {
+					if d := dist2(at, p[len(p)-1]); d < best {
 						best, idx, rev, vtx = d, int(i), true, 0
 					}
 				}
@@ -242,7 +247,7 @@ func (g *grid) nearest(lines []Polyline, done []bool, at Point) (idx int, rev bo
 		}
 		// Everything within r cells is searched; anything farther is at
 		// least r*cell away (from the cell edges).
-		if idx >= 0 && best <= float64(r)*g.cell {
+		if lim := float64(r) * g.cell; idx >= 0 && best <= lim*lim {
 			return idx, rev, vtx
 		}
 	}
@@ -264,6 +269,11 @@ func abs(x int) int {
 }
 
 func dist(a, b Point) float64 { return math.Hypot(a.X-b.X, a.Y-b.Y) }
+
+func dist2(a, b Point) float64 {
+	dx, dy := a.X-b.X, a.Y-b.Y
+	return dx*dx + dy*dy
+}
 
 // Hatch fills the closed contours (all taken together, non-zero winding)
 // with horizontal strokes spacing mm apart, the first half a spacing
