@@ -456,3 +456,25 @@ func TestOffset(t *testing.T) {
 		}
 	}
 }
+
+// TestAmplitudeSteps: the tag moves in the field, the amplitude jumps
+// by ×10 and ÷10 between telegrams; every telegram after the first of
+// each piece is still read.
+func TestAmplitudeSteps(t *testing.T) {
+	t.Parallel()
+	tg := iso11785.EncodeFDXB(codeAnimal, 0)
+	var s []int16
+	for i, a := range []float64{100, 1000, 100, 10, 100} {
+		s = append(s, synth.FDXB(tg, &synth.Opts{Amplitude: a, Noise: 0.2, Seed: uint64(i + 1), Repeats: 3})...)
+	}
+	n := 0
+	for _, r := range decodeAll(demod.NewFDXB(nil), s) {
+		if r.Raw != tg {
+			t.Fatalf("read %X, want %X", r.Raw, tg)
+		}
+		n++
+	}
+	if n < 10 {
+		t.Errorf("%d reads over 5 amplitude steps of 3 telegrams, want ≥ 10", n)
+	}
+}

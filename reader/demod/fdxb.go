@@ -18,31 +18,15 @@ const (
 
 // Header and control-bit pattern of an FDX-B telegram as the 128-bit
 // shift register holds it (ISO 11785: ten 0s and a 1, then a 1 after
-// every 8 data bits). Telegram bit i sits at register bit 127−i.
-var fdxbMaskHi, fdxbMaskLo, fdxbPatHi, fdxbPatLo = fdxbPattern()
-
-func fdxbPattern() (mh, ml, ph, pl uint64) {
-	set := func(i int, one bool) {
-		if i < 64 {
-			mh |= 1 << (63 - i)
-			if one {
-				ph |= 1 << (63 - i)
-			}
-			return
-		}
-		ml |= 1 << (127 - i)
-		if one {
-			pl |= 1 << (127 - i)
-		}
-	}
-	for i := 0; i < 10; i++ {
-		set(i, false)
-	}
-	for i := 10; i < 128; i += 9 {
-		set(i, true)
-	}
-	return
-}
+// every 8 data bits). Telegram bit i sits at register bit 127−i: the
+// masks cover bits 0–10 and every 9th bit after, the patterns have the
+// 1s (TestFDXBPattern derives them).
+const (
+	fdxbMaskHi = 0xFFE0100804020100
+	fdxbMaskLo = 0x8040201008040201
+	fdxbPatHi  = 0x0020100804020100
+	fdxbPatLo  = 0x8040201008040201
+)
 
 // FDXB demodulates ISO 11785 FDX-B: the envelope of the reader field,
 // load-modulated with differential bi-phase at 32 carrier cycles per
