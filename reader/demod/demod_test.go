@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -476,5 +477,37 @@ func TestAmplitudeSteps(t *testing.T) {
 	}
 	if n < 10 {
 		t.Errorf("%d reads over 5 amplitude steps of 3 telegrams, want ≥ 10", n)
+	}
+}
+
+// TestSampleRate: the envelope sampled at 2.5 samples per carrier cycle
+// (a 335.5 kHz ADC) reads with Opts.SampleRate.
+func TestSampleRate(t *testing.T) {
+	t.Parallel()
+	tg := iso11785.EncodeFDXB(codeAnimal, 0)
+	one := synth.FDXB(tg, &synth.Opts{Noise: 0.3, Repeats: 3})
+	up := make([]int16, len(one)*5/2)
+	for i := range up {
+		up[i] = one[i*2/5]
+	}
+	rs := decodeAll(demod.NewFDXB(&demod.Opts{SampleRate: 2.5 * 134200}), up)
+	if len(rs) < 2 {
+		t.Fatalf("%d reads at 2.5 samples per cycle, want ≥ 2", len(rs))
+	}
+	for _, r := range rs {
+		if r.Raw != tg {
+			t.Errorf("read %X, want %X", r.Raw, tg)
+		}
+		if k := float64(r.Offset) / (4096 * 2.5); k-math.Round(k) > 0.01 || k-math.Round(k) < -0.01 {
+			t.Errorf("offset %d is not at a telegram start", r.Offset)
+		}
+	}
+	fa := synth.FDXA(fdxaBytes(0x0000013531), &synth.Opts{Noise: 0.3})
+	up = make([]int16, len(fa)*2)
+	for i := range up {
+		up[i] = fa[i/2]
+	}
+	if n := len(decodeAll(demod.NewFDXA(&demod.Opts{SampleRate: 250000}), up)); n < 2 {
+		t.Errorf("FDX-A at 2 samples per cycle: %d reads, want ≥ 2", n)
 	}
 }
