@@ -67,7 +67,7 @@
 //
 // Synthesised captures (package synth: modulation amplitude 1, white
 // Gaussian noise of standard deviation σ per sample, four telegrams,
-// random start, 8 seeds) decoded by TestNoiseThreshold; the figure is
+// random start, 12 seeds) decoded by TestNoiseThreshold; the figure is
 // the share of the complete telegrams after the first that were read
 // (run the test with -v to print the sweep):
 //
@@ -79,7 +79,7 @@
 // So decoding starts to fail at σ ≈ 1.0 for FDX-B and FDX-A (the
 // envelope at one sample per carrier cycle) and σ ≈ 1.5 for HDX (the RF
 // at 2 MHz, through a 16 kHz wide resonator before the zero crossings;
-// without it HDX failed from σ ≈ 0.25). A read is never wrong: at every
+// without it HDX failed from σ ≈ 0.25). No read in the sweep is wrong: at every
 // level the only results are the right telegram or nothing (the test
 // checks it).
 //
