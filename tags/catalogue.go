@@ -98,6 +98,10 @@ func ParseDesigns(sets ...fs.FS) (*Designs, error) {
 // All returns every design, by jurisdiction and year.
 func (c *Designs) All() []*Design { return append([]*Design(nil), c.list...) }
 
+// Err returns the validation error of d, a design of the catalogue, or
+// nil when it is valid.
+func (c *Designs) Err(d *Design) error { return c.errs[d] }
+
 // Check returns the validation errors of all designs joined, or nil.
 func (c *Designs) Check() error {
 	var errs []error

@@ -55,7 +55,9 @@ func usageError(format string, a ...any) error {
 }
 
 func commands() []command {
-	return []command{}
+	return []command{
+		{"tag", "licence tag designs, rendering (png, svg, zpl, paths) and check codes", runTag},
+	}
 }
 
 func main() {

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"image/png"
+	"os"
+
+	"github.com/chipdesk/chipdesk/tags"
+	"github.com/chipdesk/chipdesk/tags/check"
+)
+
+// tagUsage lists the tag subcommands.
+const tagUsage = `usage:
+  chipdesk tag render --jurisdiction J --year YYYY --number N --format png|svg|zpl|paths [--dpi D] [--species S]
+  chipdesk tag verify TEXT
+  chipdesk tag designs
+  chipdesk tag keygen --jurisdiction J --year YYYY
+common flags: --keys PATH (key file or directory; default $CHIPDESK_TAG_KEYS, else the public
+development keys), --designs DIR (extra design files), --font FILE (TrueType font)`
+
+// runTag is "chipdesk tag render|verify|designs|keygen": licence tag
+// designs, rendering and check codes (package tags).
+func runTag(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 {
+		return usageError("tag: want render, verify, designs or keygen\n%s", tagUsage)
+	}
+	sub, args := args[0], args[1:]
+	fs := flag.NewFlagSet("tag "+sub, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	var (
+		keysPath   = fs.String("keys", os.Getenv("CHIPDESK_TAG_KEYS"), "check-code key `path` (file or directory of *.keys)")
+		designsDir = fs.String("designs", "", "`directory` of extra design files")
+		fontPath   = fs.String("font", "", "TrueType or OpenType `file` for the text (default Go Bold)")
+		j          = fs.String("jurisdiction", "", "jurisdiction `code`, e.g. MPLS")
+		year       = fs.Int("year", 0, "licence `year`")
+		number     = fs.Int("number", 0, "register `number`")
+		species    = fs.String("species", "", "dog, cat or ferret (default: the design's first)")
+		format     = fs.String("format", "png", "png, svg, zpl or paths (render)")
+		dpi        = fs.Float64("dpi", 300, "preview resolution, dots per inch (png); ZPL uses 203 dpi below 250, else 300 or 600")
+	)
+	pos, err := tagParseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch sub {
+	case "render":
+		if len(pos) != 0 {
+			return usageError("tag render: unexpected argument %q", pos[0])
+		}
+		return tagRender(e, *keysPath, *designsDir, *fontPath, *j, *year, *number, *species, *format, *dpi)
+	case "verify":
+		if len(pos) != 1 {
+			return usageError("tag verify: want the TEXT read from a tag's code")
+		}
+		return tagVerify(e, *keysPath, pos[0])
+	case "designs":
+		return tagDesigns(e, *designsDir)
+	case "keygen":
+		if !check.ValidJurisdiction(*j) || *year < check.MinYear || *year > check.MaxYear {
+			return usageError("tag keygen: want --jurisdiction (2-6 letters A-Z) and --year")
+		}
+		secret := make([]byte, 32)
+		rand.Read(secret)
+		fmt.Fprintln(e.stdout, check.FormatKey(*j, *year, secret))
+		return nil
+	}
+	return usageError("tag: unknown subcommand %q\n%s", sub, tagUsage)
+}
+
+// tagParseFlags parses flags placed before, between or after positional
+// arguments and returns the positional ones.
+func tagParseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, exit(0, nil)
+			}
+			return nil, exit(2, err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+}
+
+// tagKeys loads the key file or directory; without one it returns the
+// public development keys and says so on stderr.
+func tagKeys(e *env, path string) (*check.Keyring, error) {
+	if path == "" {
+		fmt.Fprintln(e.stderr, "chipdesk tag: no --keys or CHIPDESK_TAG_KEYS: using the public DEVELOPMENT keys (demo only)")
+		return check.DevelopmentKeys(), nil
+	}
+	return check.LoadKeys(path)
+}
+
+func tagRender(e *env, keysPath, designsDir, fontPath, j string, year, number int, species, format string, dpi float64) error {
+	if j == "" || year == 0 || number == 0 {
+		return usageError("tag render: want --jurisdiction, --year and --number")
+	}
+	if format != "png" && format != "svg" && format != "zpl" && format != "paths" {
+		return usageError("tag render: --format must be png, svg, zpl or paths")
+	}
+	designs, err := tags.LoadDesigns(designsDir)
+	if err != nil {
+		return err
+	}
+	keys, err := tagKeys(e, keysPath)
+	if err != nil {
+		return err
+	}
+	tag, err := designs.Issue(keys, j, year, number, species)
+	if err != nil {
+		return exit(1, err)
+	}
+	var opts *tags.Opts
+	if fontPath != "" {
+		data, err := os.ReadFile(fontPath)
+		if err != nil {
+			return err
+		}
+		opts = &tags.Opts{Font: data}
+	}
+	r, err := tags.NewRenderer(opts)
+	if err != nil {
+		return err
+	}
+	switch format {
+	case "png":
+		img, err := r.Image(tag, dpi)
+		if err != nil {
+			return usageError("tag render: %v", err)
+		}
+		return png.Encode(e.stdout, img)
+	case "svg":
+		return r.SVG(e.stdout, tag)
+	case "zpl":
+		zo := tags.DefaultZPLOpts
+		switch {
+		case dpi >= 450:
+			zo.Dpmm = 24
+		case dpi >= 250:
+			zo.Dpmm = 12
+		}
+		l, err := r.ZPL(tag, &zo)
+		if err != nil {
+			return err
+		}
+		_, err = e.stdout.Write(l.ZPL)
+		return err
+	default: // paths
+		job, err := r.Paths(tag)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(e.stdout).Encode(job)
+	}
+}
+
+// tagVerifyResult is what "tag verify" prints.
+type tagVerifyResult struct {
+	Valid        bool   `json:"valid"`
+	Jurisdiction string `json:"jurisdiction,omitempty"`
+	Year         int    `json:"year,omitempty"`
+	Number       int    `json:"number,omitempty"`
+	Development  bool   `json:"development_keys,omitempty"`
+	Error        string `json:"error,omitempty"`
+}
+
+func tagVerify(e *env, keysPath, text string) error {
+	keys, err := tagKeys(e, keysPath)
+	if err != nil {
+		return err
+	}
+	p, err := keys.Verify(text)
+	res := tagVerifyResult{Valid: err == nil, Jurisdiction: p.Jurisdiction, Year: p.Year, Number: p.Number, Development: keys.Development()}
+	if err != nil {
+		res.Error = err.Error()
+	}
+	enc := json.NewEncoder(e.stdout)
+	if werr := enc.Encode(res); werr != nil {
+		return werr
+	}
+	if err != nil {
+		return exit(1, nil)
+	}
+	return nil
+}
+
+func tagDesigns(e *env, dir string) error {
+	designs, err := tags.LoadDesigns(dir)
+	if err != nil {
+		return err
+	}
+	bad := false
+	for _, d := range designs.All() {
+		status := "ok"
+		if err := designs.Err(d); err != nil {
+			status, bad = err.Error(), true
+		}
+		fmt.Fprintf(e.stdout, "%-28s %-18s %5.1fx%-5.1f mm  %-26s %s\n", d, d.Shape, d.Width, d.Height, d.Metal.Name, status)
+	}
+	if bad {
+		return exit(1, nil)
+	}
+	return nil
+}
