@@ -406,9 +406,16 @@ func (d *Dev) Stream(ctx context.Context, lines []string, progress func(engraver
 	if err != nil {
 		return err
 	}
-	if r.State == "Alarm" {
+	switch r.State {
+	case "Alarm":
 		return fmt.Errorf("grbl: %s: %w", d, engravers.ErrAlarm)
+	case "Idle", "Check":
+	default:
+		return fmt.Errorf("grbl: %s: machine is %s, not idle: %w", d, r.State, engravers.ErrBusy)
 	}
+	d.mu.Lock()
+	d.paused = false
+	d.mu.Unlock()
 	d.mu.Lock()
 	lm := d.laserMode
 	d.mu.Unlock()

@@ -14,7 +14,8 @@ import (
 
 // Opts configures a Dev.
 type Opts struct {
-	// Model names the printer ("QL-820NWB"); required.
+	// Model names the printer ("QL-820NWB"). Over USB it may be empty:
+	// the model code in the status reply decides.
 	Model string
 	// Media is the roll loaded ("62", "29x90"). Over USB it may be empty:
 	// the media the printer reports is used. Over the network it is
@@ -57,14 +58,20 @@ const chunk = 4096
 const pollInterval = 50 * time.Millisecond
 
 // New returns the printer on p. Over USB it asks for the status and
-// fails when there is no valid reply or the printer is another model.
+// fails when there is no valid reply or the printer is another model;
+// without Opts.Model the model is taken from the status reply when its
+// code names one model only. Over the network Model and Media are
+// required. A nil o means Opts{}.
 func New(p port.Port, o *Opts) (*Dev, error) {
 	if o == nil {
-		return nil, fmt.Errorf("%w: Opts.Model is required", ErrModel)
+		o = &Opts{}
 	}
-	mo, err := LookupModel(o.Model)
-	if err != nil {
-		return nil, err
+	var mo Model
+	if o.Model != "" || o.Network {
+		var err error
+		if mo, err = LookupModel(o.Model); err != nil {
+			return nil, err
+		}
 	}
 	d := &Dev{p: p, opts: *o, model: mo}
 	if d.opts.ReplyTimeout <= 0 {
@@ -81,22 +88,27 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := me.fits(mo); err != nil {
-			return nil, err
-		}
 		d.media = &me
 	} else if o.Network {
 		return nil, fmt.Errorf("%w: Opts.Media is required over the network", ErrMedia)
 	}
-	if o.Network {
-		return d, nil
+	if !o.Network {
+		st, err := d.status(context.Background())
+		if err != nil {
+			return nil, err
+		}
+		if o.Model == "" {
+			if d.model, err = modelByCode(st.Model); err != nil {
+				return nil, fmt.Errorf("%w (set Opts.Model)", err)
+			}
+		} else if mo.CodeConfirmed && st.Model != mo.Code {
+			return nil, fmt.Errorf("%w: %s reports model code %#02x, %s is %#02x", ErrModel, p, st.Model, mo.Name, mo.Code)
+		}
 	}
-	st, err := d.status(context.Background())
-	if err != nil {
-		return nil, err
-	}
-	if mo.CodeConfirmed && st.Model != mo.Code {
-		return nil, fmt.Errorf("%w: %s reports model code %#02x, %s is %#02x", ErrModel, p, st.Model, mo.Name, mo.Code)
+	if d.media != nil {
+		if err := d.media.fits(d.model); err != nil {
+			return nil, err
+		}
 	}
 	return d, nil
 }

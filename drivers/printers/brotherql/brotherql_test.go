@@ -167,11 +167,20 @@ func TestNewErrors(t *testing.T) {
 	if _, err := brotherql.New(p, &brotherql.Opts{Model: "QL-700", Media: "102"}); !errors.Is(err, brotherql.ErrMedia) {
 		t.Errorf("New(QL-700, 102 mm) = %v, want ErrMedia", err)
 	}
-	if _, err := brotherql.New(p, nil); !errors.Is(err, brotherql.ErrModel) {
-		t.Errorf("New(nil opts) = %v, want ErrModel", err)
+	d, err := brotherql.New(p, nil)
+	if err != nil || d.Model().Name != "QL-700" {
+		t.Errorf("New(nil opts) on a QL-700 = %v, %v, want the model from the status", d, err)
+	}
+	if _, err := brotherql.New(p, &brotherql.Opts{Network: true, Media: "62"}); !errors.Is(err, brotherql.ErrModel) {
+		t.Errorf("New(network, no model) = %v, want ErrModel", err)
 	}
 	if _, err := brotherql.New(p, &brotherql.Opts{Model: "QL-700", Network: true}); !errors.Is(err, brotherql.ErrMedia) {
 		t.Errorf("New(network, no media) = %v, want ErrMedia", err)
+	}
+	// QL-500 and QL-550 share model code 0x4F: the model must be named.
+	_, _, p5 := usbQL(t, "QL-550", "62")
+	if _, err := brotherql.New(p5, nil); !errors.Is(err, brotherql.ErrModel) {
+		t.Errorf("New(nil opts) on a QL-550 = %v, want ErrModel (code shared with QL-500)", err)
 	}
 	// A printer that never answers.
 	mute := usbporttest.Printer(brotherql.VendorID, 0x2042, "M")

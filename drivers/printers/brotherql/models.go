@@ -73,6 +73,23 @@ func LookupModel(name string) (Model, error) {
 	return Model{}, fmt.Errorf("%w: %q", ErrModel, name)
 }
 
+// modelByCode finds the one model whose status code is c.
+func modelByCode(c byte) (Model, error) {
+	var found []Model
+	for _, m := range Models {
+		if m.Code == c {
+			found = append(found, m)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return Model{}, fmt.Errorf("%w: model code %#02x", ErrModel, c)
+	case 1:
+		return found[0], nil
+	}
+	return Model{}, fmt.Errorf("%w: model code %#02x is %s and %s", ErrModel, c, found[0].Name, found[1].Name)
+}
+
 // ModelByProductID finds a model by its USB product id.
 func ModelByProductID(pid uint16) (Model, bool) {
 	for _, m := range Models {
