@@ -16,11 +16,12 @@ import (
 	"github.com/chipdesk/chipdesk/reader/demod/synth"
 	"github.com/chipdesk/chipdesk/reader/iso11784"
 	"github.com/chipdesk/chipdesk/reader/iso11785"
+	"github.com/chipdesk/chipdesk/reader/readertest"
 )
 
 func loadTrace(t testing.TB, name string) []int16 {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
+	f, err := os.Open(filepath.Join(readertest.Vectors(t), "pm3", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ type expectation struct {
 // decoder reads anything in it.
 func TestTraces(t *testing.T) {
 	t.Parallel()
-	raw, err := os.ReadFile("testdata/trace_expectations.json")
+	raw, err := os.ReadFile(filepath.Join(readertest.Vectors(t), "trace_expectations.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

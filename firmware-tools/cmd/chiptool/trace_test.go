@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"github.com/chipdesk/chipdesk/reader/readertest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,8 +10,8 @@ import (
 	"testing"
 )
 
-// The Proxmark captures kept by package demod.
-const pm3Dir = "../../../reader/demod/testdata"
+// pm3Dir is the folder of the shared Proxmark captures.
+func pm3Dir(t testing.TB) string { return filepath.Join(readertest.Vectors(t), "pm3") }
 
 func TestTraceDecodeCaptures(t *testing.T) {
 	t.Parallel()
@@ -37,7 +38,7 @@ func TestTraceDecodeCaptures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			path := filepath.Join(pm3Dir, tt.file)
+			path := filepath.Join(pm3Dir(t), tt.file)
 			args := append([]string{"trace", "decode", path}, tt.args...)
 			code, out, errOut := runCmd(t, "", args...)
 			if code != tt.code {
