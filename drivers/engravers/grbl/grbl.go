@@ -437,8 +437,22 @@ func (d *Dev) Stream(ctx context.Context, lines []string, progress func(engraver
 }
 
 func (d *Dev) stream(ctx context.Context, lines []string, progress func(engravers.Progress)) error {
+	// The lines on the wire: the job's, plus a dwell "G4 P0" before each
+	// line that must run on an idle machine (a dwell is answered only
+	// once all motion before it is done).
+	type wireLine struct {
+		text string
+		job  int // 1-based number of the job line, 0 for an added dwell
+	}
+	var wire []wireLine
+	for i, l := range lines {
+		if NeedsSync(l) && i > 0 {
+			wire = append(wire, wireLine{text: syncDwell})
+		}
+		wire = append(wire, wireLine{text: l, job: i + 1})
+	}
 	total := len(lines)
-	var inflight []int
+	var inflight []wireLine
 	used, sent, acked := 0, 0, 0
 	lastMove := d.opts.Now()
 	tick := time.NewTicker(d.opts.PollInterval)
@@ -458,13 +472,17 @@ func (d *Dev) stream(ctx context.Context, lines []string, progress func(engraver
 	var lastPos []float64
 	done := false
 	for !done {
-		for sent < total && used+len(lines[sent])+1 <= d.opts.RXBuffer {
-			n := len(lines[sent]) + 1
-			if err := d.write([]byte(lines[sent] + "\n")); err != nil {
+		for sent < len(wire) && used+len(wire[sent].text)+1 <= d.opts.RXBuffer {
+			// A line that must run alone waits until every earlier line
+			// is answered, and nothing follows it until it is.
+			if len(inflight) > 0 && (wire[sent].text == syncDwell || NeedsSync(wire[sent].text) || NeedsSync(wire[sent-1].text)) {
+				break
+			}
+			if err := d.write([]byte(wire[sent].text + "\n")); err != nil {
 				return err
 			}
-			inflight = append(inflight, n)
-			used += n
+			inflight = append(inflight, wire[sent])
+			used += len(wire[sent].text) + 1
 			sent++
 		}
 		d.mu.Lock()
@@ -475,13 +493,17 @@ func (d *Dev) stream(ctx context.Context, lines []string, progress func(engraver
 			if len(inflight) == 0 {
 				continue // a late reply from before the job
 			}
-			used -= inflight[0]
+			w := inflight[0]
+			used -= len(w.text) + 1
 			inflight = inflight[1:]
-			acked++
 			lastMove = d.opts.Now()
 			if r.Kind == KindError {
-				return &Error{Code: r.Code, Line: acked, Text: lines[acked-1]}
+				return &Error{Code: r.Code, Line: w.job, Text: w.text}
 			}
+			if w.job == 0 {
+				continue
+			}
+			acked++
 			if progress != nil {
 				progress(engravers.Progress{Done: acked, Total: total})
 			}
@@ -514,6 +536,21 @@ func (d *Dev) stream(ctx context.Context, lines []string, progress func(engraver
 		}
 	}
 	return nil
+}
+
+// syncDwell is the line that makes grbl finish all motion before it
+// answers (a dwell synchronises the planner).
+const syncDwell = "G4 P0"
+
+// NeedsSync reports whether a line must be sent alone and answered
+// before anything else is sent: every $ command (settings write EEPROM
+// with interrupts off, and grbl takes $ commands only when idle) and the
+// g-code that writes EEPROM, G10 L2/L20, G28.1 and G30.1 (interface.md,
+// "EEPROM Issues").
+func NeedsSync(line string) bool {
+	l := strings.ToUpper(strings.ReplaceAll(line, " ", ""))
+	return strings.HasPrefix(l, "$") || strings.Contains(l, "G10L2") ||
+		strings.Contains(l, "G28.1") || strings.Contains(l, "G30.1")
 }
 
 func equal(a, b []float64) bool {

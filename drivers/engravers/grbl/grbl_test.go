@@ -279,6 +279,40 @@ func TestAckTimeout(t *testing.T) {
 	}
 }
 
+// TestSettingsSentAlone: $ lines in a stream go one at a time, each
+// after every earlier line is answered.
+func TestSettingsSentAlone(t *testing.T) {
+	t.Parallel()
+	sim, d := start(t, &grblsim.Opts{BlockTime: 200 * time.Microsecond, LaserMode: true}, nil)
+	lines := []string{"G21 G90", "$30=1000", "G0 X1 Y1", "M4 S10", "G1 X2 F900", "G1 X3", "$31=0", "G1 X4", "M5 S0", "G0 X0 Y0"}
+	if err := d.Stream(context.Background(), lines, nil); err != nil {
+		t.Fatalf("Stream: %v", err)
+	}
+	if n := sim.SyncBroken(); n != 0 {
+		t.Errorf("%d $ lines had bytes queued behind them, want 0", n)
+	}
+	// The simulator does notice when a setting is streamed.
+	sim2, err := grblsim.Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim2.Close()
+	tty, err := os.OpenFile(sim2.TTY(), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	go io.Copy(io.Discard, tty)
+	io.WriteString(tty, "$30=1000\nG4 P0\n")
+	deadline := time.Now().Add(2 * time.Second)
+	for sim2.SyncBroken() == 0 && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
+	if sim2.SyncBroken() != 1 {
+		t.Errorf("streamed setting: SyncBroken() = %d, want 1", sim2.SyncBroken())
+	}
+}
+
 func TestBusyAndBadLines(t *testing.T) {
 	t.Parallel()
 	_, d := start(t, &grblsim.Opts{BlockTime: time.Millisecond}, nil)

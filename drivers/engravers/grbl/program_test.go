@@ -78,3 +78,20 @@ func bytesOf(c byte, n int) []byte {
 }
 
 func pt(x, y float64) engravers.Point { return engravers.Point{X: x, Y: y} }
+
+func TestNeedsSync(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{"$32=1", true}, {"$X", true}, {"$$", true}, {"$N0=G21", true},
+		{"G10 L2 P1 X0", true}, {"g10l20p1x0", true}, {"G28.1", true}, {"G30.1", true},
+		{"G1 X10 F100", false}, {"M4 S100", false}, {"G10 X1", false}, {"G28", false},
+	}
+	for _, tt := range tests {
+		if got := NeedsSync(tt.line); got != tt.want {
+			t.Errorf("NeedsSync(%q) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}

@@ -68,30 +68,31 @@ type Sim struct {
 	quit chan struct{}
 	wg   sync.WaitGroup
 
-	mu       sync.Mutex
-	rx       []byte // the receive ring
-	peak     int    // most bytes ever held in rx
-	dropped  int    // bytes lost to a full rx
-	line     string // a line taken from rx, waiting for the planner
-	hasLine  bool
-	planner  []block
-	started  time.Time // when planner[0] started
-	state    string    // Idle, Run, Hold, Alarm, Check
-	hold     bool
-	check    bool
-	alarm    int
-	pos      [3]float64
-	abs      bool
-	motion   string // G0 or G1 modal motion
-	feed     float64
-	mode     string // M3 M4 M5
-	s        float64
-	settings map[int]string
-	fired    int
-	rapid    int
-	resets   int
-	lines    []string // lines taken, in order
-	writeErr error
+	mu         sync.Mutex
+	rx         []byte // the receive ring
+	peak       int    // most bytes ever held in rx
+	dropped    int    // bytes lost to a full rx
+	line       string // a line taken from rx, waiting for the planner
+	hasLine    bool
+	planner    []block
+	started    time.Time // when planner[0] started
+	state      string    // Idle, Run, Hold, Alarm, Check
+	hold       bool
+	check      bool
+	alarm      int
+	pos        [3]float64
+	abs        bool
+	motion     string // G0 or G1 modal motion
+	feed       float64
+	mode       string // M3 M4 M5
+	s          float64
+	settings   map[int]string
+	fired      int
+	rapid      int
+	resets     int
+	syncBroken int
+	lines      []string // lines taken, in order
+	writeErr   error
 }
 
 // Start opens a pseudo-terminal and plays GRBL on it.
@@ -164,6 +165,15 @@ func (s *Sim) Peak() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.peak
+}
+
+// SyncBroken counts $ lines taken while more bytes were already
+// waiting behind them: a host that streamed a setting instead of sending
+// it alone and waiting for its ok.
+func (s *Sim) SyncBroken() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.syncBroken
 }
 
 // Laser returns the laser record.
@@ -451,6 +461,12 @@ func (s *Sim) execute() bool {
 		return true
 	}
 	if line[0] == '$' {
+		if len(s.rx) > 0 {
+			// Bytes that came in behind a $ line would be lost while grbl
+			// writes its EEPROM with interrupts off: the host broke
+			// send-response.
+			s.syncBroken++
+		}
 		if len(s.planner) > 0 && line != "$$" && line != "$G" && line != "$I" {
 			s.took(raw)
 			s.send("error:8") // $ commands only when idle
@@ -471,10 +487,11 @@ func (s *Sim) execute() bool {
 		s.send("error:" + strconv.Itoa(code))
 		return true
 	}
-	// a spindle state change waits for the planner to empty (sync)
+	// a spindle state change and a dwell wait for the planner to empty
+	// (protocol_buffer_synchronize in grbl)
 	spindle := false
 	for _, w := range words {
-		if w.l == 'M' && (w.v == 3 || w.v == 4 || w.v == 5) {
+		if w.l == 'M' && (w.v == 3 || w.v == 4 || w.v == 5) || w.l == 'G' && w.v == 4 {
 			spindle = true
 		}
 	}
