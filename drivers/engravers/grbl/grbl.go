@@ -415,8 +415,6 @@ func (d *Dev) Stream(ctx context.Context, lines []string, progress func(engraver
 	}
 	d.mu.Lock()
 	d.paused = false
-	d.mu.Unlock()
-	d.mu.Lock()
 	lm := d.laserMode
 	d.mu.Unlock()
 	if !lm {
@@ -580,7 +578,8 @@ func (d *Dev) abort() error {
 		if err != nil || r.State == "Hold" && r.Sub == 0 || r.State == "Idle" || r.State == "Alarm" {
 			break
 		}
-		time.Sleep(10 * time.Millisecond)
+		t := time.NewTimer(d.opts.PollInterval / 4) // at most 20 Hz while the hold decelerates
+		<-t.C
 	}
 	return d.reset(ctx)
 }
