@@ -218,7 +218,7 @@ func (d *Design) Outline(tol float64) toolpath.Polyline {
 		b.cubeTo(P(0.3, 0.78), P(0, 0.6), P(0, 0.32))
 		b.cubeTo(P(0, 0), P(0.4, 0), P(0.5, 0.24))
 	case Bone: // lengthwise: two overlapping round lobes at each end of a shaft
-		r, cyT, cyB, yt := 0.29*h, 0.27*h, 0.73*h, 0.32*h
+		r, cyT, cyB, yt := 0.27*h, 0.27*h, 0.73*h, 0.32*h
 		dx := math.Sqrt(r*r - (yt-cyT)*(yt-cyT))   // where the shaft meets a lobe
 		ix := math.Sqrt(r*r - (h/2-cyT)*(h/2-cyT)) // where two lobes meet
 		tl, bl, tr, br := pt{X: r, Y: cyT}, pt{X: r, Y: cyB}, pt{X: w - r, Y: cyT}, pt{X: w - r, Y: cyB}
