@@ -12,11 +12,13 @@ import (
 
 	"github.com/chipdesk/chipdesk/tags"
 	"github.com/chipdesk/chipdesk/tags/check"
+	"github.com/chipdesk/chipdesk/tags/toolpath"
 )
 
 // tagUsage lists the tag subcommands.
 const tagUsage = `usage:
-  chipdesk tag render --jurisdiction J --year YYYY --number N --format png|svg|zpl|paths [--dpi D] [--species S]
+  chipdesk tag render --jurisdiction J --year YYYY --number N --format png|svg|zpl|paths|paths-svg [--dpi D] [--species S]
+  chipdesk tag plate --jurisdiction J --year YYYY --number FIRST --count C [--plate WxH] [--sheet K] --format paths|paths-svg|png
   chipdesk tag verify TEXT
   chipdesk tag designs
   chipdesk tag keygen --jurisdiction J --year YYYY
@@ -27,7 +29,7 @@ development keys), --designs DIR (extra design files), --font FILE (TrueType fon
 // designs, rendering and check codes (package tags).
 func runTag(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
-		return usageError("tag: want render, verify, designs or keygen\n%s", tagUsage)
+		return usageError("tag: want render, plate, verify, designs or keygen\n%s", tagUsage)
 	}
 	sub, args := args[0], args[1:]
 	fs := flag.NewFlagSet("tag "+sub, flag.ContinueOnError)
@@ -40,7 +42,10 @@ func runTag(ctx context.Context, e *env, args []string) error {
 		year       = fs.Int("year", 0, "licence `year`")
 		number     = fs.Int("number", 0, "register `number`")
 		species    = fs.String("species", "", "dog, cat or ferret (default: the design's first)")
-		format     = fs.String("format", "png", "png, svg, zpl or paths (render)")
+		format     = fs.String("format", "png", "png, svg, zpl, paths (JSON, mm) or paths-svg (SVG path data, mm)")
+		count      = fs.Int("count", 1, "number of tags, numbered from --number (plate)")
+		plate      = fs.String("plate", "300x200", "plate or sheet size `WxH` in mm (plate)")
+		sheet      = fs.Int("sheet", 0, "write only plate `K` (1-based; plate, required for png)")
 		dpi        = fs.Float64("dpi", 300, "preview resolution, dots per inch (png); ZPL uses 203 dpi below 250, else 300 or 600")
 	)
 	pos, err := tagParseFlags(fs, args)
@@ -53,6 +58,11 @@ func runTag(ctx context.Context, e *env, args []string) error {
 			return usageError("tag render: unexpected argument %q", pos[0])
 		}
 		return tagRender(e, *keysPath, *designsDir, *fontPath, *j, *year, *number, *species, *format, *dpi)
+	case "plate":
+		if len(pos) != 0 {
+			return usageError("tag plate: unexpected argument %q", pos[0])
+		}
+		return tagPlate(e, *keysPath, *designsDir, *fontPath, *j, *year, *number, *count, *species, *format, *plate, *sheet, *dpi)
 	case "verify":
 		if len(pos) != 1 {
 			return usageError("tag verify: want the TEXT read from a tag's code")
@@ -108,32 +118,18 @@ func tagRender(e *env, keysPath, designsDir, fontPath, j string, year, number in
 	if j == "" || year == 0 || number == 0 {
 		return usageError("tag render: want --jurisdiction, --year and --number")
 	}
-	if format != "png" && format != "svg" && format != "zpl" && format != "paths" {
-		return usageError("tag render: --format must be png, svg, zpl or paths")
+	switch format {
+	case "png", "svg", "zpl", "paths", "paths-svg":
+	default:
+		return usageError("tag render: --format must be png, svg, zpl, paths or paths-svg")
 	}
-	designs, err := tags.LoadDesigns(designsDir)
+	r, issue, err := tagSetup(e, keysPath, designsDir, fontPath)
 	if err != nil {
 		return err
 	}
-	keys, err := tagKeys(e, keysPath)
-	if err != nil {
-		return err
-	}
-	tag, err := designs.Issue(keys, j, year, number, species)
+	tag, err := issue(j, year, number, species)
 	if err != nil {
 		return exit(1, err)
-	}
-	var opts *tags.Opts
-	if fontPath != "" {
-		data, err := os.ReadFile(fontPath)
-		if err != nil {
-			return err
-		}
-		opts = &tags.Opts{Font: data}
-	}
-	r, err := tags.NewRenderer(opts)
-	if err != nil {
-		return err
 	}
 	switch format {
 	case "png":
@@ -158,13 +154,105 @@ func tagRender(e *env, keysPath, designsDir, fontPath, j string, year, number in
 		}
 		_, err = e.stdout.Write(l.ZPL)
 		return err
-	default: // paths
+	default: // paths, paths-svg
 		job, err := r.Paths(tag)
 		if err != nil {
 			return err
 		}
+		if format == "paths-svg" {
+			return job.WriteSVG(e.stdout)
+		}
 		return json.NewEncoder(e.stdout).Encode(job)
 	}
+}
+
+// tagSetup loads designs, keys and the font.
+func tagSetup(e *env, keysPath, designsDir, fontPath string) (*tags.Renderer, func(j string, year, number int, species string) (*tags.Tag, error), error) {
+	designs, err := tags.LoadDesigns(designsDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys, err := tagKeys(e, keysPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	var opts *tags.Opts
+	if fontPath != "" {
+		data, err := os.ReadFile(fontPath)
+		if err != nil {
+			return nil, nil, err
+		}
+		opts = &tags.Opts{Font: data}
+	}
+	r, err := tags.NewRenderer(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	issue := func(j string, year, number int, species string) (*tags.Tag, error) {
+		return designs.Issue(keys, j, year, number, species)
+	}
+	return r, issue, nil
+}
+
+// tagPlate lays tags number..number+count-1 out on plates and writes
+// their engraving paths (a JSON array of jobs, one per plate, or the
+// SVG of one plate) or the preview of one plate.
+func tagPlate(e *env, keysPath, designsDir, fontPath, j string, year, number, count int, species, format, plate string, sheet int, dpi float64) error {
+	if j == "" || year == 0 || number == 0 || count < 1 || count > 100000 {
+		return usageError("tag plate: want --jurisdiction, --year, --number and --count (1-100000)")
+	}
+	var l tags.Layout
+	if _, err := fmt.Sscanf(plate, "%gx%g", &l.Width, &l.Height); err != nil || l.Width <= 0 || l.Height <= 0 {
+		return usageError("tag plate: --plate %q is not WxH in mm", plate)
+	}
+	l.Margin, l.Gap = 5, 2
+	switch {
+	case format != "paths" && format != "paths-svg" && format != "png":
+		return usageError("tag plate: --format must be paths, paths-svg or png")
+	case format != "paths" && sheet < 1:
+		return usageError("tag plate: --format %s writes one plate: give --sheet", format)
+	}
+	r, issue, err := tagSetup(e, keysPath, designsDir, fontPath)
+	if err != nil {
+		return err
+	}
+	list := make([]*tags.Tag, 0, count)
+	for n := number; n < number+count; n++ {
+		t, err := issue(j, year, n, species)
+		if err != nil {
+			return exit(1, err)
+		}
+		list = append(list, t)
+	}
+	sheets, err := l.Place(list)
+	if err != nil {
+		return usageError("tag plate: %v", err)
+	}
+	if sheet > len(sheets) {
+		return usageError("tag plate: --sheet %d of %d", sheet, len(sheets))
+	}
+	if sheet > 0 {
+		sheets = sheets[sheet-1 : sheet]
+	}
+	if format == "png" {
+		img, err := r.SheetImage(sheets[0], dpi)
+		if err != nil {
+			return usageError("tag plate: %v", err)
+		}
+		return png.Encode(e.stdout, img)
+	}
+	var jobs []*toolpath.Job
+	for _, s := range sheets {
+		job, err := r.SheetPaths(s)
+		if err != nil {
+			return err
+		}
+		jobs = append(jobs, job)
+	}
+	if format == "paths-svg" {
+		return jobs[0].WriteSVG(e.stdout)
+	}
+	return json.NewEncoder(e.stdout).Encode(jobs)
 }
 
 // tagVerifyResult is what "tag verify" prints.

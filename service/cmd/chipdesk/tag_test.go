@@ -51,6 +51,9 @@ func TestTagRender(t *testing.T) {
 			var j toolpath.Job
 			return json.Unmarshal(b, &j) == nil && j.Width == 32 && len(j.Outline) > 100 && len(j.Hatch) > 100 && len(j.Cut) == 2
 		}},
+		{"paths as SVG path data", []string{"--format", "paths-svg"}, 0, func(b []byte) bool {
+			return bytes.Contains(b, []byte(`<path id="hatch"`)) && bytes.Contains(b, []byte(`viewBox="0 0 32 32"`))
+		}},
 		{"cat", []string{"--format", "svg", "--species", "cat"}, 0, func(b []byte) bool { return bytes.Contains(b, []byte("(cat)")) }},
 		{"no design for the year (64.30)", []string{"--year", "2031"}, 1, nil},
 		{"ferret not licensed", []string{"--species", "ferret"}, 1, nil},
@@ -145,6 +148,31 @@ func TestTagKeyFile(t *testing.T) {
 	}
 	if code, _, _ := runTagCmd(t, "verify", text, "--keys", filepath.Join(t.TempDir(), "missing")); code != 1 {
 		t.Errorf("tag verify --keys missing: status %d, want 1", code)
+	}
+}
+
+func TestTagPlate(t *testing.T) {
+	t.Parallel()
+	base := append([]string{"plate", "--jurisdiction", "CHAN", "--year", "2026", "--number", "100", "--count", "30", "--plate", "150x100"}, dev...)
+	code, out, stderr := runTagCmd(t, append(base, "--format", "paths")...)
+	if code != 0 {
+		t.Fatalf("tag plate: status %d (%s)", code, stderr)
+	}
+	var jobs []toolpath.Job
+	if err := json.Unmarshal(out, &jobs); err != nil || len(jobs) != 4 { // 9 tags of 36x24 mm per 150x100 mm plate
+		t.Fatalf("tag plate printed %d jobs, %v; want 4", len(jobs), err)
+	}
+	if len(jobs[3].Cut) != 2*3 {
+		t.Errorf("last plate cuts %d outlines, want 6 (3 tags)", len(jobs[3].Cut))
+	}
+	code, out, _ = runTagCmd(t, append(base, "--format", "png", "--sheet", "2", "--dpi", "50")...)
+	if img, err := png.Decode(bytes.NewReader(out)); code != 0 || err != nil || img.Bounds().Dx() != 296 {
+		t.Errorf("tag plate --format png: status %d, %v", code, err)
+	}
+	for _, bad := range [][]string{{"--format", "png"}, {"--format", "paths", "--sheet", "9"}, {"--plate", "10x10"}, {"--count", "0"}} {
+		if code, _, _ := runTagCmd(t, append(append([]string(nil), base...), bad...)...); code != 2 {
+			t.Errorf("tag plate %v: status %d, want 2", bad, code)
+		}
 	}
 }
 
