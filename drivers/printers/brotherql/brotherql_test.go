@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/port/tcpport"
 	"github.com/chipdesk/chipdesk/drivers/port/usbport"
 	"github.com/chipdesk/chipdesk/drivers/port/usbport/usbporttest"
@@ -241,6 +242,31 @@ func TestPrintNetwork(t *testing.T) {
 	}
 	if b := <-got; !bytes.Equal(b, want) {
 		t.Errorf("printer got %d bytes, want the %d-byte job", len(b), len(want))
+	}
+}
+
+// TestUnplugged: a printer pulled out between jobs gives a hang-up, not
+// a hang.
+func TestUnplugged(t *testing.T) {
+	t.Parallel()
+	mo, _ := brotherql.LookupModel("QL-700")
+	me, _ := brotherql.LookupMedia("62")
+	d := usbporttest.Printer(brotherql.VendorID, mo.ProductID, "U")
+	f := newFakeQL(mo, me, func(b []byte) { d.Feed(0x82, b) })
+	d.OnWrite = func(addr uint8, p []byte) { f.write(p) }
+	bus := usbporttest.NewBus(d)
+	p, err := usbport.OpenPrinter(context.Background(), bus, usbport.Match{VID: brotherql.VendorID}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	dev, err := brotherql.New(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bus.Unplug(d)
+	if err := dev.Print(context.Background(), printers.Label{Image: tagImage()}); !errors.Is(err, port.ErrHangup) {
+		t.Errorf("Print to an unplugged printer = %v, want ErrHangup", err)
 	}
 }
 
