@@ -1,0 +1,163 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const animalCols = `id, owner_id, name, species, breed, colour, sex, altered, birth_date, description, photo, programme, died_on, created_at, updated_at`
+
+var insertAnimalSQL = insertSQL("animals", animalCols)
+
+func scanAnimal(r rowScanner, extra ...any) (*service.Animal, error) {
+	var a service.Animal
+	dest := append([]any{&a.ID, idDst{&a.OwnerID}, &a.Name, &a.Species, &a.Breed, &a.Colour, &a.Sex, &a.Altered,
+		dateDst{&a.BirthDate}, &a.Description, &a.Photo, &a.Programme, dateDst{&a.DiedOn}, stampDst{&a.CreatedAt},
+		stampDst{&a.UpdatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+func animalArgs(a *service.Animal) []any {
+	return []any{nullID(a.OwnerID), a.Name, a.Species, a.Breed, a.Colour, a.Sex, a.Altered, pdate(a.BirthDate),
+		a.Description, a.Photo, a.Programme, pdate(a.DiedOn), pstamp(a.CreatedAt), pstamp(a.UpdatedAt)}
+}
+
+// FindAnimalByID implements service.AnimalService.
+func (db *DB) FindAnimalByID(ctx context.Context, id int64) (*service.Animal, error) {
+	a, err := scanAnimal(db.pool.QueryRow(ctx, `SELECT `+animalCols+` FROM animals WHERE id = $1`, id))
+	if err != nil {
+		return nil, notFound(err, "Animal")
+	}
+	return a, nil
+}
+
+// FindAnimals implements service.AnimalService.
+func (db *DB) FindAnimals(ctx context.Context, f service.AnimalFilter) ([]*service.Animal, int, error) {
+	var w where
+	if f.ID != nil {
+		w.add("id = ?", *f.ID)
+	}
+	if f.OwnerID != nil {
+		w.add("owner_id = ?", *f.OwnerID)
+	}
+	if f.Species != nil {
+		w.add("species = ?", *f.Species)
+	}
+	if f.Name != nil {
+		w.add("name ILIKE ?", "%"+*f.Name+"%")
+	}
+	out, n, err := collectCounted(ctx, db.pool, scanAnimal,
+		`SELECT `+animalCols+`, COUNT(*) OVER () FROM animals`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Animal")
+}
+
+// CreateAnimal implements service.AnimalService.
+func (db *DB) CreateAnimal(ctx context.Context, a *service.Animal) error {
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		a.CreatedAt, a.UpdatedAt = now, now
+		return insertRow(ctx, tx, "animals", &a.ID, "Animal", insertAnimalSQL, animalArgs(a)...)
+	})
+}
+
+// UpdateAnimal implements service.AnimalService.
+func (db *DB) UpdateAnimal(ctx context.Context, id int64, u service.AnimalUpdate) (*service.Animal, error) {
+	var a *service.Animal
+	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		var err error
+		if a, err = scanAnimal(tx.QueryRow(ctx, `SELECT `+animalCols+` FROM animals WHERE id = $1 FOR UPDATE`, id)); err != nil {
+			return notFound(err, "Animal")
+		}
+		set(&a.OwnerID, u.OwnerID)
+		set(&a.Name, u.Name)
+		set(&a.Breed, u.Breed)
+		set(&a.Colour, u.Colour)
+		set(&a.Description, u.Description)
+		set(&a.Photo, u.Photo)
+		set(&a.Species, u.Species)
+		set(&a.Sex, u.Sex)
+		set(&a.Altered, u.Altered)
+		set(&a.BirthDate, u.BirthDate)
+		set(&a.DiedOn, u.DiedOn)
+		set(&a.Programme, u.Programme)
+		if err := a.Validate(); err != nil {
+			return err
+		}
+		a.UpdatedAt = now
+		_, err = tx.Exec(ctx, `UPDATE animals SET owner_id=$1, name=$2, species=$3, breed=$4, colour=$5, sex=$6, altered=$7,
+			birth_date=$8, description=$9, photo=$10, programme=$11, died_on=$12, updated_at=$13 WHERE id=$14`,
+			nullID(a.OwnerID), a.Name, a.Species, a.Breed, a.Colour, a.Sex, a.Altered, pdate(a.BirthDate),
+			a.Description, a.Photo, a.Programme, pdate(a.DiedOn), now, id)
+		return mapErr(err, "Animal")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+const chipCols = `id, animal_id, code, kind, manufacturer, implant_date, created_at`
+
+var insertChipSQL = insertSQL("chips", chipCols)
+
+func scanChip(r rowScanner, extra ...any) (*service.Chip, error) {
+	var c service.Chip
+	dest := append([]any{&c.ID, &c.AnimalID, &c.Code, &c.Kind, &c.Manufacturer, dateDst{&c.ImplantDate},
+		stampDst{&c.CreatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+func chipArgs(c *service.Chip) []any {
+	return []any{c.AnimalID, c.Code, c.Kind, c.Manufacturer, pdate(c.ImplantDate), pstamp(c.CreatedAt)}
+}
+
+func validateChip(c *service.Chip) error {
+	switch {
+	case c.AnimalID == 0:
+		return service.Errorf(service.EINVALID, "Chip animal required.")
+	case c.Code == "":
+		return service.Errorf(service.EINVALID, "Chip code required.")
+	}
+	return nil
+}
+
+// AddChip implements service.AnimalService.
+func (db *DB) AddChip(ctx context.Context, c *service.Chip) error {
+	if err := validateChip(c); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		c.CreatedAt = now
+		return insertRow(ctx, tx, "chips", &c.ID, "Chip", insertChipSQL, chipArgs(c)...)
+	})
+}
+
+// RemoveChip implements service.AnimalService.
+func (db *DB) RemoveChip(ctx context.Context, id int64) error {
+	tag, err := db.pool.Exec(ctx, `DELETE FROM chips WHERE id = $1`, id)
+	if err != nil {
+		return mapErr(err, "Chip")
+	}
+	if tag.RowsAffected() == 0 {
+		return service.Errorf(service.ENOTFOUND, "Chip not found.")
+	}
+	return nil
+}
+
+// FindChipsByAnimal implements service.AnimalService.
+func (db *DB) FindChipsByAnimal(ctx context.Context, animalID int64) ([]*service.Chip, error) {
+	out, err := collect(ctx, db.pool, scanChip, `SELECT `+chipCols+` FROM chips WHERE animal_id = $1 ORDER BY id`, animalID)
+	return out, mapErr(err, "Chip")
+}

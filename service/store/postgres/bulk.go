@@ -1,0 +1,166 @@
+package postgres
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// Import implements service.BulkService: the whole batch in one
+// transaction. Rows that carry their id go in through COPY (fast enough
+// for a million animals); rows without one are inserted one by one to
+// learn their id. The id sequences are then moved past the largest id.
+func (db *DB) Import(ctx context.Context, b *service.Batch) error {
+	for _, o := range b.Owners {
+		if err := o.Validate(); err != nil {
+			return err
+		}
+	}
+	for _, a := range b.Animals {
+		if err := a.Validate(); err != nil {
+			return err
+		}
+	}
+	for _, c := range b.Chips {
+		if err := validateChip(c); err != nil {
+			return err
+		}
+	}
+	for _, l := range b.Licences {
+		if err := prepareLicence(l); err != nil {
+			return err
+		}
+	}
+	for _, v := range b.Vaccinations {
+		if err := v.Validate(); err != nil {
+			return err
+		}
+	}
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		if err := bulkInsert(ctx, tx, "owners", ownerCols, insertOwnerSQL, b.Owners, func(o *service.Owner) (*int64, []any) {
+			stampNew(&o.CreatedAt, now)
+			stampNew(&o.UpdatedAt, now)
+			return &o.ID, ownerArgs(o)
+		}, "Owner"); err != nil {
+			return err
+		}
+		if err := bulkInsert(ctx, tx, "animals", animalCols, insertAnimalSQL, b.Animals, func(a *service.Animal) (*int64, []any) {
+			stampNew(&a.CreatedAt, now)
+			stampNew(&a.UpdatedAt, now)
+			return &a.ID, animalArgs(a)
+		}, "Animal"); err != nil {
+			return err
+		}
+		if err := bulkInsert(ctx, tx, "chips", chipCols, insertChipSQL, b.Chips, func(c *service.Chip) (*int64, []any) {
+			stampNew(&c.CreatedAt, now)
+			return &c.ID, chipArgs(c)
+		}, "Chip"); err != nil {
+			return err
+		}
+		// Licences with a tag number first, then the counters raised
+		// past them, then the ones to number.
+		var numbered, unnumbered []*service.Licence
+		for _, l := range b.Licences {
+			if l.TagNumber != 0 {
+				numbered = append(numbered, l)
+			} else {
+				unnumbered = append(unnumbered, l)
+			}
+		}
+		if err := bulkInsert(ctx, tx, "licences", licenceCols, insertLicenceSQL, numbered, func(l *service.Licence) (*int64, []any) {
+			stampNew(&l.CreatedAt, now)
+			return &l.ID, licenceArgs(l)
+		}, "Licence or tag number"); err != nil {
+			return err
+		}
+		if len(numbered) > 0 {
+			if _, err := tx.Exec(ctx, `INSERT INTO tag_counters (jurisdiction, year, last)
+				SELECT jurisdiction, year, MAX(tag_number) FROM licences GROUP BY jurisdiction, year
+				ON CONFLICT (jurisdiction, year) DO UPDATE SET last = GREATEST(tag_counters.last, excluded.last)`); err != nil {
+				return mapErr(err, "Tag number")
+			}
+		}
+		for _, l := range unnumbered {
+			if err := insertLicence(ctx, tx, l, now); err != nil {
+				return err
+			}
+		}
+		return bulkInsert(ctx, tx, "vaccinations", vaccinationCols, insertVaccinationSQL, b.Vaccinations,
+			func(v *service.RabiesVaccination) (*int64, []any) {
+				stampNew(&v.CreatedAt, now)
+				return &v.ID, vaccinationArgs(v)
+			}, "Vaccination")
+	})
+}
+
+func stampNew(t *time.Time, now time.Time) {
+	if t.IsZero() {
+		*t = now
+	} else {
+		*t = t.UTC().Truncate(time.Microsecond)
+	}
+}
+
+// bulkInsert stores rows: those with an id by COPY, the others by
+// insert (query, an insertSQL statement) to learn their id. row returns
+// a row's id field and its other column values in the order of cols.
+func bulkInsert[T any](ctx context.Context, tx pgx.Tx, table, cols, query string, rows []T, row func(T) (*int64, []any), what string) error {
+	var copyRows [][]any
+	var rest []T
+	for _, r := range rows {
+		id, args := row(r)
+		if *id == 0 {
+			rest = append(rest, r)
+			continue
+		}
+		copyRows = append(copyRows, append([]any{*id}, args...))
+	}
+	if len(copyRows) > 0 {
+		names := strings.Split(cols, ",")
+		for i := range names {
+			names[i] = strings.TrimSpace(names[i])
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{table}, names, pgx.CopyFromRows(copyRows)); err != nil {
+			return mapErr(err, what)
+		}
+		if err := bumpSeq(ctx, tx, table); err != nil {
+			return mapErr(err, what)
+		}
+	}
+	for _, r := range rest {
+		id, args := row(r)
+		if err := insertRow(ctx, tx, table, id, what, query, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EachOwner implements service.BulkService.
+func (db *DB) EachOwner(ctx context.Context, fn func(*service.Owner) error) error {
+	return each(ctx, db.pool, scanOwner, fn, "Owner", `SELECT `+ownerCols+` FROM owners ORDER BY id`)
+}
+
+// EachAnimal implements service.BulkService.
+func (db *DB) EachAnimal(ctx context.Context, fn func(*service.Animal) error) error {
+	return each(ctx, db.pool, scanAnimal, fn, "Animal", `SELECT `+animalCols+` FROM animals ORDER BY id`)
+}
+
+// EachChip implements service.BulkService.
+func (db *DB) EachChip(ctx context.Context, fn func(*service.Chip) error) error {
+	return each(ctx, db.pool, scanChip, fn, "Chip", `SELECT `+chipCols+` FROM chips ORDER BY id`)
+}
+
+// EachLicence implements service.BulkService.
+func (db *DB) EachLicence(ctx context.Context, fn func(*service.Licence) error) error {
+	return each(ctx, db.pool, scanLicence, fn, "Licence", `SELECT `+licenceCols+` FROM licences ORDER BY id`)
+}
+
+// EachVaccination implements service.BulkService.
+func (db *DB) EachVaccination(ctx context.Context, fn func(*service.RabiesVaccination) error) error {
+	return each(ctx, db.pool, scanVaccination, fn, "Vaccination", `SELECT `+vaccinationCols+` FROM vaccinations ORDER BY id`)
+}

@@ -1,0 +1,87 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const designationCols = `id, animal_id, level, jurisdiction, declared_on, decision_on, authority, conditions, registered_on,
+	registration_number, sign_on, microchip_on, sterilised_on, photo_on, insured_on, insurance_cents, insurance_expires,
+	rescinded_on, created_at, updated_at`
+
+var insertDesignationSQL = insertSQL("designations", designationCols)
+
+func scanDesignation(r rowScanner, extra ...any) (*service.DangerousDesignation, error) {
+	var d service.DangerousDesignation
+	dest := append([]any{&d.ID, &d.AnimalID, &d.Level, &d.Jurisdiction, dateDst{&d.DeclaredOn}, dateDst{&d.DecisionOn},
+		&d.Authority, &d.Conditions, dateDst{&d.RegisteredOn}, &d.RegistrationNumber, dateDst{&d.SignOn},
+		dateDst{&d.MicrochipOn}, dateDst{&d.SterilisedOn}, dateDst{&d.PhotoOn}, dateDst{&d.InsuredOn}, &d.InsuranceCents,
+		dateDst{&d.InsuranceExpires}, dateDst{&d.RescindedOn}, stampDst{&d.CreatedAt}, stampDst{&d.UpdatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// CreateDesignation implements service.DangerousService.
+func (db *DB) CreateDesignation(ctx context.Context, d *service.DangerousDesignation) error {
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		d.CreatedAt, d.UpdatedAt = now, now
+		return insertRow(ctx, tx, "designations", &d.ID, "Designation", insertDesignationSQL,
+			d.AnimalID, d.Level, d.Jurisdiction, pdate(d.DeclaredOn), pdate(d.DecisionOn), d.Authority, d.Conditions,
+			pdate(d.RegisteredOn), d.RegistrationNumber, pdate(d.SignOn), pdate(d.MicrochipOn), pdate(d.SterilisedOn),
+			pdate(d.PhotoOn), pdate(d.InsuredOn), d.InsuranceCents, pdate(d.InsuranceExpires), pdate(d.RescindedOn), now, now)
+	})
+}
+
+// UpdateDesignation implements service.DangerousService.
+func (db *DB) UpdateDesignation(ctx context.Context, id int64, u service.DesignationUpdate) (*service.DangerousDesignation, error) {
+	var d *service.DangerousDesignation
+	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		var err error
+		if d, err = scanDesignation(tx.QueryRow(ctx, `SELECT `+designationCols+` FROM designations WHERE id = $1 FOR UPDATE`, id)); err != nil {
+			return notFound(err, "Designation")
+		}
+		set(&d.DecisionOn, u.DecisionOn)
+		set(&d.RegisteredOn, u.RegisteredOn)
+		set(&d.SignOn, u.SignOn)
+		set(&d.MicrochipOn, u.MicrochipOn)
+		set(&d.SterilisedOn, u.SterilisedOn)
+		set(&d.PhotoOn, u.PhotoOn)
+		set(&d.InsuredOn, u.InsuredOn)
+		set(&d.InsuranceExpires, u.InsuranceExpires)
+		set(&d.RescindedOn, u.RescindedOn)
+		set(&d.RegistrationNumber, u.RegistrationNumber)
+		set(&d.Conditions, u.Conditions)
+		set(&d.InsuranceCents, u.InsuranceCents)
+		if err := d.Validate(); err != nil {
+			return err
+		}
+		d.UpdatedAt = now
+		_, err = tx.Exec(ctx, `UPDATE designations SET decision_on=$1, registered_on=$2, sign_on=$3, microchip_on=$4,
+			sterilised_on=$5, photo_on=$6, insured_on=$7, insurance_expires=$8, rescinded_on=$9, registration_number=$10,
+			conditions=$11, insurance_cents=$12, updated_at=$13 WHERE id=$14`,
+			pdate(d.DecisionOn), pdate(d.RegisteredOn), pdate(d.SignOn), pdate(d.MicrochipOn), pdate(d.SterilisedOn),
+			pdate(d.PhotoOn), pdate(d.InsuredOn), pdate(d.InsuranceExpires), pdate(d.RescindedOn), d.RegistrationNumber,
+			d.Conditions, d.InsuranceCents, now, id)
+		return mapErr(err, "Designation")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// FindDesignations implements service.DangerousService.
+func (db *DB) FindDesignations(ctx context.Context, animalID int64) ([]*service.DangerousDesignation, error) {
+	out, err := collect(ctx, db.pool, scanDesignation,
+		`SELECT `+designationCols+` FROM designations WHERE animal_id = $1 ORDER BY declared_on DESC, id DESC`, animalID)
+	return out, mapErr(err, "Designation")
+}

@@ -1,0 +1,108 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const scanCols = `id, at, reader, chip_code, chip_kind, user_name, site, animal_id`
+
+var insertScanSQL = insertSQL("scans", scanCols)
+
+func scanScan(r rowScanner, extra ...any) (*service.Scan, error) {
+	var s service.Scan
+	dest := append([]any{&s.ID, stampDst{&s.At}, &s.Reader, &s.ChipCode, &s.ChipKind, &s.User, &s.Site, &s.AnimalID}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// CreateScan implements service.ScanService. A zero At is the
+// transaction time.
+func (db *DB) CreateScan(ctx context.Context, s *service.Scan) error {
+	if s.ChipCode == "" {
+		return service.Errorf(service.EINVALID, "Scan chip code required.")
+	}
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		if s.At.IsZero() {
+			s.At = now
+		}
+		s.At = s.At.UTC().Truncate(time.Microsecond)
+		return insertRow(ctx, tx, "scans", &s.ID, "Scan", insertScanSQL,
+			s.At, s.Reader, s.ChipCode, s.ChipKind, s.User, s.Site, s.AnimalID)
+	})
+}
+
+// FindScans implements service.ScanService.
+func (db *DB) FindScans(ctx context.Context, f service.ScanFilter) ([]*service.Scan, int, error) {
+	var w where
+	if f.ChipCode != nil {
+		w.add("chip_code = ?", *f.ChipCode)
+	}
+	if f.Site != nil {
+		w.add("site = ?", *f.Site)
+	}
+	if f.Since != nil {
+		w.add("at >= ?", *f.Since)
+	}
+	out, n, err := collectCounted(ctx, db.pool, scanScan,
+		`SELECT `+scanCols+`, COUNT(*) OVER () FROM scans`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Scan")
+}
+
+const auditCols = `id, at, actor, role, action, entity, entity_id, detail, site`
+
+var insertAuditSQL = insertSQL("audit_events", auditCols)
+
+func scanAudit(r rowScanner, extra ...any) (*service.AuditEvent, error) {
+	var e service.AuditEvent
+	dest := append([]any{&e.ID, stampDst{&e.At}, &e.Actor, &e.Role, &e.Action, &e.Entity, &e.EntityID, &e.Detail, &e.Site}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+// CreateAuditEvent implements service.AuditService. A zero At is the
+// transaction time.
+func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error {
+	if e.Actor == "" || e.Action == "" {
+		return service.Errorf(service.EINVALID, "Audit event needs an actor and an action.")
+	}
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		if e.At.IsZero() {
+			e.At = now
+		}
+		e.At = e.At.UTC().Truncate(time.Microsecond)
+		return insertRow(ctx, tx, "audit_events", &e.ID, "Audit event", insertAuditSQL,
+			e.At, e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site)
+	})
+}
+
+// FindAuditEvents implements service.AuditService.
+func (db *DB) FindAuditEvents(ctx context.Context, f service.AuditFilter) ([]*service.AuditEvent, int, error) {
+	var w where
+	if f.Actor != nil {
+		w.add("actor = ?", *f.Actor)
+	}
+	if f.Site != nil {
+		w.add("site = ?", *f.Site)
+	}
+	if f.Entity != nil {
+		w.add("entity = ?", *f.Entity)
+	}
+	if f.EntityID != nil {
+		w.add("entity_id = ?", *f.EntityID)
+	}
+	if f.Since != nil {
+		w.add("at >= ?", *f.Since)
+	}
+	out, n, err := collectCounted(ctx, db.pool, scanAudit,
+		`SELECT `+auditCols+`, COUNT(*) OVER () FROM audit_events`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Audit event")
+}

@@ -1,0 +1,134 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const vaccinationCols = `id, animal_id, date, type, duration_months, extended_certified, product, manufacturer, lot,
+	lot_expires, veterinarian, vet_licence, certificate, rabies_tag, created_at`
+
+var insertVaccinationSQL = insertSQL("vaccinations", vaccinationCols)
+
+func scanVaccination(r rowScanner, extra ...any) (*service.RabiesVaccination, error) {
+	var v service.RabiesVaccination
+	dest := append([]any{&v.ID, &v.AnimalID, dateDst{&v.Date}, &v.Type, &v.DurationMonths, &v.ExtendedCertified,
+		&v.Product, &v.Manufacturer, &v.Lot, dateDst{&v.LotExpires}, &v.Veterinarian, &v.VetLicence, &v.Certificate,
+		&v.RabiesTag, stampDst{&v.CreatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+func vaccinationArgs(v *service.RabiesVaccination) []any {
+	return []any{v.AnimalID, pdate(v.Date), v.Type, v.DurationMonths, v.ExtendedCertified, v.Product, v.Manufacturer,
+		v.Lot, pdate(v.LotExpires), v.Veterinarian, v.VetLicence, v.Certificate, v.RabiesTag, pstamp(v.CreatedAt)}
+}
+
+// CreateVaccination implements service.HealthService.
+func (db *DB) CreateVaccination(ctx context.Context, v *service.RabiesVaccination) error {
+	if err := v.Validate(); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		v.CreatedAt = now
+		return insertRow(ctx, tx, "vaccinations", &v.ID, "Vaccination", insertVaccinationSQL, vaccinationArgs(v)...)
+	})
+}
+
+// FindVaccinations implements service.HealthService.
+func (db *DB) FindVaccinations(ctx context.Context, animalID int64) ([]*service.RabiesVaccination, error) {
+	out, err := collect(ctx, db.pool, scanVaccination,
+		`SELECT `+vaccinationCols+` FROM vaccinations WHERE animal_id = $1 ORDER BY date DESC, id DESC`, animalID)
+	return out, mapErr(err, "Vaccination")
+}
+
+const biteCols = `id, animal_id, date, victim, skin_broken, provoked, location, notes, created_at`
+
+var insertBiteSQL = insertSQL("bites", biteCols)
+
+func scanBite(r rowScanner, extra ...any) (*service.BiteIncident, error) {
+	var b service.BiteIncident
+	dest := append([]any{&b.ID, &b.AnimalID, dateDst{&b.Date}, &b.Victim, &b.SkinBroken, &b.Provoked, &b.Location,
+		&b.Notes, stampDst{&b.CreatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// CreateBite implements service.HealthService.
+func (db *DB) CreateBite(ctx context.Context, b *service.BiteIncident) error {
+	switch {
+	case b.AnimalID == 0:
+		return service.Errorf(service.EINVALID, "Bite animal required.")
+	case b.Date.IsZero():
+		return service.Errorf(service.EINVALID, "Bite date required.")
+	case b.Victim != service.VictimPerson && b.Victim != service.VictimAnimal:
+		return service.Errorf(service.EINVALID, "Bite victim must be person or animal.")
+	}
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		b.CreatedAt = now
+		return insertRow(ctx, tx, "bites", &b.ID, "Bite", insertBiteSQL,
+			b.AnimalID, pdate(b.Date), b.Victim, b.SkinBroken, b.Provoked, b.Location, b.Notes, now)
+	})
+}
+
+// FindBites implements service.HealthService.
+func (db *DB) FindBites(ctx context.Context, animalID int64) ([]*service.BiteIncident, error) {
+	out, err := collect(ctx, db.pool, scanBite, `SELECT `+biteCols+` FROM bites WHERE animal_id = $1 ORDER BY date DESC, id DESC`, animalID)
+	return out, mapErr(err, "Bite")
+}
+
+const quarantineCols = `id, animal_id, bite_id, kind, place, start_on, end_on, released_on, notes, created_at`
+
+var insertQuarantineSQL = insertSQL("quarantines", quarantineCols)
+
+func scanQuarantine(r rowScanner, extra ...any) (*service.Quarantine, error) {
+	var q service.Quarantine
+	dest := append([]any{&q.ID, &q.AnimalID, idDst{&q.BiteID}, &q.Kind, &q.Place, dateDst{&q.Start}, dateDst{&q.End},
+		dateDst{&q.ReleasedOn}, &q.Notes, stampDst{&q.CreatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &q, nil
+}
+
+// CreateQuarantine implements service.HealthService.
+func (db *DB) CreateQuarantine(ctx context.Context, q *service.Quarantine) error {
+	if err := q.Validate(); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		q.CreatedAt = now
+		return insertRow(ctx, tx, "quarantines", &q.ID, "Quarantine", insertQuarantineSQL,
+			q.AnimalID, nullID(q.BiteID), q.Kind, q.Place, pdate(q.Start), pdate(q.End), pdate(q.ReleasedOn), q.Notes, now)
+	})
+}
+
+// ReleaseQuarantine implements service.HealthService.
+func (db *DB) ReleaseQuarantine(ctx context.Context, id int64, on service.Date) error {
+	if on.IsZero() {
+		return service.Errorf(service.EINVALID, "Release date required.")
+	}
+	tag, err := db.pool.Exec(ctx, `UPDATE quarantines SET released_on = $1 WHERE id = $2`, pdate(on), id)
+	if err != nil {
+		return mapErr(err, "Quarantine")
+	}
+	if tag.RowsAffected() == 0 {
+		return service.Errorf(service.ENOTFOUND, "Quarantine not found.")
+	}
+	return nil
+}
+
+// FindQuarantines implements service.HealthService.
+func (db *DB) FindQuarantines(ctx context.Context, animalID int64) ([]*service.Quarantine, error) {
+	out, err := collect(ctx, db.pool, scanQuarantine,
+		`SELECT `+quarantineCols+` FROM quarantines WHERE animal_id = $1 ORDER BY start_on DESC, id DESC`, animalID)
+	return out, mapErr(err, "Quarantine")
+}

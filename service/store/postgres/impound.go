@@ -1,0 +1,106 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const impoundCols = `id, animal_id, jurisdiction, intake_at, intake_on, site, where_found, notice_on, hold_until, bite_case,
+	disposition, disposition_on, disposition_note, fees_cents, created_at, updated_at`
+
+var insertImpoundSQL = insertSQL("impoundments", impoundCols)
+
+func scanImpound(r rowScanner, extra ...any) (*service.Impoundment, error) {
+	var i service.Impoundment
+	dest := append([]any{&i.ID, &i.AnimalID, &i.Jurisdiction, stampDst{&i.IntakeAt}, dateDst{&i.IntakeOn}, &i.Site,
+		&i.WhereFound, dateDst{&i.NoticeOn}, dateDst{&i.HoldUntil}, &i.BiteCase, &i.Disposition, dateDst{&i.DispositionOn},
+		&i.DispositionNote, &i.FeesCents, stampDst{&i.CreatedAt}, stampDst{&i.UpdatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &i, nil
+}
+
+// CreateImpoundment implements service.ImpoundService. A zero IntakeAt
+// is the transaction time.
+func (db *DB) CreateImpoundment(ctx context.Context, i *service.Impoundment) error {
+	if err := i.Validate(); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		i.CreatedAt, i.UpdatedAt = now, now
+		if i.IntakeAt.IsZero() {
+			i.IntakeAt = now
+		}
+		i.IntakeAt = i.IntakeAt.UTC().Truncate(time.Microsecond)
+		return insertRow(ctx, tx, "impoundments", &i.ID, "Impoundment", insertImpoundSQL,
+			i.AnimalID, i.Jurisdiction, i.IntakeAt, pdate(i.IntakeOn), i.Site, i.WhereFound, pdate(i.NoticeOn),
+			pdate(i.HoldUntil), i.BiteCase, i.Disposition, pdate(i.DispositionOn), i.DispositionNote, i.FeesCents, now, now)
+	})
+}
+
+// UpdateImpoundment implements service.ImpoundService.
+func (db *DB) UpdateImpoundment(ctx context.Context, id int64, u service.ImpoundUpdate) (*service.Impoundment, error) {
+	var i *service.Impoundment
+	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		var err error
+		if i, err = scanImpound(tx.QueryRow(ctx, `SELECT `+impoundCols+` FROM impoundments WHERE id = $1 FOR UPDATE`, id)); err != nil {
+			return notFound(err, "Impoundment")
+		}
+		set(&i.NoticeOn, u.NoticeOn)
+		set(&i.HoldUntil, u.HoldUntil)
+		set(&i.DispositionOn, u.DispositionOn)
+		set(&i.Disposition, u.Disposition)
+		set(&i.DispositionNote, u.DispositionNote)
+		set(&i.FeesCents, u.FeesCents)
+		if err := i.Validate(); err != nil {
+			return err
+		}
+		i.UpdatedAt = now
+		_, err = tx.Exec(ctx, `UPDATE impoundments SET notice_on=$1, hold_until=$2, disposition_on=$3, disposition=$4,
+			disposition_note=$5, fees_cents=$6, updated_at=$7 WHERE id=$8`,
+			pdate(i.NoticeOn), pdate(i.HoldUntil), pdate(i.DispositionOn), i.Disposition, i.DispositionNote, i.FeesCents, now, id)
+		return mapErr(err, "Impoundment")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return i, nil
+}
+
+// FindImpoundmentByID implements service.ImpoundService.
+func (db *DB) FindImpoundmentByID(ctx context.Context, id int64) (*service.Impoundment, error) {
+	i, err := scanImpound(db.pool.QueryRow(ctx, `SELECT `+impoundCols+` FROM impoundments WHERE id = $1`, id))
+	if err != nil {
+		return nil, notFound(err, "Impoundment")
+	}
+	return i, nil
+}
+
+// FindImpoundments implements service.ImpoundService; newest intake first.
+func (db *DB) FindImpoundments(ctx context.Context, f service.ImpoundFilter) ([]*service.Impoundment, int, error) {
+	var w where
+	if f.AnimalID != nil {
+		w.add("animal_id = ?", *f.AnimalID)
+	}
+	if f.Open != nil {
+		if *f.Open {
+			w.add("disposition = ''")
+		} else {
+			w.add("disposition <> ''")
+		}
+	}
+	if f.Since != nil {
+		w.add("intake_on >= ?", pdate(*f.Since))
+	}
+	if f.Site != nil {
+		w.add("site = ?", *f.Site)
+	}
+	out, n, err := collectCounted(ctx, db.pool, scanImpound,
+		`SELECT `+impoundCols+`, COUNT(*) OVER () FROM impoundments`+w.String()+` ORDER BY intake_on DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Impoundment")
+}

@@ -1,0 +1,110 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const jobCols = `id, kind, licence_id, reason, key, device, state, error, attempts, created_at, updated_at`
+
+func scanJob(r rowScanner, extra ...any) (*service.Job, error) {
+	var j service.Job
+	dest := append([]any{&j.ID, &j.Kind, &j.LicenceID, &j.Reason, &j.Key, &j.Device, &j.State, &j.Error, &j.Attempts,
+		stampDst{&j.CreatedAt}, stampDst{&j.UpdatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &j, nil
+}
+
+// CreateJob implements service.JobService. The insert skips a key that
+// exists (ON CONFLICT DO NOTHING), so two processes creating the same
+// job end with one.
+func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
+	switch {
+	case j.Kind != service.JobPrint && j.Kind != service.JobEngrave:
+		return false, service.Errorf(service.EINVALID, "Job kind must be print or engrave.")
+	case j.LicenceID == 0 || j.Reason == "":
+		return false, service.Errorf(service.EINVALID, "Job needs a licence and a reason.")
+	}
+	if j.Key == "" {
+		j.Key = service.JobKey(j.LicenceID, j.Reason)
+	}
+	created := false
+	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		n := *j
+		n.State, n.Error, n.Attempts, n.CreatedAt, n.UpdatedAt = service.JobQueued, "", 0, now, now
+		got, err := scanJob(tx.QueryRow(ctx, `INSERT INTO jobs (`+jobCols+`)
+			VALUES (COALESCE($1::bigint, nextval('jobs_id_seq')), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+			ON CONFLICT (key) DO NOTHING RETURNING `+jobCols,
+			nullID(n.ID), n.Kind, n.LicenceID, n.Reason, n.Key, n.Device, n.State, n.Error, n.Attempts, now, now))
+		if err == nil {
+			*j, created = *got, true
+			return nil
+		} else if !errors.Is(err, pgx.ErrNoRows) {
+			return mapErr(err, "Job")
+		}
+		old, err := scanJob(tx.QueryRow(ctx, `SELECT `+jobCols+` FROM jobs WHERE key = $1`, j.Key))
+		if err != nil {
+			return mapErr(err, "Job")
+		}
+		*j = *old
+		return nil
+	})
+	return created, err
+}
+
+// FindJobByID implements service.JobService.
+func (db *DB) FindJobByID(ctx context.Context, id int64) (*service.Job, error) {
+	j, err := scanJob(db.pool.QueryRow(ctx, `SELECT `+jobCols+` FROM jobs WHERE id = $1`, id))
+	if err != nil {
+		return nil, notFound(err, "Job")
+	}
+	return j, nil
+}
+
+// FindJobs implements service.JobService.
+func (db *DB) FindJobs(ctx context.Context, f service.JobFilter) ([]*service.Job, int, error) {
+	var w where
+	if f.State != nil {
+		w.add("state = ?", *f.State)
+	}
+	if f.LicenceID != nil {
+		w.add("licence_id = ?", *f.LicenceID)
+	}
+	out, n, err := collectCounted(ctx, db.pool, scanJob,
+		`SELECT `+jobCols+`, COUNT(*) OVER () FROM jobs`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Job")
+}
+
+// ClaimJob implements service.JobService. SKIP LOCKED lets workers in
+// several processes claim different jobs at once.
+func (db *DB) ClaimJob(ctx context.Context, kind service.JobKind, device string) (*service.Job, error) {
+	now := db.stampNow()
+	j, err := scanJob(db.pool.QueryRow(ctx, `UPDATE jobs SET state = $1, device = $2, attempts = attempts + 1, updated_at = $3
+		WHERE id = (SELECT id FROM jobs WHERE state = $4 AND kind = $5 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+		RETURNING `+jobCols, service.JobSent, device, now, service.JobQueued, kind))
+	if err != nil {
+		return nil, notFound(err, "Queued job")
+	}
+	return j, nil
+}
+
+// UpdateJob implements service.JobService.
+func (db *DB) UpdateJob(ctx context.Context, id int64, u service.JobUpdate) (*service.Job, error) {
+	if u.State != nil && !u.State.Valid() {
+		return nil, service.Errorf(service.EINVALID, "Job state must be queued, sent, done or failed.")
+	}
+	j, err := scanJob(db.pool.QueryRow(ctx, `UPDATE jobs SET state = COALESCE($1, state), device = COALESCE($2, device),
+		error = COALESCE($3, error), updated_at = $4 WHERE id = $5 RETURNING `+jobCols,
+		u.State, u.Device, u.Error, db.stampNow(), id))
+	if err != nil {
+		return nil, notFound(err, "Job")
+	}
+	return j, nil
+}

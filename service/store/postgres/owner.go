@@ -1,0 +1,92 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const ownerCols = `id, name, address, city, state, postcode, phone, email, created_at, updated_at`
+
+var insertOwnerSQL = insertSQL("owners", ownerCols)
+
+func scanOwner(r rowScanner, extra ...any) (*service.Owner, error) {
+	var o service.Owner
+	dest := append([]any{&o.ID, &o.Name, &o.Address, &o.City, &o.State, &o.Postcode, &o.Phone, &o.Email,
+		stampDst{&o.CreatedAt}, stampDst{&o.UpdatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &o, nil
+}
+
+func ownerArgs(o *service.Owner) []any {
+	return []any{o.Name, o.Address, o.City, o.State, o.Postcode, o.Phone, o.Email, pstamp(o.CreatedAt), pstamp(o.UpdatedAt)}
+}
+
+// FindOwnerByID implements service.OwnerService.
+func (db *DB) FindOwnerByID(ctx context.Context, id int64) (*service.Owner, error) {
+	o, err := scanOwner(db.pool.QueryRow(ctx, `SELECT `+ownerCols+` FROM owners WHERE id = $1`, id))
+	if err != nil {
+		return nil, notFound(err, "Owner")
+	}
+	return o, nil
+}
+
+// FindOwners implements service.OwnerService. The name filter is a
+// case-insensitive substring (ILIKE).
+func (db *DB) FindOwners(ctx context.Context, f service.OwnerFilter) ([]*service.Owner, int, error) {
+	var w where
+	if f.ID != nil {
+		w.add("id = ?", *f.ID)
+	}
+	if f.Name != nil {
+		w.add("name ILIKE ?", "%"+*f.Name+"%")
+	}
+	out, n, err := collectCounted(ctx, db.pool, scanOwner,
+		`SELECT `+ownerCols+`, COUNT(*) OVER () FROM owners`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Owner")
+}
+
+// CreateOwner implements service.OwnerService.
+func (db *DB) CreateOwner(ctx context.Context, o *service.Owner) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		o.CreatedAt, o.UpdatedAt = now, now
+		return insertRow(ctx, tx, "owners", &o.ID, "Owner", insertOwnerSQL, ownerArgs(o)...)
+	})
+}
+
+// UpdateOwner implements service.OwnerService.
+func (db *DB) UpdateOwner(ctx context.Context, id int64, u service.OwnerUpdate) (*service.Owner, error) {
+	var o *service.Owner
+	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		var err error
+		if o, err = scanOwner(tx.QueryRow(ctx, `SELECT `+ownerCols+` FROM owners WHERE id = $1 FOR UPDATE`, id)); err != nil {
+			return notFound(err, "Owner")
+		}
+		set(&o.Name, u.Name)
+		set(&o.Address, u.Address)
+		set(&o.City, u.City)
+		set(&o.State, u.State)
+		set(&o.Postcode, u.Postcode)
+		set(&o.Phone, u.Phone)
+		set(&o.Email, u.Email)
+		if err := o.Validate(); err != nil {
+			return err
+		}
+		o.UpdatedAt = now
+		_, err = tx.Exec(ctx, `UPDATE owners SET name=$1, address=$2, city=$3, state=$4, postcode=$5, phone=$6, email=$7, updated_at=$8 WHERE id=$9`,
+			o.Name, o.Address, o.City, o.State, o.Postcode, o.Phone, o.Email, now, id)
+		return mapErr(err, "Owner")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return o, nil
+}

@@ -1,0 +1,89 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+const tokenCols = `id, name, role, site, hash, created_at, expires_at, revoked_at, last_used_at`
+
+var insertTokenSQL = insertSQL("tokens", tokenCols)
+
+func scanToken(r rowScanner, extra ...any) (*service.Token, error) {
+	var t service.Token
+	var hash []byte
+	dest := append([]any{&t.ID, &t.Name, &t.Role, &t.Site, &hash, stampDst{&t.CreatedAt}, stampDst{&t.ExpiresAt},
+		stampDst{&t.RevokedAt}, stampDst{&t.LastUsedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	copy(t.Hash[:], hash)
+	return &t, nil
+}
+
+// CreateToken implements service.TokenService.
+func (db *DB) CreateToken(ctx context.Context, t *service.Token) (string, error) {
+	if t.Name == "" {
+		return "", service.Errorf(service.EINVALID, "Token name required.")
+	} else if !t.Role.Valid() {
+		return "", service.Errorf(service.EINVALID, "Role must be admin, clinic, intake, officer or public.")
+	}
+	secret, err := service.NewTokenSecret()
+	if err != nil {
+		return "", err
+	}
+	t.Hash = service.HashToken(secret)
+	err = db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		t.CreatedAt = now
+		return insertRow(ctx, tx, "tokens", &t.ID, "Token", insertTokenSQL,
+			t.Name, t.Role, t.Site, t.Hash[:], now, pstamp(t.ExpiresAt), pstamp(t.RevokedAt), pstamp(time.Time{}))
+	})
+	if err != nil {
+		return "", err
+	}
+	return secret, nil
+}
+
+// Authenticate implements service.TokenService. The last-use stamp is
+// written at most once a minute per token, so lookups stay reads.
+func (db *DB) Authenticate(ctx context.Context, secret string) (*service.Token, error) {
+	h := service.HashToken(secret)
+	t, err := scanToken(db.pool.QueryRow(ctx, `SELECT `+tokenCols+` FROM tokens WHERE hash = $1`, h[:]))
+	now := db.stampNow()
+	if err != nil || !t.Usable(now) {
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return nil, mapErr(err, "Token")
+		}
+		return nil, service.Errorf(service.EUNAUTHORIZED, "Invalid or expired token.")
+	}
+	if now.Sub(t.LastUsedAt) >= time.Minute {
+		if _, err := db.pool.Exec(ctx, `UPDATE tokens SET last_used_at = $1 WHERE id = $2`, now, t.ID); err != nil {
+			return nil, mapErr(err, "Token")
+		}
+		t.LastUsedAt = now
+	}
+	return t, nil
+}
+
+// RevokeToken implements service.TokenService.
+func (db *DB) RevokeToken(ctx context.Context, id int64) error {
+	tag, err := db.pool.Exec(ctx, `UPDATE tokens SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2`, db.stampNow(), id)
+	if err != nil {
+		return mapErr(err, "Token")
+	}
+	if tag.RowsAffected() == 0 {
+		return service.Errorf(service.ENOTFOUND, "Token not found.")
+	}
+	return nil
+}
+
+// FindTokens implements service.TokenService.
+func (db *DB) FindTokens(ctx context.Context) ([]*service.Token, error) {
+	out, err := collect(ctx, db.pool, scanToken, `SELECT `+tokenCols+` FROM tokens ORDER BY id`)
+	return out, mapErr(err, "Token")
+}
