@@ -25,7 +25,7 @@ import (
 // and the FROM clause. $1 is the start of the twelve-month window.
 type recordPart struct {
 	kind, table, cols, alias, from string
-	off                             int // first column of the part in the row
+	off                            int // first column of the part in the row
 }
 
 var recordParts = func() []recordPart {
