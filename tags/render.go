@@ -25,7 +25,8 @@ type Opts struct {
 	// true outline.
 	Tolerance float64
 	// Hatch is the distance in mm between hatch strokes of engraved
-	// marks (about the laser's spot size).
+	// marks (about the laser's spot size); 0 means the default, a
+	// negative value no hatch (outlines only, e.g. for a drag engraver).
 	Hatch float64
 }
 
@@ -68,7 +69,7 @@ func NewRenderer(o *Opts) (*Renderer, error) {
 		if opts.Tolerance <= 0 {
 			opts.Tolerance = DefaultOpts.Tolerance
 		}
-		if opts.Hatch <= 0 {
+		if opts.Hatch == 0 {
 			opts.Hatch = DefaultOpts.Hatch
 		}
 	}
@@ -85,11 +86,9 @@ func NewRenderer(o *Opts) (*Renderer, error) {
 
 // scene is a tag laid out in mm.
 type scene struct {
-	t       *Tag
 	outline toolpath.Polyline   // the blank
 	hole    toolpath.Polyline   // the ring hole
 	text    []toolpath.Polyline // glyph contours of every field (non-zero winding)
-	fields  [][]toolpath.Polyline
 	code    modules
 	codeX   float64 // top left of the symbol, mm
 	codeY   float64
@@ -98,14 +97,13 @@ type scene struct {
 
 func (r *Renderer) scene(t *Tag) (*scene, error) {
 	d := t.Design
-	s := &scene{t: t, outline: d.Outline(r.o.Tolerance), module: d.Code.Module}
+	s := &scene{outline: d.Outline(r.o.Tolerance), module: d.Code.Module}
 	s.hole = circle(pt{X: d.Hole.X, Y: d.Hole.Y}, d.Hole.Diameter/2, r.o.Tolerance)
 	for _, f := range d.Fields {
 		c, _, err := r.font.fieldText(f, t.Text(f.Text))
 		if err != nil {
 			return nil, err
 		}
-		s.fields = append(s.fields, c)
 		s.text = append(s.text, c...)
 	}
 	m, err := encodeCode(d.Code, t.Payload)
@@ -274,7 +272,7 @@ func (r *Renderer) paths(t *Tag) (*toolpath.Job, error) {
 	s := &scene{code: m, module: d.Code.Module, codeX: d.Code.X - half, codeY: d.Code.Y - half}
 	s.runs(func(x0, y0, x1, y1 float64) {
 		j.Outline = append(j.Outline, toolpath.Polyline{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}})
-		for y := y0 + r.o.Hatch/2; y < y1; y += r.o.Hatch {
+		for y := y0 + r.o.Hatch/2; r.o.Hatch > 0 && y < y1; y += r.o.Hatch {
 			j.Hatch = append(j.Hatch, toolpath.Polyline{{X: x0, Y: y}, {X: x1, Y: y}})
 		}
 	})

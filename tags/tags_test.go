@@ -649,6 +649,19 @@ func TestCustomFont(t *testing.T) {
 	}
 }
 
+func TestNoHatch(t *testing.T) {
+	t.Parallel()
+	r, err := NewRenderer(&Opts{Hatch: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tag, _ := catalogue(t).Issue(check.DevelopmentKeys(), "CHAN", 2027, 9, "dog")
+	j, err := r.Paths(tag)
+	if err != nil || len(j.Hatch) != 0 || len(j.Outline) == 0 {
+		t.Errorf("Paths without hatch = %d hatch, %d outline lines, %v", len(j.Hatch), len(j.Outline), err)
+	}
+}
+
 func TestLayout(t *testing.T) {
 	t.Parallel()
 	c, r := catalogue(t), renderer(t)
