@@ -72,3 +72,7 @@ go test -count=1 ./...
 
 log "go test -tags libusb (USB transport through libusb)"
 go test -count=1 -tags libusb ./drivers/port/usbport/... ./drivers/readers/hidwedge/...
+
+log "QEMU guest: gousb against an emulated FTDI serial adapter and USB keyboard"
+bash drivers/port/usbport/qemutest/prepare.sh .tools/qemu-kernel >/dev/null
+CHIPDESK_QEMU_KERNEL="$root/.tools/qemu-kernel" go test -count=1 -tags 'qemu libusb' ./drivers/port/usbport/qemutest/
