@@ -772,3 +772,29 @@ func FuzzParseDesign(f *testing.F) {
 		}
 	})
 }
+
+// TestConcurrent: one Renderer serves many goroutines (run with -race).
+func TestConcurrent(t *testing.T) {
+	t.Parallel()
+	c, r := catalogue(t), renderer(t)
+	tags := samples(t, c)
+	done := make(chan error)
+	for i := 0; i < 8; i++ {
+		go func() {
+			tag := tags[i%len(tags)]
+			_, err := r.Paths(tag)
+			if err == nil {
+				_, err = r.ZPL(tag, nil)
+			}
+			if err == nil {
+				_, err = r.Image(tag, 100)
+			}
+			done <- err
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
