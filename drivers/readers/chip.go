@@ -5,18 +5,13 @@ import (
 	"github.com/chipdesk/chipdesk/reader/iso11784"
 )
 
-// ChipText parses the chip number text of a reader line. Every driver
-// goes through here, so that chip numbers are read by package chipid
-// alone.
+// ChipText reads the chip number a reader printed, through
+// chipid.Parse: chip numbers are read by package chipid alone. Drivers
+// cut the number out of their frame first.
 func ChipText(text string) (chipid.ID, error) {
-	c, err := iso11784.ParseDecimal(text)
-	if err != nil {
-		return chipid.ID{}, err
-	}
-	return ChipISO(c), nil
+	return chipid.Parse(text, nil)
 }
 
-// ChipISO returns the chip id of a code decoded from a binary frame.
-func ChipISO(c iso11784.Code) chipid.ID {
-	return chipid.ID{Kind: chipid.KindISO, Code: c.String(), ISO: c}
-}
+// ChipISO returns the chip id of a code decoded with all its 64 bits
+// (a binary frame, a 16-hex form).
+func ChipISO(c iso11784.Code) chipid.ID { return chipid.FromISO(c) }

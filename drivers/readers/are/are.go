@@ -47,21 +47,27 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 	records := o.Records
 	b, err := readers.NewBase(p, readers.Config{
 		Format: Format, Mode: o.Mode, Split: Split, Max: 256, Now: o.Now,
-		Decode: func(b []byte) (reader.Read, bool, error) {
-			f, err := Decode(b)
-			if err != nil {
-				return reader.Read{}, false, err
-			}
-			if f.Record && !records {
-				return reader.Read{}, false, nil
-			}
-			return ToRead(f)
-		},
+		Decode: func(b []byte) (reader.Read, bool, error) { return readFrame(b, records) },
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &Dev{Base: b}, nil
+}
+
+// ReadFrame turns a well-formed code line into a read (a
+// readers.DecodeFunc); records give no read.
+func ReadFrame(b []byte) (reader.Read, bool, error) { return readFrame(b, false) }
+
+func readFrame(b []byte, records bool) (reader.Read, bool, error) {
+	f, err := Decode(b)
+	if err != nil {
+		return reader.Read{}, false, err
+	}
+	if f.Record && !records {
+		return reader.Read{}, false, nil
+	}
+	return ToRead(f)
 }
 
 // ToRead turns a frame into a read. Records of non-ISO transponders give

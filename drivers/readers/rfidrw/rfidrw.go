@@ -13,6 +13,7 @@ import (
 	"github.com/chipdesk/chipdesk/reader"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/reader/iso11784"
+	"github.com/chipdesk/chipdesk/reader/iso11785"
 )
 
 // Format is the value of reader.Read.Format for this protocol.
@@ -44,6 +45,7 @@ var DefaultOpts = Opts{Mode: Mode, Timeout: time.Second}
 var (
 	ErrNoReply = errors.New("rfidrw: no reply")
 	ErrNoTag   = errors.New("rfidrw: no tag") // ?1
+	ErrCRC     = errors.New("rfidrw: bad CRC")
 )
 
 // StatusError is a "?n" reply.
@@ -83,7 +85,7 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 		o = &DefaultOpts
 	}
 	b, err := readers.NewBase(p, readers.Config{
-		Format: Format, Mode: o.Mode, Split: Split, Max: 256, Decode: decodeRead, Now: o.Now,
+		Format: Format, Mode: o.Mode, Split: Split, Max: 256, Decode: ReadFrame, Now: o.Now,
 	})
 	if err != nil {
 		return nil, err
@@ -133,7 +135,7 @@ func (d *Dev) Command(ctx context.Context, cmd string) (string, error) {
 		}
 		if t, err := Decode(f); err == nil && !t.RAT {
 			// A chip presented while we wait: keep it for Next.
-			r, ok, err := decodeRead(f)
+			r, ok, err := ReadFrame(f)
 			if !ok {
 				s.Count(readers.OutcomeBad, err)
 				continue
@@ -220,7 +222,9 @@ func (d *Dev) ok(ctx context.Context, cmd string) error {
 }
 
 // ToRead turns a tag line into a read. A RAT line carries the animal
-// and data-block flags and the extension; a plain line only the code.
+// and data-block flags, the extension and the tag's CRC, which must be
+// the ISO 11785 CRC of the code (ISO 11785 §6.2); a plain line only
+// the code.
 func ToRead(f Frame) (reader.Read, error) {
 	var id chipid.ID
 	if f.RAT {
@@ -228,7 +232,12 @@ func ToRead(f Frame) (reader.Read, error) {
 		if err != nil {
 			return reader.Read{}, fmt.Errorf("rfidrw: %w", err)
 		}
-		id = readers.ChipISO(c.WithDataBlock(f.DataBlock))
+		c = c.WithDataBlock(f.DataBlock)
+		w := c.WireBytes()
+		if want := iso11785.CRC16(w[:]); f.CRC != want {
+			return reader.Read{}, fmt.Errorf("%w: RAT carries %04X, the code gives %04X", ErrCRC, f.CRC, want)
+		}
+		id = readers.ChipISO(c)
 	} else {
 		var err error
 		id, err = readers.ChipText(fmt.Sprintf("%03d%012d", f.Country, f.National))
@@ -243,7 +252,8 @@ func ToRead(f Frame) (reader.Read, error) {
 	return r, nil
 }
 
-func decodeRead(b []byte) (reader.Read, bool, error) {
+// ReadFrame turns a well-formed frame into a read (a readers.DecodeFunc).
+func ReadFrame(b []byte) (reader.Read, bool, error) {
 	f, err := Decode(b)
 	if err != nil {
 		// Replies and other tag types: no chip.

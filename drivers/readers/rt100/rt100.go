@@ -41,7 +41,7 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 		o = &DefaultOpts
 	}
 	b, err := readers.NewBase(p, readers.Config{
-		Format: Format, Mode: o.Mode, Split: Split, Max: 256, Decode: decodeRead, Now: o.Now,
+		Format: Format, Mode: o.Mode, Split: Split, Max: 256, Decode: ReadFrame, Now: o.Now,
 	})
 	if err != nil {
 		return nil, err
@@ -80,7 +80,8 @@ func ToRead(f Frame) (reader.Read, bool, error) {
 	return reader.Read{ID: id, Protocol: protocol(f.Type)}, true, nil
 }
 
-func decodeRead(b []byte) (reader.Read, bool, error) {
+// ReadFrame turns a well-formed frame into a read (a readers.DecodeFunc).
+func ReadFrame(b []byte) (reader.Read, bool, error) {
 	f, err := Decode(b)
 	if err != nil {
 		return reader.Read{}, false, err

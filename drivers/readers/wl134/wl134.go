@@ -44,7 +44,7 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 		o = &DefaultOpts
 	}
 	b, err := readers.NewBase(p, readers.Config{
-		Format: Format, Mode: o.Mode, Split: Split, Max: 4 * Size, Decode: decodeRead, Now: o.Now,
+		Format: Format, Mode: o.Mode, Split: Split, Max: 4 * Size, Decode: ReadFrame, Now: o.Now,
 	})
 	if err != nil {
 		return nil, err
@@ -69,7 +69,8 @@ func ToRead(f Frame) (reader.Read, error) {
 	return r, nil
 }
 
-func decodeRead(b []byte) (reader.Read, bool, error) {
+// ReadFrame turns a well-formed frame into a read (a readers.DecodeFunc).
+func ReadFrame(b []byte) (reader.Read, bool, error) {
 	f, err := Decode(b)
 	if err != nil {
 		return reader.Read{}, false, err

@@ -1,0 +1,161 @@
+package catalog
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/drivers/readers"
+	"github.com/chipdesk/chipdesk/drivers/readers/allflex"
+	"github.com/chipdesk/chipdesk/drivers/readers/are"
+	"github.com/chipdesk/chipdesk/drivers/readers/iso24631"
+	"github.com/chipdesk/chipdesk/drivers/readers/rfidrw"
+	"github.com/chipdesk/chipdesk/drivers/readers/rt100"
+	"github.com/chipdesk/chipdesk/drivers/readers/wl134"
+	"github.com/chipdesk/chipdesk/reader"
+	"github.com/chipdesk/chipdesk/reader/chipid"
+)
+
+// Reader is a reader driver with frame counters.
+type Reader interface {
+	reader.Reader
+	Stats() readers.Stats
+}
+
+// Protocol describes one reader protocol.
+type Protocol struct {
+	Name    string // "wl134"; also reader.Read.Format
+	Summary string
+	Mode    port.Mode         // the reader's default line
+	Split   readers.SplitFunc // bytes to frames
+	Decode  readers.DecodeFunc
+	// Encode returns the bytes the reader sends when id is read.
+	Encode func(id chipid.ID) ([]byte, error)
+	// Query is a harmless command the reader answers, nil when the
+	// protocol is push only; Answers tells whether the bytes received
+	// after it are this reader's answer.
+	Query   []byte
+	Answers func(reply []byte) bool
+	// New opens the driver on p with the protocol's default mode; now
+	// stamps reads (nil: time.Now).
+	New func(p port.Port, now func() time.Time) (Reader, error)
+}
+
+// Protocols returns every protocol, in a stable order.
+func Protocols() []Protocol {
+	return []Protocol{
+		{
+			Name: wl134.Format, Summary: "WL-134 / CZSTAR-R134 134.2 kHz modules, 30-byte binary frames, 9600 8N2",
+			Mode: wl134.Mode, Split: wl134.Split, Decode: wl134.ReadFrame,
+			Encode: func(id chipid.ID) ([]byte, error) {
+				f, err := wl134.FromID(id, false)
+				if err != nil {
+					return nil, err
+				}
+				return wl134.Encode(f)
+			},
+			New: func(p port.Port, now func() time.Time) (Reader, error) {
+				return wl134.New(p, &wl134.Opts{Mode: wl134.Mode, Now: now})
+			},
+		},
+		{
+			Name: allflex.Format, Summary: "Allflex legacy ASCII protocol, LA lines, 9600 8N1, echo",
+			Mode: allflex.Mode, Split: allflex.Split, Decode: allflex.ReadFrame,
+			Encode: func(id chipid.ID) ([]byte, error) {
+				f, err := allflex.FromID(id)
+				if err != nil {
+					return nil, err
+				}
+				return allflex.Encode(f)
+			},
+			// The readers echo every character; P prints the settings.
+			Query:   []byte("P\r"),
+			Answers: func(b []byte) bool { return bytes.HasPrefix(b, []byte("P\r")) && len(b) > 2 },
+			New: func(p port.Port, now func() time.Time) (Reader, error) {
+				return allflex.New(p, &allflex.Opts{Mode: allflex.Mode, Now: now})
+			},
+		},
+		{
+			Name: rfidrw.Format, Summary: "Priority 1 Design RFIDRW-E, CCC_NNNNNNNNNNNN lines and commands, 9600 8N1",
+			Mode: rfidrw.Mode, Split: rfidrw.Split, Decode: rfidrw.ReadFrame,
+			Encode: func(id chipid.ID) ([]byte, error) {
+				f, err := rfidrw.FromID(id)
+				if err != nil {
+					return nil, err
+				}
+				return rfidrw.Encode(f)
+			},
+			Query: []byte("VER\r"),
+			Answers: func(b []byte) bool {
+				// A version line that is not an echo of the query.
+				for _, l := range strings.Split(string(b), "\r") {
+					l = strings.Trim(l, "\n")
+					if l != "" && l != "VER" && !strings.HasPrefix(l, "?") {
+						return true
+					}
+				}
+				return false
+			},
+			New: func(p port.Port, now func() time.Time) (Reader, error) {
+				return rfidrw.New(p, &rfidrw.Opts{Mode: rfidrw.Mode, Now: now, Timeout: time.Second})
+			},
+		},
+		{
+			Name: rt100.Format, Summary: "PetScan RT100 V8, U frames with CRC, 9600 8N1",
+			Mode: rt100.Mode, Split: rt100.Split, Decode: rt100.ReadFrame,
+			Encode: func(id chipid.ID) ([]byte, error) { return rt100.Encode(rt100.FromID(id)) },
+			New: func(p port.Port, now func() time.Time) (Reader, error) {
+				return rt100.New(p, &rt100.Opts{Mode: rt100.Mode, Now: now})
+			},
+		},
+		{
+			Name: are.Format, Summary: "AEG / Trovan ARE, 16-hex codes in air order, 9600 8N1",
+			Mode: are.Mode, Split: are.Split, Decode: are.ReadFrame,
+			Encode: func(id chipid.ID) ([]byte, error) {
+				f, err := are.FromID(id)
+				if err != nil {
+					return nil, err
+				}
+				return are.Encode(f)
+			},
+			New: func(p port.Port, now func() time.Time) (Reader, error) {
+				return are.New(p, &are.Opts{Mode: are.Mode, Now: now})
+			},
+		},
+		{
+			Name: iso24631.Format, Summary: "ISO 24631-6 standard output, STX lines, 9600 8N1",
+			Mode: iso24631.Mode, Split: iso24631.Split, Decode: iso24631.ReadFrame,
+			Encode: func(id chipid.ID) ([]byte, error) {
+				f, err := iso24631.FromID(id)
+				if err != nil {
+					return nil, err
+				}
+				return iso24631.Encode(f)
+			},
+			New: func(p port.Port, now func() time.Time) (Reader, error) {
+				return iso24631.New(p, &iso24631.Opts{Mode: iso24631.Mode, Now: now})
+			},
+		},
+	}
+}
+
+// Names returns the protocol names.
+func Names() []string {
+	var n []string
+	for _, p := range Protocols() {
+		n = append(n, p.Name)
+	}
+	return n
+}
+
+// Lookup returns the protocol called name.
+func Lookup(name string) (Protocol, error) {
+	for _, p := range Protocols() {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return Protocol{}, fmt.Errorf("catalog: unknown protocol %q (want one of %s)", name, strings.Join(Names(), ", "))
+}
