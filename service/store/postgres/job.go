@@ -45,6 +45,9 @@ func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
 			nullID(n.ID), n.Kind, n.LicenceID, n.Reason, n.Key, n.Device, n.State, n.Error, n.Attempts, now, now))
 		if err == nil {
 			*j, created = *got, true
+			if n.ID != 0 {
+				return mapErr(bumpSeq(ctx, tx, "jobs"), "Job")
+			}
 			return nil
 		} else if !errors.Is(err, pgx.ErrNoRows) {
 			return mapErr(err, "Job")
