@@ -1,0 +1,147 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// MaxTagBatch is the most tags one batch may reserve.
+const MaxTagBatch = 100000
+
+const tagBatchCols = `id, kind, jurisdiction, year, first, last, species, key, device, state, done, error, attempts,
+	created_at, updated_at`
+
+func scanTagBatch(r rowScanner, extra ...any) (*service.TagBatch, error) {
+	var b service.TagBatch
+	dest := append([]any{&b.ID, &b.Kind, &b.Jurisdiction, &b.Year, &b.First, &b.Last, &b.Species, &b.Key, &b.Device,
+		&b.State, &b.Done, &b.Error, &b.Attempts, stamp{&b.CreatedAt}, stamp{&b.UpdatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// reserveTagsSQL moves the counter past count numbers and returns the
+// new last number; the range is last-count+1..last.
+const reserveTagsSQL = `INSERT INTO tag_counters (jurisdiction, year, last) VALUES (?, ?, ?)
+	ON CONFLICT (jurisdiction, year) DO UPDATE SET last = last + excluded.last RETURNING last`
+
+// CreateTagBatch implements service.TagBatchService.
+func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int) (bool, error) {
+	switch {
+	case b.Kind != service.JobPrint && b.Kind != service.JobEngrave:
+		return false, service.Errorf(service.EINVALID, "Batch kind must be print or engrave.")
+	case b.Jurisdiction == "" || b.Year < 1 || b.Year > 9999:
+		return false, service.Errorf(service.EINVALID, "Batch needs a jurisdiction and a year.")
+	case count < 1 || count > MaxTagBatch:
+		return false, service.Errorf(service.EINVALID, "A batch has 1 to %d tags.", MaxTagBatch)
+	}
+	if b.Key == "" {
+		return false, service.Errorf(service.EINVALID, "Batch key required.")
+	}
+	created := false
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		old, err := scanTagBatch(tx.QueryRowContext(ctx, `SELECT `+tagBatchCols+` FROM tag_batches WHERE key = ?`, b.Key))
+		if err == nil {
+			*b = *old
+			return nil
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return mapErr(err, "Tag batch")
+		}
+		var last int
+		if err := tx.QueryRowContext(ctx, reserveTagsSQL, b.Jurisdiction, b.Year, count).Scan(&last); err != nil {
+			return mapErr(err, "Tag number")
+		}
+		b.First, b.Last = last-count+1, last
+		b.State, b.Done, b.Error, b.Attempts = service.JobQueued, 0, "", 0
+		b.CreatedAt, b.UpdatedAt = now, now
+		err = tx.QueryRowContext(ctx, `INSERT INTO tag_batches (`+tagBatchCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+			nullID(b.ID), b.Kind, b.Jurisdiction, b.Year, b.First, b.Last, b.Species, b.Key, b.Device, b.State, b.Done,
+			b.Error, b.Attempts, formatStamp(now), formatStamp(now)).Scan(&b.ID)
+		created = err == nil
+		return mapErr(err, "Tag batch")
+	})
+	return created, err
+}
+
+// FindTagBatchByID implements service.TagBatchService.
+func (db *DB) FindTagBatchByID(ctx context.Context, id int64) (*service.TagBatch, error) {
+	b, err := scanTagBatch(db.rdb.QueryRowContext(ctx, `SELECT `+tagBatchCols+` FROM tag_batches WHERE id = ?`, id))
+	if err != nil {
+		return nil, notFound(err, "Tag batch")
+	}
+	return b, nil
+}
+
+// FindTagBatches implements service.TagBatchService.
+func (db *DB) FindTagBatches(ctx context.Context, f service.TagBatchFilter) ([]*service.TagBatch, int, error) {
+	var w where
+	if f.State != nil {
+		w.add("state = ?", *f.State)
+	}
+	if f.Jurisdiction != nil {
+		w.add("jurisdiction = ?", *f.Jurisdiction)
+	}
+	if f.Year != nil {
+		w.add("year = ?", *f.Year)
+	}
+	out, n, err := collectCounted(ctx, db.rdb, scanTagBatch,
+		`SELECT `+tagBatchCols+`, COUNT(*) OVER () FROM tag_batches`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Tag batch")
+}
+
+// ClaimTagBatch implements service.TagBatchService.
+func (db *DB) ClaimTagBatch(ctx context.Context, kind service.JobKind, device string) (*service.TagBatch, error) {
+	var b *service.TagBatch
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var err error
+		b, err = scanTagBatch(tx.QueryRowContext(ctx,
+			`SELECT `+tagBatchCols+` FROM tag_batches WHERE state = ? AND kind = ? ORDER BY id LIMIT 1`, service.JobQueued, kind))
+		if err != nil {
+			return notFound(err, "Queued tag batch")
+		}
+		b.State, b.Device, b.Attempts, b.UpdatedAt = service.JobSent, device, b.Attempts+1, now
+		_, err = tx.ExecContext(ctx, `UPDATE tag_batches SET state=?, device=?, attempts=?, updated_at=? WHERE id=?`,
+			b.State, b.Device, b.Attempts, formatStamp(now), b.ID)
+		return mapErr(err, "Tag batch")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// UpdateTagBatch implements service.TagBatchService.
+func (db *DB) UpdateTagBatch(ctx context.Context, id int64, u service.TagBatchUpdate) (*service.TagBatch, error) {
+	if u.State != nil && !u.State.Valid() {
+		return nil, service.Errorf(service.EINVALID, "Batch state must be queued, sent, done or failed.")
+	}
+	var b *service.TagBatch
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var err error
+		if b, err = scanTagBatch(tx.QueryRowContext(ctx, `SELECT `+tagBatchCols+` FROM tag_batches WHERE id = ?`, id)); err != nil {
+			return notFound(err, "Tag batch")
+		}
+		set(&b.State, u.State)
+		set(&b.Device, u.Device)
+		set(&b.Error, u.Error)
+		set(&b.Done, u.Done)
+		if b.Done < 0 || b.Done > b.Count() {
+			return service.Errorf(service.EINVALID, "Batch done count must be 0 to %d.", b.Count())
+		}
+		b.UpdatedAt = now
+		_, err = tx.ExecContext(ctx, `UPDATE tag_batches SET state=?, device=?, error=?, done=?, updated_at=? WHERE id=?`,
+			b.State, b.Device, b.Error, b.Done, formatStamp(now), id)
+		return mapErr(err, "Tag batch")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+var _ service.TagBatchService = (*DB)(nil)
