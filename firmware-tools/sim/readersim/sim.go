@@ -167,7 +167,13 @@ func (s *Sim) Sent() int {
 
 // Send writes a read of id, after the pause the rate asks for, preceded
 // by noise when configured.
+//
+// An ISO chip given by its 15 digits only (id.Full false) is sent as an
+// animal chip, the animal flag set, as pet chips are.
 func (s *Sim) Send(ctx context.Context, id chipid.ID) error {
+	if id.Kind == chipid.KindISO && !id.Full {
+		id = chipid.FromISO(id.ISO.WithAnimal(true))
+	}
 	frame, err := s.proto.Encode(id)
 	if err != nil {
 		return fmt.Errorf("readersim: %s: %w", s.proto.Name, err)

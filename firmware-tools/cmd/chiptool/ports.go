@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/chipdesk/chipdesk/drivers/readers/discovery"
+)
+
+const portsUsage = `usage: chiptool ports [--json]
+
+Lists the serial ports with their USB vendor and product ids, serial
+number and, for known USB-serial bridges, the adapter's name.`
+
+type portJSON struct {
+	Name         string `json:"name"`
+	USB          bool   `json:"usb"`
+	VID          string `json:"vid,omitempty"`
+	PID          string `json:"pid,omitempty"`
+	Serial       string `json:"serial,omitempty"`
+	Manufacturer string `json:"manufacturer,omitempty"`
+	Product      string `json:"product,omitempty"`
+	Adapter      string `json:"adapter,omitempty"`
+	Driver       string `json:"driver,omitempty"`
+}
+
+func runPorts(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("ports", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "print one JSON object per port")
+	pos, err := parseArgsAnywhere(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(e.stdout, portsUsage)
+		return nil
+	}
+	if err != nil || len(pos) > 0 {
+		return usageError("%v\n%s", err, portsUsage)
+	}
+	ports, err := discovery.Ports()
+	if err != nil {
+		return exit(1, err)
+	}
+	enc := json.NewEncoder(e.stdout)
+	for _, p := range ports {
+		j := portJSON{Name: p.Name, USB: p.IsUSB, VID: p.VID, PID: p.PID, Serial: p.SerialNumber,
+			Manufacturer: p.Manufacturer, Product: p.Product}
+		if p.Known {
+			j.Adapter, j.Driver = p.Adapter.Name, p.Adapter.Driver
+		}
+		if *asJSON {
+			if err := enc.Encode(j); err != nil {
+				return err
+			}
+			continue
+		}
+		line := p.String()
+		if j.Adapter != "" {
+			line += "  " + j.Adapter
+		} else if j.Product != "" {
+			line += "  " + j.Product
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
+	if len(ports) == 0 && !*asJSON {
+		fmt.Fprintln(e.stderr, "chiptool ports: no serial ports found")
+	}
+	return nil
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/chipdesk/chipdesk/drivers/port/serialport"
+	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
+	"github.com/chipdesk/chipdesk/drivers/readers/discovery"
+	"github.com/chipdesk/chipdesk/drivers/readers/runner"
+	"github.com/chipdesk/chipdesk/reader"
+)
+
+const tailUsage = `usage: chiptool tail PORT --protocol P [--baud N] [--count N] [--timeout DURATION] [--debounce DURATION]
+
+Reads chips from the reader on PORT and prints one JSON object per read:
+protocol (the reader format), air (FDX-B, HDX, ... when the reader tells),
+kind, code (normalised as chiptool parse prints it), animal (when known),
+raw (hex of the frame bytes) and at (RFC 3339 receive time). It stops
+after --count reads (0: no limit) or at --timeout (0: none), and reopens
+the port when the reader is unplugged and comes back.
+
+P is one of ` + "wl134, allflex, rfidrw, rt100, are, iso24631" + ` or auto (probe first).`
+
+// readJSON is what tail prints for a read.
+type readJSON struct {
+	Protocol string `json:"protocol"`
+	Air      string `json:"air,omitempty"`
+	Kind     string `json:"kind"`
+	Code     string `json:"code"`
+	Animal   *bool  `json:"animal,omitempty"`
+	Ext      string `json:"ext,omitempty"`
+	Raw      string `json:"raw"`
+	At       string `json:"at"`
+	Source   string `json:"source,omitempty"`
+}
+
+func describeRead(r reader.Read) readJSON {
+	out := readJSON{
+		Protocol: r.Format,
+		Air:      string(r.Protocol),
+		Kind:     string(r.ID.Kind),
+		Code:     r.ID.Code,
+		Raw:      hex.EncodeToString(r.Raw),
+		At:       r.At.Format(time.RFC3339Nano),
+		Source:   r.Source,
+	}
+	if a, known := r.ID.Animal(); known {
+		out.Animal = &a
+	}
+	if r.HasExt {
+		out.Ext = fmt.Sprintf("%06X", r.Ext)
+	}
+	return out
+}
+
+func runTail(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("tail", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	proto := fs.String("protocol", "", "reader protocol, or auto")
+	baud := fs.Int("baud", 0, "baud rate (default: the protocol's)")
+	count := fs.Int("count", 0, "stop after this many reads (0: no limit)")
+	timeout := fs.Duration("timeout", 0, "stop after this long (0: never)")
+	debounce := fs.Duration("debounce", 0, "drop repeats of a chip within this window (0: keep every read)")
+	pos, err := parseArgsAnywhere(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(e.stdout, tailUsage)
+		return nil
+	}
+	if err != nil {
+		return usageError("%v\n%s", err, tailUsage)
+	}
+	if len(pos) != 1 {
+		return usageError("want one PORT\n%s", tailUsage)
+	}
+	if *proto == "" {
+		return usageError("missing --protocol\n%s", tailUsage)
+	}
+	if *count < 0 || *timeout < 0 || *baud < 0 {
+		return usageError("--count, --timeout and --baud must not be negative")
+	}
+	path := pos[0]
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	printed := 0
+
+	var p catalog.Protocol
+	if *proto == "auto" {
+		o := &discovery.Opts{}
+		if *baud > 0 {
+			o.Bauds = []int{*baud}
+		}
+		res, err := discovery.ProbePath(ctx, path, o)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return exit(1, err)
+		}
+		fmt.Fprintf(e.stderr, "chiptool tail: %s answers as %s at %d baud\n", path, res.Protocol, res.Mode.Baud)
+		p, _ = catalog.Lookup(res.Protocol)
+		p.Mode = res.Mode
+		if res.Evidence == "read" {
+			res.Read.At, res.Read.Source = e.now(), res.Protocol+" on "+path
+			if err := enc.Encode(describeRead(res.Read)); err != nil {
+				return err
+			}
+			printed++
+		}
+	} else {
+		p, err = catalog.Lookup(*proto)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		if *baud > 0 {
+			p.Mode.Baud = *baud
+		}
+	}
+	if *count > 0 && printed >= *count {
+		return nil
+	}
+	open := func(ctx context.Context) (reader.Reader, error) {
+		sp, err := serialport.Open(path, &serialport.Opts{Mode: p.Mode})
+		if err != nil {
+			return nil, err
+		}
+		r, err := p.New(sp, e.now)
+		if err != nil {
+			sp.Close()
+			return nil, err
+		}
+		return r, nil
+	}
+	deb := *debounce
+	if deb == 0 {
+		deb = -1
+	}
+	run, err := runner.New(open, &runner.Opts{
+		Name: p.Name + " on " + path, Debounce: deb, Now: e.now,
+		MinBackoff: 200 * time.Millisecond, MaxBackoff: 5 * time.Second,
+		OnEvent: func(ev runner.Event) {
+			switch ev.Kind {
+			case runner.OpenFailed, runner.Disconnected:
+				fmt.Fprintf(e.stderr, "chiptool tail: %s: %v; retrying in %v\n", strings.TrimSpace(string(ev.Kind)), ev.Err, ev.Wait)
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	defer run.Close()
+	for *count == 0 || printed < *count {
+		r, err := run.Next(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil // --timeout or interrupted
+			}
+			return exit(1, err)
+		}
+		if err := enc.Encode(describeRead(r)); err != nil {
+			return err
+		}
+		printed++
+	}
+	return nil
+}
