@@ -321,18 +321,15 @@ func (d *decoder) read(t Table, rd io.Reader) error {
 		if err == io.EOF {
 			return nil
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
 			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				line = pe.StartLine
+			if !errors.As(err, &pe) {
+				return fmt.Errorf("csvio: read %s: %w", t.File(), err)
 			}
-			d.errs.add(t, line, "", "%v", csvErr(err))
-			if pe == nil {
-				return nil // not a CSV syntax error: stop reading
-			}
+			d.errs.add(t, pe.StartLine, "", "%v", csvErr(err))
 			continue
 		}
+		line, _ := cr.FieldPos(0)
 		if len(rec) != len(header) {
 			d.errs.add(t, line, "", "%d fields, the header has %d", len(rec), len(header))
 			continue
