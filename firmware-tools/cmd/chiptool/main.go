@@ -61,6 +61,10 @@ func commands() []command {
 		{"parse", "parse chip numbers as readers and people write them", runParse},
 		{"trace", "decode raw antenna captures (.pm3) and synthesise them", runTrace},
 		{"usb", "list USB devices, read wedge scanners, query printers, print udev rules", runUSB},
+		{"sim", "simulate a microchip reader on a pseudo-terminal", runSim},
+		{"ports", "list serial ports with their USB ids and adapters", runPorts},
+		{"probe", "tell which reader protocol answers on a serial port", runProbe},
+		{"tail", "print the chip reads of a reader as JSON lines", runTail},
 	}
 }
 
