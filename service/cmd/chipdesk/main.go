@@ -57,6 +57,7 @@ func usageError(format string, a ...any) error {
 func commands() []command {
 	return []command{
 		{"tag", "licence tag designs, rendering (png, svg, zpl, paths) and check codes", runTag},
+		{"migrate", "copy an SQLite database into PostgreSQL, or back", runMigrate},
 	}
 }
 

@@ -1,0 +1,481 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/postgres"
+	"github.com/chipdesk/chipdesk/service/store/sqlite"
+)
+
+const migrateUsage = `usage: chipdesk migrate FROM TO
+
+Copies every table of the database FROM into the empty database TO. Each
+is an SQLite file or a postgres:// URL, so an office moves from the
+embedded database to PostgreSQL, or back. TO is created and brought to the
+current schema first; it must hold no records. Instants keep microseconds
+(PostgreSQL's precision).`
+
+// migrateTables lists the tables copied, parents before children. A
+// source table missing here stops the copy, so that no records are left
+// behind by a schema this command does not know yet.
+var migrateTables = []string{
+	"owners", "animals", "chips", "licences", "tag_counters", "tag_batches", "vaccinations", "designations", "bites",
+	"quarantines", "impoundments", "scans", "audit_events", "tokens", "jobs",
+}
+
+// sqliteStampLayout is how the SQLite store writes instants: fixed width,
+// so that text order is time order.
+const sqliteStampLayout = "2006-01-02T15:04:05.000000000Z"
+
+// runMigrate is "chipdesk migrate FROM TO".
+func runMigrate(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() { fmt.Fprintln(e.stderr, migrateUsage) }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return exit(2, nil)
+	}
+	if fs.NArg() != 2 {
+		return usageError("want FROM and TO\n%s", migrateUsage)
+	}
+	from, to := fs.Arg(0), fs.Arg(1)
+	if postgres.IsDSN(from) == postgres.IsDSN(to) {
+		return usageError("FROM and TO must be one SQLite file and one postgres:// URL")
+	}
+	if !postgres.IsDSN(from) {
+		if _, err := os.Stat(from); err != nil {
+			return fmt.Errorf("migrate: source: %w", err)
+		}
+	}
+	// Opening each store applies its migrations: both ends then have the
+	// current schema.
+	for _, target := range []string{from, to} {
+		st, err := openBackend(ctx, target, e.now)
+		if err != nil {
+			return err
+		}
+		st.Close()
+	}
+	var counts []tableCount
+	var err error
+	if postgres.IsDSN(to) {
+		counts, err = migrateToPostgres(ctx, from, to)
+	} else {
+		counts, err = migrateToSQLite(ctx, from, to)
+	}
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TABLE\tROWS")
+	total := 0
+	for _, c := range counts {
+		fmt.Fprintf(tw, "%s\t%d\n", c.table, c.rows)
+		total += c.rows
+	}
+	fmt.Fprintf(tw, "total\t%d\n", total)
+	return tw.Flush()
+}
+
+// openBackend opens the store named by target: a postgres:// URL opens
+// store/postgres, anything else is an SQLite file.
+func openBackend(ctx context.Context, target string, now func() time.Time) (service.Store, error) {
+	if postgres.IsDSN(target) {
+		return postgres.Open(ctx, target, &postgres.Opts{Now: now})
+	}
+	return sqlite.Open(ctx, target, &sqlite.Opts{Now: now})
+}
+
+type tableCount struct {
+	table string
+	rows  int
+}
+
+// pgColumns returns the data type of each column of each table in the
+// connection's schema.
+func pgColumns(ctx context.Context, conn *pgx.Conn) (map[string]map[string]string, error) {
+	rows, err := conn.Query(ctx, `SELECT table_name, column_name, data_type FROM information_schema.columns
+		WHERE table_schema = current_schema()`)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]map[string]string{}
+	var t, c, typ string
+	_, err = pgx.ForEachRow(rows, []any{&t, &c, &typ}, func() error {
+		if out[t] == nil {
+			out[t] = map[string]string{}
+		}
+		out[t][c] = typ
+		return nil
+	})
+	return out, err
+}
+
+// sqliteColumns returns the columns of each table, in table order.
+func sqliteColumns(ctx context.Context, db *sql.DB) (map[string][]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
+		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, p.cid`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]string{}
+	for rows.Next() {
+		var t, c string
+		if err := rows.Scan(&t, &c); err != nil {
+			return nil, err
+		}
+		out[t] = append(out[t], c)
+	}
+	return out, rows.Err()
+}
+
+// plan checks both schemas and returns, per table in copy order, the
+// columns to copy: all of the SQLite table's, each of which PostgreSQL
+// must have too.
+func plan(lite map[string][]string, pg map[string]map[string]string, source string) (map[string][]string, error) {
+	tables := lite
+	if source == "postgres" {
+		tables = map[string][]string{}
+		for t := range pg {
+			tables[t] = nil
+		}
+	}
+	for t := range tables {
+		if t != "migrations" && !slices.Contains(migrateTables, t) {
+			return nil, fmt.Errorf("migrate: the %s source has a table %q this chipdesk does not know; upgrade chipdesk", source, t)
+		}
+	}
+	cols := map[string][]string{}
+	for _, t := range migrateTables {
+		switch {
+		case lite[t] == nil && pg[t] == nil:
+			continue // a table of a later schema, on neither side
+		case lite[t] == nil || pg[t] == nil:
+			return nil, fmt.Errorf("migrate: table %s exists on one side only; the two stores' schemas differ", t)
+		}
+		for _, c := range lite[t] {
+			if pg[t][c] == "" {
+				return nil, fmt.Errorf("migrate: column %s.%s missing in PostgreSQL", t, c)
+			}
+		}
+		if len(pg[t]) != len(lite[t]) {
+			return nil, fmt.Errorf("migrate: table %s has %d columns in PostgreSQL and %d in SQLite", t, len(pg[t]), len(lite[t]))
+		}
+		cols[t] = lite[t]
+	}
+	return cols, nil
+}
+
+// openSQLiteRaw opens the SQLite file for the copy itself.
+func openSQLiteRaw(path string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}
+
+// connectPostgres opens one connection with instants in UTC.
+func connectPostgres(ctx context.Context, dsn string) (*pgx.Conn, error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	cfg.RuntimeParams["timezone"] = "UTC"
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	return conn, nil
+}
+
+func orderBy(table string) string {
+	if table == "tag_counters" {
+		return " ORDER BY jurisdiction, year"
+	}
+	return " ORDER BY id"
+}
+
+// migrateToPostgres copies the SQLite file into PostgreSQL, each table
+// by COPY, all in one transaction.
+func migrateToPostgres(ctx context.Context, path, dsn string) ([]tableCount, error) {
+	lite, err := openSQLiteRaw(path)
+	if err != nil {
+		return nil, err
+	}
+	defer lite.Close()
+	conn, err := connectPostgres(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close(ctx)
+	liteCols, err := sqliteColumns(ctx, lite)
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	pgCols, err := pgColumns(ctx, conn)
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	cols, err := plan(liteCols, pgCols, "sqlite")
+	if err != nil {
+		return nil, err
+	}
+	// A read transaction keeps the source still while it is copied.
+	src, err := lite.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	defer src.Rollback()
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback(ctx)
+	var counts []tableCount
+	for _, t := range migrateTables {
+		if cols[t] == nil {
+			continue
+		}
+		var any bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM `+pgx.Identifier{t}.Sanitize()+`)`).Scan(&any); err != nil {
+			return nil, fmt.Errorf("migrate: %s: %w", t, err)
+		} else if any {
+			return nil, fmt.Errorf("migrate: the destination already holds %s; migrate copies into an empty database only", t)
+		}
+		rows, err := src.QueryContext(ctx, `SELECT `+strings.Join(cols[t], ", ")+` FROM `+t+orderBy(t))
+		if err != nil {
+			return nil, fmt.Errorf("migrate: read %s: %w", t, err)
+		}
+		types := make([]string, len(cols[t]))
+		for i, c := range cols[t] {
+			types[i] = pgCols[t][c]
+		}
+		n, err := tx.CopyFrom(ctx, pgx.Identifier{t}, cols[t], &liteSource{rows: rows, types: types, table: t, cols: cols[t]})
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("migrate: copy %s: %w", t, err)
+		}
+		if slices.Contains(cols[t], "id") {
+			if _, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence($1, 'id'), max(id)) FROM `+
+				pgx.Identifier{t}.Sanitize()+` HAVING max(id) IS NOT NULL`, t); err != nil {
+				return nil, fmt.Errorf("migrate: %s id sequence: %w", t, err)
+			}
+		}
+		counts = append(counts, tableCount{t, int(n)})
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return nil, fmt.Errorf("migrate: commit: %w", err)
+	}
+	return counts, nil
+}
+
+// liteSource streams SQLite rows into COPY, converting each value to the
+// PostgreSQL column's type.
+type liteSource struct {
+	rows  *sql.Rows
+	types []string
+	table string
+	cols  []string
+	vals  []any
+	err   error
+}
+
+func (s *liteSource) Next() bool {
+	if s.err != nil || !s.rows.Next() {
+		return false
+	}
+	raw := make([]any, len(s.types))
+	dest := make([]any, len(raw))
+	for i := range raw {
+		dest[i] = &raw[i]
+	}
+	if s.err = s.rows.Scan(dest...); s.err != nil {
+		return false
+	}
+	s.vals = make([]any, len(raw))
+	for i, v := range raw {
+		if s.vals[i], s.err = toPostgres(v, s.types[i]); s.err != nil {
+			s.err = fmt.Errorf("%s.%s: %w", s.table, s.cols[i], s.err)
+			return false
+		}
+	}
+	return true
+}
+
+func (s *liteSource) Values() ([]any, error) { return s.vals, nil }
+
+func (s *liteSource) Err() error {
+	if s.err != nil {
+		return s.err
+	}
+	return s.rows.Err()
+}
+
+// toPostgres converts an SQLite value to the Go value for a PostgreSQL
+// column of type typ.
+func toPostgres(v any, typ string) (any, error) {
+	if b, ok := v.([]byte); ok && typ != "bytea" {
+		v = string(b)
+	}
+	if v == nil {
+		return nil, nil
+	}
+	switch typ {
+	case "date":
+		s, _ := v.(string)
+		d, err := service.ParseDate(s)
+		if err != nil {
+			return nil, err
+		}
+		if d.IsZero() {
+			return nil, nil
+		}
+		return pgtype.Date{Time: d.Time(time.UTC), Valid: true}, nil
+	case "timestamp with time zone":
+		s, _ := v.(string)
+		t, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			return nil, err
+		}
+		return t.UTC(), nil
+	case "boolean":
+		n, ok := v.(int64)
+		if !ok {
+			return nil, fmt.Errorf("want 0 or 1, have %v", v)
+		}
+		return n != 0, nil
+	}
+	return v, nil
+}
+
+// migrateToSQLite copies PostgreSQL into the SQLite file, all in one
+// transaction (foreign keys checked at commit).
+func migrateToSQLite(ctx context.Context, dsn, path string) ([]tableCount, error) {
+	conn, err := connectPostgres(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close(ctx)
+	lite, err := openSQLiteRaw(path)
+	if err != nil {
+		return nil, err
+	}
+	defer lite.Close()
+	liteCols, err := sqliteColumns(ctx, lite)
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	pgCols, err := pgColumns(ctx, conn)
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	cols, err := plan(liteCols, pgCols, "postgres")
+	if err != nil {
+		return nil, err
+	}
+	src, err := conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	defer src.Rollback(ctx)
+	tx, err := lite.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	var counts []tableCount
+	for _, t := range migrateTables {
+		if cols[t] == nil {
+			continue
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+t+` LIMIT 1)`).Scan(&n); err != nil {
+			return nil, fmt.Errorf("migrate: %s: %w", t, err)
+		} else if n > 0 {
+			return nil, fmt.Errorf("migrate: the destination already holds %s; migrate copies into an empty database only", t)
+		}
+		n, err := copyToSQLite(ctx, src, tx, t, cols[t], pgCols[t])
+		if err != nil {
+			return nil, err
+		}
+		counts = append(counts, tableCount{t, n})
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("migrate: commit: %w", err)
+	}
+	return counts, nil
+}
+
+func copyToSQLite(ctx context.Context, src pgx.Tx, dst *sql.Tx, table string, cols []string, types map[string]string) (int, error) {
+	rows, err := src.Query(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+pgx.Identifier{table}.Sanitize()+orderBy(table))
+	if err != nil {
+		return 0, fmt.Errorf("migrate: read %s: %w", table, err)
+	}
+	defer rows.Close()
+	ins, err := dst.PrepareContext(ctx, `INSERT INTO `+table+` (`+strings.Join(cols, ", ")+`) VALUES (`+
+		strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ")+`)`)
+	if err != nil {
+		return 0, fmt.Errorf("migrate: %s: %w", table, err)
+	}
+	defer ins.Close()
+	n := 0
+	for rows.Next() {
+		vals, err := rows.Values()
+		if err != nil {
+			return 0, fmt.Errorf("migrate: read %s: %w", table, err)
+		}
+		for i, v := range vals {
+			vals[i] = toSQLite(v, types[cols[i]])
+		}
+		if _, err := ins.ExecContext(ctx, vals...); err != nil {
+			return 0, fmt.Errorf("migrate: write %s: %w", table, err)
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("migrate: read %s: %w", table, err)
+	}
+	return n, nil
+}
+
+// toSQLite converts a PostgreSQL value (as pgx decodes it) to what the
+// SQLite store keeps: dates as YYYY-MM-DD, instants as fixed-width UTC
+// text, booleans as 0 or 1.
+func toSQLite(v any, typ string) any {
+	switch x := v.(type) {
+	case time.Time:
+		if typ == "date" {
+			return service.DateOf(x.UTC()).String()
+		}
+		return x.UTC().Format(sqliteStampLayout)
+	case bool:
+		if x {
+			return int64(1)
+		}
+		return int64(0)
+	}
+	return v
+}
