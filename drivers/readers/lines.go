@@ -14,8 +14,9 @@ type MatchFunc func(line []byte) (start int, err error)
 // LineSplit returns a SplitFunc for protocols that send one frame per
 // line, ended by CR, LF or CR LF. Bytes before the frame on the same
 // line (noise, a partial line from before the port was opened) are
-// dropped as garbage, so a frame preceded by noise is still read. Lines
-// longer than max are garbage.
+// dropped as garbage, so a frame preceded by noise is still read. Of a
+// line longer than max bytes only the last max are kept, so max must
+// be at least the longest frame.
 func LineSplit(max int, match MatchFunc) SplitFunc {
 	return func(buf []byte) (int, error) { return SplitLine(buf, max, match) }
 }
@@ -32,8 +33,9 @@ func SplitLine(buf []byte, max int, match MatchFunc) (int, error) {
 	}
 	i := bytes.IndexAny(buf, "\r\n")
 	if i < 0 {
+		// Keep the last max bytes: they may hold the start of a frame.
 		if len(buf) > max {
-			return len(buf), fmt.Errorf("%w: line longer than %d bytes", ErrGarbage, max)
+			return len(buf) - max, fmt.Errorf("%w: line longer than %d bytes", ErrGarbage, max)
 		}
 		return 0, nil
 	}

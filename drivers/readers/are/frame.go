@@ -1,6 +1,7 @@
 package are
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -135,6 +136,11 @@ func match(line []byte) (int, error) {
 // readers.SplitFunc).
 func Split(buf []byte) (int, error) {
 	if len(buf) > 0 && buf[0] == STX {
+		// Records are printable: a line end before the ETX means this
+		// STX was noise.
+		if i := bytes.IndexAny(buf[1:min(len(buf), recordSize)], "\r\n"); i >= 0 {
+			return 1, fmt.Errorf("%w: STX followed by a line end", readers.ErrGarbage)
+		}
 		if len(buf) < recordSize {
 			return 0, nil
 		}
