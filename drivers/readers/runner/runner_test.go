@@ -162,8 +162,8 @@ func TestReconnectWithBackoff(t *testing.T) {
 		t.Errorf("reads = %v, want %v", got, want)
 	}
 	wantSleeps := []time.Duration{
-		100 * time.Millisecond, // open failed
-		100 * time.Millisecond, // first hung up (backoff reset by the read of a)
+		100 * time.Millisecond,                                                 // open failed
+		100 * time.Millisecond,                                                 // first hung up (backoff reset by the read of a)
 		200 * time.Millisecond, 300 * time.Millisecond, 300 * time.Millisecond, // three failed opens, capped
 		100 * time.Millisecond, // second hung up after reads
 	}
