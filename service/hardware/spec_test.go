@@ -1,0 +1,61 @@
+package hardware
+
+import (
+	"testing"
+	"time"
+)
+
+func TestParseSpec(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		in       string
+		wantName string
+		wantBaud int
+		wantDeb  time.Duration
+		wantErr  bool
+	}{
+		{name: "plain", in: "wl134:/dev/ttyUSB0", wantName: "wl134:/dev/ttyUSB0", wantBaud: 9600, wantDeb: DefaultDebounce},
+		{name: "options", in: "allflex:/dev/rfcomm0,name=van-3,baud=19200,debounce=500ms", wantName: "van-3", wantBaud: 19200, wantDeb: 500 * time.Millisecond},
+		{name: "unknown kind", in: "acme:/dev/ttyS0", wantErr: true},
+		{name: "no port", in: "wl134:", wantErr: true},
+		{name: "no kind", in: "/dev/ttyUSB0", wantErr: true},
+		{name: "bad option", in: "wl134:/dev/ttyUSB0,colour=red", wantErr: true},
+		{name: "bad baud", in: "wl134:/dev/ttyUSB0,baud=fast", wantErr: true},
+		{name: "option without value", in: "wl134:/dev/ttyUSB0,name", wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sp, err := ParseSpec(tt.in)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("ParseSpec(%q) error = %v, want error %v", tt.in, err, tt.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			if sp.Name != tt.wantName || sp.Mode.Baud != tt.wantBaud || sp.Debounce != tt.wantDeb {
+				t.Errorf("ParseSpec(%q) = name %q baud %d debounce %v, want %q %d %v", tt.in, sp.Name, sp.Mode.Baud, sp.Debounce, tt.wantName, tt.wantBaud, tt.wantDeb)
+			}
+			back, err := ParseSpec(sp.String())
+			if err != nil || back != sp {
+				t.Errorf("ParseSpec(%q.String() = %q) = %+v, %v; want %+v", tt.in, sp.String(), back, err, sp)
+			}
+		})
+	}
+}
+
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"wl134:/dev/ttyUSB0", "allflex:/dev/rfcomm0,name=van-3,baud=19200,debounce=500ms", "x", "are:COM3,baud=0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sp, err := ParseSpec(s)
+		if err != nil {
+			return
+		}
+		back, err := ParseSpec(sp.String())
+		if err != nil || back != sp {
+			t.Errorf("ParseSpec(%q) = %+v; String %q reads back as %+v, %v", s, sp, sp.String(), back, err)
+		}
+	})
+}

@@ -1,0 +1,201 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// create decodes a record of type T, stores it with fn and answers it.
+func create[T any](s *Server, w http.ResponseWriter, r *http.Request, action, entity string,
+	prep func(*T) error, fn func(*T) error, idOf func(*T) int64) {
+	v := new(T)
+	if err := decodeJSON(r, v); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if prep != nil {
+		if err := prep(v); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	if err := fn(v); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, action, entity, idOf(v), "")
+	s.writeJSON(w, r, http.StatusCreated, v)
+}
+
+func (s *Server) handleCreateVaccination(w http.ResponseWriter, r *http.Request) {
+	create(s, w, r, "vaccination.create", "vaccination",
+		func(v *service.RabiesVaccination) error { v.ID = 0; return nil },
+		func(v *service.RabiesVaccination) error { return s.store.CreateVaccination(r.Context(), v) },
+		func(v *service.RabiesVaccination) int64 { return v.ID })
+}
+
+func (s *Server) handleAnimalVaccinations(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	vs, err := s.store.FindVaccinations(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeJSON(w, r, http.StatusOK, list[*service.RabiesVaccination]{Items: nonNil(vs), Total: len(vs)})
+}
+
+// biteAnswer is the bite with the quarantine the rules ordered for it.
+type biteAnswer struct {
+	*service.BiteIncident
+	Quarantine *service.Quarantine `json:"quarantine,omitempty"`
+}
+
+func (s *Server) handleCreateBite(w http.ResponseWriter, r *http.Request) {
+	var b service.BiteIncident
+	if err := decodeJSON(r, &b); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	b.ID = 0
+	q, err := s.lookup.RecordBite(r.Context(), &b)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, "bite.create", "bite", b.ID, "")
+	if q != nil {
+		s.change(r, "quarantine.create", "quarantine", q.ID, "ordered for bite")
+	}
+	s.writeJSON(w, r, http.StatusCreated, biteAnswer{BiteIncident: &b, Quarantine: q})
+}
+
+func (s *Server) handleCreateQuarantine(w http.ResponseWriter, r *http.Request) {
+	create(s, w, r, "quarantine.create", "quarantine",
+		func(q *service.Quarantine) error { q.ID = 0; return nil },
+		func(q *service.Quarantine) error { return s.store.CreateQuarantine(r.Context(), q) },
+		func(q *service.Quarantine) int64 { return q.ID })
+}
+
+type releaseRequest struct {
+	On service.Date `json:"on"`
+}
+
+func (s *Server) handleReleaseQuarantine(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var req releaseRequest
+	if err := decodeJSON(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if req.On.IsZero() {
+		s.writeError(w, r, service.Errorf(service.EINVALID, "Release date (on) required."))
+		return
+	}
+	if err := s.store.ReleaseQuarantine(r.Context(), id, req.On); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, "quarantine.release", "quarantine", id, req.On.String())
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) handleCreateImpoundment(w http.ResponseWriter, r *http.Request) {
+	var i service.Impoundment
+	if err := decodeJSON(r, &i); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	i.ID = 0
+	if i.Site == "" {
+		i.Site = callerOf(r.Context()).Site
+	}
+	if err := s.lookup.Impound(r.Context(), &i); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, "impoundment.create", "impoundment", i.ID, "")
+	s.writeJSON(w, r, http.StatusCreated, &i)
+}
+
+func (s *Server) handleUpdateImpoundment(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var u service.ImpoundUpdate
+	if err := decodeJSON(r, &u); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	i, err := s.store.UpdateImpoundment(r.Context(), id, u)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, "impoundment.update", "impoundment", id, "")
+	s.writeJSON(w, r, http.StatusOK, i)
+}
+
+func (s *Server) handleFindImpoundments(w http.ResponseWriter, r *http.Request) {
+	off, lim, err := page(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	f := service.ImpoundFilter{Offset: off, Limit: lim}
+	switch r.URL.Query().Get("open") {
+	case "":
+	case "true":
+		t := true
+		f.Open = &t
+	case "false":
+		t := false
+		f.Open = &t
+	default:
+		s.writeError(w, r, service.Errorf(service.EINVALID, "open must be true or false."))
+		return
+	}
+	is, total, err := s.store.FindImpoundments(r.Context(), f)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeJSON(w, r, http.StatusOK, list[*service.Impoundment]{Items: nonNil(is), Total: total})
+}
+
+func (s *Server) handleCreateDesignation(w http.ResponseWriter, r *http.Request) {
+	create(s, w, r, "designation.create", "designation",
+		func(d *service.DangerousDesignation) error { d.ID = 0; return nil },
+		func(d *service.DangerousDesignation) error { return s.store.CreateDesignation(r.Context(), d) },
+		func(d *service.DangerousDesignation) int64 { return d.ID })
+}
+
+func (s *Server) handleUpdateDesignation(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var u service.DesignationUpdate
+	if err := decodeJSON(r, &u); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	d, err := s.store.UpdateDesignation(r.Context(), id, u)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, "designation.update", "designation", id, "")
+	s.writeJSON(w, r, http.StatusOK, d)
+}

@@ -1,0 +1,122 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/httpapi"
+)
+
+func loadDoc(t *testing.T) *openapi3.T {
+	t.Helper()
+	doc, err := openapi3.NewLoader().LoadFromData(httpapi.OpenAPI())
+	if err != nil {
+		t.Fatalf("loading openapi.json: %v", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("openapi.json is not a valid OpenAPI 3 document: %v", err)
+	}
+	return doc
+}
+
+func TestOpenAPIValid(t *testing.T) {
+	t.Parallel()
+	doc := loadDoc(t)
+	if !strings.HasPrefix(doc.OpenAPI, "3.") {
+		t.Errorf("openapi = %q, want 3.x", doc.OpenAPI)
+	}
+}
+
+func TestOpenAPIServed(t *testing.T) {
+	h := newHarness(t)
+	code, b := h.do("", "GET", "/api/v1/openapi.json", nil)
+	if code != http.StatusOK || !bytes.Equal(b, httpapi.OpenAPI()) {
+		t.Errorf("GET /api/v1/openapi.json = %d, %d bytes; want 200 and the document", code, len(b))
+	}
+}
+
+// TestAnswersMatchOpenAPI sends requests through the API and validates
+// each request and answer against the document's schemas.
+func TestAnswersMatchOpenAPI(t *testing.T) {
+	h := newHarness(t)
+	s := h.seed()
+	doc := loadDoc(t)
+	doc.Servers = openapi3.Servers{{URL: h.srv.URL}}
+	router, err := legacy.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name         string
+		role         service.Role
+		method, path string
+		body         string
+	}{
+		{name: "lookup found", role: service.RoleIntake, method: "GET", path: "/api/v1/lookup?chip=" + s.chip},
+		{name: "lookup public", role: service.RolePublic, method: "GET", path: "/api/v1/lookup?chip=" + s.chip},
+		{name: "lookup unknown", role: service.RoleOfficer, method: "GET", path: "/api/v1/lookup?chip=982000001088420"},
+		{name: "lookup tag not issued", role: service.RoleOfficer, method: "GET", path: "/api/v1/lookup?tag=77&jurisdiction=chanhassen&year=2026"},
+		{name: "lookup invalid", role: service.RoleOfficer, method: "GET", path: "/api/v1/lookup?chip=nonsense"},
+		{name: "animal record", role: service.RoleOfficer, method: "GET", path: "/api/v1/animals/" + itoa(s.stray) + "/record"},
+		{name: "create owner", role: service.RoleClinic, method: "POST", path: "/api/v1/owners", body: `{"name":"Bo Nyberg","city":"Chanhassen"}`},
+		{name: "find animals", role: service.RoleOfficer, method: "GET", path: "/api/v1/animals?limit=5"},
+		{name: "post scan", role: service.RoleOfficer, method: "POST", path: "/api/v1/scans", body: `{"reader":"van-3","chip":"` + s.chip + `"}`},
+		{name: "forbidden", role: service.RolePublic, method: "GET", path: "/api/v1/animals/1"},
+		{name: "healthz", method: "GET", path: "/healthz"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var body io.Reader
+			if tt.body != "" {
+				body = strings.NewReader(tt.body)
+			}
+			req, _ := http.NewRequest(tt.method, h.srv.URL+tt.path, body)
+			if tt.body != "" {
+				req.Header.Set("Content-Type", "application/json")
+			}
+			if tt.role != "" {
+				req.Header.Set("Authorization", "Bearer "+h.tokens[tt.role])
+			}
+			route, params, err := router.FindRoute(req)
+			if err != nil {
+				t.Fatalf("FindRoute(%s %s): %v", tt.method, tt.path, err)
+			}
+			in := &openapi3filter.RequestValidationInput{
+				Request: req, PathParams: params, Route: route,
+				Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+			}
+			if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+				t.Fatalf("request does not match the document: %v", err)
+			}
+			if tt.body != "" {
+				req.Body = io.NopCloser(strings.NewReader(tt.body))
+			}
+			resp, err := h.srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			out := &openapi3filter.ResponseValidationInput{
+				RequestValidationInput: in, Status: resp.StatusCode, Header: resp.Header,
+				Body:    io.NopCloser(bytes.NewReader(b)),
+				Options: &openapi3filter.Options{IncludeResponseStatus: true},
+			}
+			if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+				t.Errorf("answer %d %s does not match the document: %v", resp.StatusCode, b, err)
+			}
+		})
+	}
+}
+
+var _ routers.Router

@@ -1,0 +1,165 @@
+package lookup
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/rules"
+)
+
+// profile returns the profile with id, EINVALID when there is none.
+func (s *Service) profile(id string) (*rules.Profile, error) {
+	if p := s.rules.Profile(id); p != nil {
+		return p, nil
+	}
+	return nil, service.Errorf(service.EINVALID, "Unknown jurisdiction %q (want one of %s).", id, strings.Join(s.rules.IDs(), ", "))
+}
+
+// profileFor picks the jurisdiction whose rules apply to a record: the
+// tag that was looked up, else an open impoundment, a dangerous
+// designation, the newest licence, the owner's city, and last the
+// service's own jurisdiction.
+func (s *Service) profileFor(rec *service.Record) *rules.Profile {
+	try := func(id string) *rules.Profile {
+		if id == "" {
+			return nil
+		}
+		return s.rules.Profile(id)
+	}
+	if m := rec.MatchedLicence; m != nil {
+		if p := try(m.Jurisdiction); p != nil {
+			return p
+		}
+	}
+	for i := range rec.Impounds {
+		if rec.Impounds[i].Disposition == service.Held {
+			if p := try(rec.Impounds[i].Jurisdiction); p != nil {
+				return p
+			}
+		}
+	}
+	if d := rec.Dangerous; d != nil {
+		if p := try(d.Jurisdiction); p != nil {
+			return p
+		}
+	}
+	for i := range rec.Licences {
+		if p := try(rec.Licences[i].Jurisdiction); p != nil {
+			return p
+		}
+	}
+	if o := rec.Owner; o != nil && o.City != "" {
+		for _, id := range s.rules.IDs() {
+			if p := s.rules.Profile(id); strings.EqualFold(p.Name, o.City) || strings.EqualFold(id, o.City) {
+				return p
+			}
+		}
+	}
+	return s.rules.Profile(s.home)
+}
+
+var severityRank = map[rules.Severity]int{rules.Danger: 0, rules.Warning: 1, rules.Info: 2}
+
+// evaluate fills in everything the rules compute: statuses, alerts (the
+// most urgent first: dangerous animal and quarantine lead), deadlines,
+// hold and redemption.
+func (s *Service) evaluate(rec *service.Record, a *Answer) {
+	p := s.profileFor(rec)
+	if p == nil {
+		return
+	}
+	on := p.Today(s.now())
+	e := p.Evaluate(rec, on)
+	a.Jurisdiction, a.AsOf = p.ID, on
+
+	alerts := slices.Clone(e.Alerts)
+	slices.SortStableFunc(alerts, func(x, y rules.Alert) int {
+		return cmp.Compare(severityRank[x.Severity], severityRank[y.Severity])
+	})
+	for _, al := range alerts {
+		a.Alerts = append(a.Alerts, al.Message)
+		a.AlertDetails = append(a.AlertDetails, AlertDetail{Code: al.Code, Severity: string(al.Severity), Message: al.Message, Section: al.Source})
+	}
+
+	a.Licence = &Licence{Status: string(e.Licence.State), Required: e.Licence.Required}
+	if l := e.Licence.Licence; l != nil {
+		a.Licence.ID, a.Licence.Jurisdiction, a.Licence.Year, a.Licence.TagNumber = l.ID, l.Jurisdiction, l.Year, l.TagNumber
+		a.Licence.Issued, a.Licence.Expires, a.Licence.FeeCents, a.Licence.Kind = l.IssuedOn, l.ExpiresOn, l.FeeCents, string(l.Kind)
+	}
+	if m := rec.MatchedLicence; m != nil && a.Tag != nil {
+		a.Tag.Status = string(m.Status)
+		a.Tag.Expires = m.ExpiresOn
+	}
+
+	a.Rabies = &Rabies{Status: string(e.Rabies.State), Required: e.Rabies.Required, Vaccinated: e.Rabies.Date, Expires: e.Rabies.ValidUntil}
+	if v := rec.Rabies; v != nil {
+		a.Rabies.Certificate, a.Rabies.RabiesTag = v.Certificate, v.RabiesTag
+	}
+
+	if d := rec.Dangerous; d != nil && (d.RescindedOn.IsZero() || d.RescindedOn > on) {
+		a.Dangerous = &Dangerous{ID: d.ID, Level: d.Level, Jurisdiction: d.Jurisdiction, Declared: d.DeclaredOn,
+			RegistrationNumber: d.RegistrationNumber, Conditions: d.Conditions, Restrictions: []string{}}
+		for _, r := range e.Restrictions {
+			a.Dangerous.Restrictions = append(a.Dangerous.Restrictions, cite(r.Value, r.Source))
+		}
+	}
+	for i := range rec.Quarantines {
+		q := &rec.Quarantines[i]
+		if q.ReleasedOn.IsZero() && q.Start <= on {
+			a.Quarantine = &Quarantine{ID: q.ID, Kind: q.Kind, Place: q.Place, Start: q.Start, End: q.End}
+			break
+		}
+	}
+
+	for i := range rec.Impounds {
+		im := &rec.Impounds[i]
+		v := Impound{ID: im.ID, Jurisdiction: im.Jurisdiction, IntakeAt: im.IntakeAt, IntakeOn: im.IntakeOn,
+			WhereFound: im.WhereFound, HoldUntil: im.HoldUntil, Disposition: im.Disposition, Open: im.Disposition == service.Held}
+		if e.Hold != nil && e.Hold.ImpoundID == im.ID {
+			v.HoldUntil = e.Hold.Until
+		}
+		a.Impounds = append(a.Impounds, v)
+	}
+	if e.Hold != nil {
+		a.HoldUntil = e.Hold.Until
+	}
+	if b := e.Redemption; b != nil {
+		a.Redemption = &Redemption{TotalCents: b.TotalCents, Complete: b.Complete, Lines: feeLines(b)}
+	}
+
+	for _, d := range e.Deadlines {
+		if d.State == rules.DeadlineMet || d.State == rules.DeadlineMetLate {
+			continue
+		}
+		a.Deadlines = append(a.Deadlines, Deadline{What: d.Name, Due: d.Due, Section: d.Source, Overdue: d.State == rules.DeadlineMissed})
+	}
+	slices.SortStableFunc(a.Deadlines, func(x, y Deadline) int {
+		switch {
+		case x.Due.IsZero() && !y.Due.IsZero():
+			return 1
+		case y.Due.IsZero() && !x.Due.IsZero():
+			return -1
+		}
+		return cmp.Compare(x.Due, y.Due)
+	})
+}
+
+// feeLines converts a rules breakdown.
+func feeLines(b *rules.Breakdown) []FeeLine {
+	out := make([]FeeLine, 0, len(b.Lines))
+	for _, l := range b.Lines {
+		out = append(out, FeeLine{Code: l.Code, Description: l.Label, Cents: l.Cents, Quantity: l.Quantity,
+			State: string(l.State), Section: l.Source})
+	}
+	return out
+}
+
+// cite appends the section a rule comes from.
+func cite(text, source string) string {
+	if source == "" {
+		return text
+	}
+	return text + " (" + source + ")"
+}

@@ -1,0 +1,118 @@
+package lookup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/chipdesk/chipdesk/reader/chipid"
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/rules"
+)
+
+// Opts configures a Service. Store and Rules are required.
+type Opts struct {
+	// Store finds records (service.RecordService) and stores the records
+	// Service writes (licences, impoundments, quarantines).
+	Store service.Store
+	// Rules holds the jurisdiction profiles.
+	Rules *rules.Set
+	// Jurisdiction is the profile that applies when nothing in a record
+	// names one (an animal with no licence, designation, impoundment or
+	// owner's city); the first profile id when empty.
+	Jurisdiction string
+	// Locale names chip manufacturers ("en_US", the default).
+	Locale string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Service answers lookups.
+type Service struct {
+	store  service.Store
+	rules  *rules.Set
+	home   string
+	locale string
+	now    func() time.Time
+}
+
+// New returns a Service.
+func New(o *Opts) (*Service, error) {
+	if o == nil || o.Store == nil || o.Rules == nil {
+		return nil, errors.New("lookup: Store and Rules required")
+	}
+	s := &Service{store: o.Store, rules: o.Rules, home: o.Jurisdiction, locale: o.Locale, now: o.Now}
+	if ids := s.rules.IDs(); len(ids) == 0 {
+		return nil, errors.New("lookup: no jurisdiction profiles")
+	} else if s.home == "" {
+		s.home = ids[0]
+	} else if s.rules.Profile(s.home) == nil {
+		return nil, fmt.Errorf("lookup: unknown jurisdiction %q", s.home)
+	}
+	if s.locale == "" {
+		s.locale = "en_US"
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	return s, nil
+}
+
+// ByChip answers for chip text in any form reader/chipid reads. A text
+// that is no chip is EINVALID; a chip nobody here registered answers
+// Found false with its manufacturer and the next step.
+func (s *Service) ByChip(ctx context.Context, text string) (*Answer, error) {
+	id, err := s.ParseChip(text)
+	if err != nil {
+		return nil, err
+	}
+	return s.ByID(ctx, id)
+}
+
+// ByID answers for a parsed chip id.
+func (s *Service) ByID(ctx context.Context, id chipid.ID) (*Answer, error) {
+	rec, err := s.store.FindRecordByChip(ctx, id.Code)
+	if service.ErrorCode(err) == service.ENOTFOUND {
+		return s.unknownChip(id), nil
+	} else if err != nil {
+		return nil, err
+	}
+	a := s.build(rec, nil)
+	a.Chip = s.chipView(id)
+	return a, nil
+}
+
+// ByTag answers for a licence tag. year 0 means this year in the
+// jurisdiction. An unknown jurisdiction is EINVALID; a tag not issued
+// answers Found false with the next step.
+func (s *Service) ByTag(ctx context.Context, jurisdiction string, year, tag int) (*Answer, error) {
+	p, err := s.profile(jurisdiction)
+	if err != nil {
+		return nil, err
+	}
+	if year == 0 {
+		year = p.Today(s.now()).Year()
+	}
+	t := &Tag{Number: tag, Jurisdiction: p.ID, Year: year}
+	rec, err := s.store.FindRecordByTag(ctx, p.ID, year, tag)
+	if service.ErrorCode(err) == service.ENOTFOUND {
+		a := newAnswer()
+		a.Tag, a.Jurisdiction, a.AsOf = t, p.ID, p.Today(s.now())
+		a.alert("tag-unknown", "info", "Tag not issued in this system.", "")
+		a.NextStep = "Check the year and the city stamped on the tag, and scan the animal for a microchip."
+		return a, nil
+	} else if err != nil {
+		return nil, err
+	}
+	return s.build(rec, t), nil
+}
+
+// ByAnimal answers for an animal by id (ENOTFOUND when there is none).
+func (s *Service) ByAnimal(ctx context.Context, id int64) (*Answer, error) {
+	rec, err := s.store.FindRecordByAnimal(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.build(rec, nil), nil
+}
