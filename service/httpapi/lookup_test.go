@@ -162,7 +162,9 @@ func TestInternalErrorNotLeaked(t *testing.T) {
 	if code != http.StatusInternalServerError {
 		t.Fatalf("closed store = %d %s, want 500", code, b)
 	}
-	var e struct{ Error struct{ Code, Message string } }
+	var e struct {
+		Error struct{ Code, Message string }
+	}
 	if err := json.Unmarshal(b, &e); err != nil || e.Error.Message != "Internal error." {
 		t.Errorf("body %s, want message \"Internal error.\"", b)
 	}

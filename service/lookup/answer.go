@@ -185,7 +185,7 @@ type Redemption struct {
 	// Complete is false when a fee is not set by the ordinance (or reads
 	// two ways): the total is then not the amount due.
 	Complete bool      `json:"complete"`
-	Lines      []FeeLine `json:"lines"`
+	Lines    []FeeLine `json:"lines"`
 }
 
 // FeeLine is one line of a fee.
