@@ -1,0 +1,201 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/tags"
+)
+
+// Design approval: an admin approves a year's design on the admin page
+// after looking at its preview. The approval is an audit event
+// (action "design.approve", entity "design", detail "MPLS/2027"), so
+// who approved what and when is kept with every other action.
+
+type designRow struct {
+	D          *tags.Design
+	Key        string // "MPLS/2027"
+	Year       int
+	Err        string
+	ApprovedBy string
+	ApprovedAt time.Time
+}
+
+type adminData struct {
+	Designs []designRow
+	Tokens  []*service.Token
+	Roles   []service.Role
+	Secret  string // a token just created, shown once
+	NewName string
+	Devices []Device
+	CSRF    string
+}
+
+func designKey(d *tags.Design, year int) string { return fmt.Sprintf("%s/%d", d.Jurisdiction, year) }
+
+func (h *Handler) adminData(r *http.Request) (*adminData, error) {
+	ctx := r.Context()
+	d := &adminData{CSRF: sess(r).csrf,
+		Roles: []service.Role{service.RoleIntake, service.RoleOfficer, service.RoleClinic, service.RolePublic, service.RoleAdmin}}
+	ent := "design"
+	evs, _, err := h.o.Store.FindAuditEvents(ctx, service.AuditFilter{Entity: &ent, Limit: 500})
+	if err != nil {
+		return nil, err
+	}
+	approved := map[string]*service.AuditEvent{}
+	for _, e := range evs { // newest first: keep the newest approval
+		if e.Action == "design.approve" && approved[e.Detail] == nil {
+			approved[e.Detail] = e
+		}
+	}
+	year := h.o.Now().Year()
+	for _, ds := range h.o.Tagger.Designs.All() {
+		y := ds.Year
+		if y == 0 {
+			y = year
+		}
+		row := designRow{D: ds, Key: designKey(ds, y), Year: y}
+		if err := h.o.Tagger.Designs.Err(ds); err != nil {
+			row.Err = err.Error()
+		}
+		if e := approved[row.Key]; e != nil {
+			row.ApprovedBy, row.ApprovedAt = e.Actor, e.At
+		}
+		d.Designs = append(d.Designs, row)
+	}
+	if d.Tokens, err = h.o.Store.FindTokens(ctx); err != nil {
+		return nil, err
+	}
+	d.Devices = h.devices(ctx)
+	return d, nil
+}
+
+func (h *Handler) devices(ctx context.Context) []Device {
+	if h.o.Devices == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	return h.o.Devices.Devices(ctx)
+}
+
+// handleAdmin lists the tag designs, the tokens and the devices.
+func (h *Handler) handleAdmin(w http.ResponseWriter, r *http.Request) {
+	d, err := h.adminData(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "admin", "Admin", &view{Data: d})
+}
+
+// handleDevices is the devices table alone; the admin page refreshes it.
+func (h *Handler) handleDevices(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if err := h.pages["fragments"].ExecuteTemplate(w, "devices", h.devices(r.Context())); err != nil {
+		h.o.Logger.Error("web: devices", "err", err)
+	}
+}
+
+func (h *Handler) designOf(r *http.Request) (*tags.Design, int, error) {
+	year, err := strconv.Atoi(r.PathValue("year"))
+	if err != nil {
+		return nil, 0, service.Errorf(service.ENOTFOUND, "No such design.")
+	}
+	d, err := h.o.Tagger.Designs.Design(strings.ToUpper(r.PathValue("j")), year)
+	if err != nil {
+		return nil, 0, service.Errorf(service.ENOTFOUND, "No design for %s %d.", r.PathValue("j"), year)
+	}
+	return d, year, nil
+}
+
+// handleDesignPreview draws a design with a sample register number.
+func (h *Handler) handleDesignPreview(w http.ResponseWriter, r *http.Request) {
+	d, year, err := h.designOf(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	tag, err := d.Issue(h.o.Tagger.Keys, year, min(123456, d.MaxNumber()), "")
+	if err != nil {
+		h.failErr(w, r, service.Errorf(service.EINVALID, "The design cannot make a tag: %v", err))
+		return
+	}
+	var b bytes.Buffer
+	if err := h.o.Renderer.SVG(&b, tag); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "private, max-age=300")
+	b.WriteTo(w)
+}
+
+// handleApproveDesign records the approval of a valid design.
+func (h *Handler) handleApproveDesign(w http.ResponseWriter, r *http.Request) {
+	d, year, err := h.designOf(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	if err := h.o.Tagger.Designs.Err(d); err != nil {
+		h.failErr(w, r, service.Errorf(service.EINVALID, "This design breaks a rule and cannot be approved: %v", err))
+		return
+	}
+	h.audit(r, "design.approve", "design", 0, designKey(d, year))
+	seeOther(w, r, "/admin#designs", fmt.Sprintf("Design %s approved.", designKey(d, year)))
+}
+
+// handleCreateToken makes a token (a person's or a device's login); the
+// secret is shown once.
+func (h *Handler) handleCreateToken(w http.ResponseWriter, r *http.Request) {
+	t := &service.Token{Name: strings.TrimSpace(r.PostFormValue("name")), Role: service.Role(r.PostFormValue("role")),
+		Site: strings.TrimSpace(r.PostFormValue("site"))}
+	if t.Name == "" || !t.Role.Valid() {
+		h.failErr(w, r, service.Errorf(service.EINVALID, "A token needs a name and a role."))
+		return
+	}
+	if days, _ := strconv.Atoi(r.PostFormValue("days")); days > 0 {
+		t.ExpiresAt = h.o.Now().UTC().AddDate(0, 0, days)
+	}
+	secret, err := h.o.Store.CreateToken(r.Context(), t)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.audit(r, "token.create", "token", t.ID, fmt.Sprintf("%s (%s)", t.Name, t.Role))
+	d, err := h.adminData(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	d.Secret, d.NewName = secret, t.Name
+	h.render(w, r, http.StatusCreated, "admin", "Admin", &view{Flash: "Token created. Copy the secret now: it is not shown again.", Data: d})
+}
+
+// handleRevokeToken revokes a token and ends its sessions.
+func (h *Handler) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	if id == sess(r).tokenID {
+		h.failErr(w, r, service.Errorf(service.ECONFLICT, "You cannot revoke the token you are signed in with."))
+		return
+	}
+	if err := h.o.Store.RevokeToken(r.Context(), id); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.sessions.endToken(id)
+	h.audit(r, "token.revoke", "token", id, "")
+	seeOther(w, r, "/admin#tokens", "Token revoked.")
+}

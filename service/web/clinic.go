@@ -1,0 +1,378 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/rules"
+)
+
+// handleClinic is the clinic counter's start: find the animal.
+func (h *Handler) handleClinic(w http.ResponseWriter, r *http.Request) {
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	d := searchData{Q: q}
+	if q != "" {
+		ans, hits, err := h.search(r.Context(), q)
+		if err != nil && service.ErrorCode(err) != service.EINVALID {
+			h.failErr(w, r, err)
+			return
+		}
+		if ans != nil && ans.Found && ans.Animal != nil && len(hits) == 0 {
+			seeOther(w, r, fmt.Sprintf("/animals/%d/licence", ans.Animal.ID), "")
+			return
+		}
+		if ans != nil {
+			d.Answer = h.recordView(r, ans)
+		}
+		d.Hits = hits
+		if ans == nil && len(hits) == 0 {
+			d.Note = fmt.Sprintf("Nothing matches %q.", q)
+		}
+	}
+	h.render(w, r, http.StatusOK, "clinic", "Clinic counter", &view{Data: d})
+}
+
+type licenceFormData struct {
+	R            *recordView
+	Animal       *service.Animal
+	Jurisdiction string
+	Issuer       service.Issuer
+	Clinic       string
+	Quote        *rules.Quote
+	Current      *service.Licence // the newest licence, for a renewal
+	Rabies       *service.RabiesVaccination
+}
+
+// quote is the rules' licence quote for the animal of rec today.
+func (h *Handler) quote(rec *service.Record, p *rules.Profile, issuer service.Issuer, rabies *service.RabiesVaccination) *rules.Quote {
+	return p.LicenceQuote(&rec.Animal, rabies, h.today(p), rules.QuoteOpts{Issuer: issuer})
+}
+
+func issuerOf(r *http.Request, role service.Role) service.Issuer {
+	switch service.Issuer(r.FormValue("issued_by")) {
+	case service.IssuerClinic:
+		return service.IssuerClinic
+	case service.IssuerOffice:
+		return service.IssuerOffice
+	}
+	if role == service.RoleClinic {
+		return service.IssuerClinic
+	}
+	return service.IssuerOffice
+}
+
+// handleLicenceForm shows the licence sale: the fee and term from the
+// rules for today, and the rabies certificate to enter.
+func (h *Handler) handleLicenceForm(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	d, err := h.licenceForm(r, id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "licence_form", "Issue or renew a licence", &view{Data: d})
+}
+
+func (h *Handler) licenceForm(r *http.Request, id int64) (*licenceFormData, error) {
+	ctx := r.Context()
+	rec, err := h.o.Store.FindRecordByAnimal(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	a, err := h.o.Lookup.ByAnimal(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	j := r.FormValue("jurisdiction")
+	if j == "" && len(rec.Licences) > 0 {
+		j = rec.Licences[0].Jurisdiction
+	}
+	p, err := h.profile(j)
+	if err != nil {
+		return nil, err
+	}
+	ss := sess(r)
+	d := &licenceFormData{R: h.recordView(r, a), Animal: &rec.Animal, Jurisdiction: p.ID, Issuer: issuerOf(r, ss.role),
+		Clinic: ss.site, Rabies: rec.Rabies}
+	if len(rec.Licences) > 0 {
+		d.Current = &rec.Licences[0]
+	}
+	d.Quote = h.quote(rec, p, d.Issuer, rec.Rabies)
+	return d, nil
+}
+
+// handleIssueLicence issues (or renews) a licence: the rabies
+// certificate entered is stored first, then the fee, the expiry and the
+// clinic's pay come from the rules' quote (Minneapolis 64.30, Chanhassen
+// 5-51), and the store assigns the next tag number of the year.
+func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	rec, err := h.o.Store.FindRecordByAnimal(ctx, id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	p, err := h.profile(r.PostFormValue("jurisdiction"))
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	rabies := rec.Rabies
+	vdate, err := formDate(r, "rabies_date")
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	if !vdate.IsZero() {
+		months, _ := strconv.Atoi(strings.TrimSpace(r.PostFormValue("rabies_months")))
+		v := &service.RabiesVaccination{AnimalID: id, Date: vdate, Type: service.VaccineType(r.PostFormValue("rabies_type")),
+			DurationMonths: months, Certificate: strings.TrimSpace(r.PostFormValue("rabies_certificate")),
+			Veterinarian: strings.TrimSpace(r.PostFormValue("rabies_vet")), RabiesTag: strings.TrimSpace(r.PostFormValue("rabies_tag"))}
+		if err := v.Validate(); err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+		if err := h.o.Store.CreateVaccination(ctx, v); err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+		h.audit(r, "vaccination.create", "vaccination", v.ID, fmt.Sprintf("animal %d certificate %s", id, v.Certificate))
+		rabies = v
+	}
+	ss := sess(r)
+	issuer := issuerOf(r, ss.role)
+	q := h.quote(rec, p, issuer, rabies)
+	if q.ExpiresOn.IsZero() || !q.Fees.Complete {
+		msg := "This licence cannot be sold today."
+		for _, pr := range q.Problems {
+			msg += " " + pr.Message
+		}
+		h.failErr(w, r, service.Errorf(service.EINVALID, "%s", msg))
+		return
+	}
+	l := &service.Licence{AnimalID: id, Kind: service.KindLicence, Jurisdiction: p.ID, Year: q.Year,
+		IssuedOn: q.IssuedOn, ExpiresOn: q.ExpiresOn, Status: service.LicenceActive,
+		FeeCents: q.Fees.TotalCents, FeeCode: q.FeeCode, IssuedBy: issuer, Site: ss.site}
+	if issuer == service.IssuerClinic {
+		l.Clinic = strings.TrimSpace(r.PostFormValue("clinic"))
+		if l.Clinic == "" {
+			l.Clinic = ss.site
+		}
+		l.ClinicPayCents = q.ClinicPayCents
+	}
+	if err := h.o.Store.CreateLicence(ctx, l); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.audit(r, "licence.create", "licence", l.ID, fmt.Sprintf("animal %d tag %d/%d fee %s", id, l.Year, l.TagNumber, rules.Money(l.FeeCents)))
+	seeOther(w, r, fmt.Sprintf("/licences/%d", l.ID), fmt.Sprintf("Licence issued: tag %d of %d, fee %s.", l.TagNumber, l.Year, rules.Money(l.FeeCents)))
+}
+
+type licenceData struct {
+	L         *service.Licence
+	Animal    *service.Animal
+	CSRF      string
+	TagErr    string
+	Jobs      []*service.Job
+	Duplicate map[service.ReplaceReason]*rules.Breakdown
+	Reasons   []service.ReplaceReason
+}
+
+func (h *Handler) licenceData(r *http.Request) (*licenceData, error) {
+	id, err := pathID(r)
+	if err != nil {
+		return nil, err
+	}
+	ctx := r.Context()
+	l, err := h.o.Store.FindLicenceByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	a, err := h.o.Store.FindAnimalByID(ctx, l.AnimalID)
+	if err != nil {
+		return nil, err
+	}
+	d := &licenceData{L: l, Animal: a, CSRF: sess(r).csrf,
+		Reasons: []service.ReplaceReason{service.TagLost, service.TagStolen}, Duplicate: map[service.ReplaceReason]*rules.Breakdown{}}
+	if _, err := h.o.Tagger.Tag(ctx, l); err != nil {
+		d.TagErr = err.Error()
+	}
+	if d.Jobs, _, err = h.o.Store.FindJobs(ctx, service.JobFilter{LicenceID: &l.ID, Limit: 20}); err != nil {
+		return nil, err
+	}
+	if p, err := h.profile(l.Jurisdiction); err == nil {
+		for _, reason := range d.Reasons {
+			b, _ := p.DuplicateQuote(reason)
+			d.Duplicate[reason] = b
+		}
+	}
+	return d, nil
+}
+
+// handleLicence shows an issued licence: its tag preview, the print and
+// engrave buttons with the jobs' states, and the duplicate tag form.
+func (h *Handler) handleLicence(w http.ResponseWriter, r *http.Request) {
+	d, err := h.licenceData(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "licence", fmt.Sprintf("Licence %d/%d", d.L.Year, d.L.TagNumber), &view{Data: d})
+}
+
+// handleLicenceJobs is the jobs table alone, which the licence page
+// refreshes while a job is on its way.
+func (h *Handler) handleLicenceJobs(w http.ResponseWriter, r *http.Request) {
+	d, err := h.licenceData(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if err := h.pages["fragments"].ExecuteTemplate(w, "jobs", d); err != nil {
+		h.o.Logger.Error("web: jobs", "err", err)
+	}
+}
+
+// handleLicenceTag is the tag of a licence as SVG, drawn by package tags.
+func (h *Handler) handleLicenceTag(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	l, err := h.o.Store.FindLicenceByID(r.Context(), id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	tag, err := h.o.Tagger.Tag(r.Context(), l)
+	if err != nil {
+		h.failErr(w, r, service.Errorf(service.ENOTFOUND, "No tag design for this licence."))
+		return
+	}
+	var b bytes.Buffer
+	if err := h.o.Renderer.SVG(&b, tag); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "image/svg+xml")
+	w.Header().Set("Cache-Control", "private, max-age=300")
+	b.WriteTo(w)
+}
+
+// handleCreateJob queues a print or engrave job for the licence's tag.
+// Creating the same job twice (a double click) finds the first.
+func (h *Handler) handleCreateJob(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	l, err := h.o.Store.FindLicenceByID(ctx, id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	kind := service.JobKind(r.PostFormValue("kind"))
+	if kind != service.JobPrint && kind != service.JobEngrave {
+		h.failErr(w, r, service.Errorf(service.EINVALID, "Choose print or engrave."))
+		return
+	}
+	reason := "new"
+	if l.Replaces != 0 {
+		reason = "duplicate"
+	}
+	if r.PostFormValue("reprint") == "on" {
+		n, _, err := h.o.Store.FindJobs(ctx, service.JobFilter{LicenceID: &l.ID})
+		if err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+		reason = fmt.Sprintf("reprint-%d", len(n)+1)
+	}
+	j := &service.Job{Kind: kind, LicenceID: l.ID, Reason: reason}
+	j.Key = service.JobKey(l.ID, string(kind)+"/"+reason)
+	created, err := h.o.Store.CreateJob(ctx, j)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	msg := fmt.Sprintf("%s job %d is %s.", title(string(kind)), j.ID, j.State)
+	if created {
+		h.audit(r, "job.create", "job", j.ID, fmt.Sprintf("licence %d %s %s", l.ID, kind, reason))
+		if h.o.Wake != nil {
+			h.o.Wake()
+		}
+		msg = fmt.Sprintf("%s job %d queued.", title(string(kind)), j.ID)
+	}
+	seeOther(w, r, fmt.Sprintf("/licences/%d", l.ID), msg)
+}
+
+func title(s string) string { return funcs["title"].(func(string) string)(s) }
+
+// handleDuplicate issues a duplicate tag for a lost or stolen one
+// (Minneapolis 64.40) with the fee from the rules: a new licence with a
+// new tag number, same year and expiry; the old one is marked replaced.
+func (h *Handler) handleDuplicate(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	old, err := h.o.Store.FindLicenceByID(ctx, id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	if old.Status != service.LicenceActive {
+		h.failErr(w, r, service.Errorf(service.ECONFLICT, "Only an active licence gets a duplicate tag."))
+		return
+	}
+	p, err := h.profile(old.Jurisdiction)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	reason := service.ReplaceReason(r.PostFormValue("reason"))
+	b, probs := p.DuplicateQuote(reason)
+	if len(probs) > 0 || !b.Complete {
+		msg := "No duplicate tag can be issued."
+		for _, pr := range probs {
+			msg += " " + pr.Message
+		}
+		h.failErr(w, r, service.Errorf(service.EINVALID, "%s", msg))
+		return
+	}
+	ss := sess(r)
+	l := &service.Licence{AnimalID: old.AnimalID, Kind: old.Kind, Jurisdiction: old.Jurisdiction, Year: old.Year,
+		IssuedOn: h.today(p), ExpiresOn: old.ExpiresOn, Status: service.LicenceActive, FeeCents: b.TotalCents,
+		FeeCode: "duplicate-tag", IssuedBy: issuerOf(r, ss.role), Replaces: old.ID, ReplaceReason: reason, Site: ss.site}
+	if l.IssuedOn > l.ExpiresOn {
+		h.failErr(w, r, service.Errorf(service.EINVALID, "The licence has expired; renew it instead."))
+		return
+	}
+	if err := h.o.Store.CreateLicence(ctx, l); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.audit(r, "licence.duplicate", "licence", l.ID, fmt.Sprintf("replaces %d (%s) fee %s", old.ID, reason, rules.Money(b.TotalCents)))
+	seeOther(w, r, fmt.Sprintf("/licences/%d", l.ID),
+		fmt.Sprintf("Duplicate tag %d issued for the %s tag %d, fee %s.", l.TagNumber, reason, old.TagNumber, rules.Money(b.TotalCents)))
+}

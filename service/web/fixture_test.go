@@ -1,0 +1,170 @@
+package web_test
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"net/http/httptest"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chipdesk/chipdesk/reader/chipid"
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/events"
+	"github.com/chipdesk/chipdesk/service/hardware"
+	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/printjobs"
+	"github.com/chipdesk/chipdesk/service/rules"
+	"github.com/chipdesk/chipdesk/service/store/sqlite"
+	"github.com/chipdesk/chipdesk/service/web"
+	"github.com/chipdesk/chipdesk/tags"
+	"github.com/chipdesk/chipdesk/tags/check"
+)
+
+// testLog writes log lines to the test's log.
+type testLog struct{ t *testing.T }
+
+func (l testLog) Write(b []byte) (int, error) { l.t.Log(strings.TrimSpace(string(b))); return len(b), nil }
+
+// clock is a settable test clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// start is the test's "now": a weekday in June 2026, 10:00 in Minneapolis.
+var start = time.Date(2026, 6, 15, 15, 0, 0, 0, time.UTC)
+
+// Chips of the seeded animals (ISO 11784, FDX-B).
+const (
+	chipRex   = "982000001088420" // dangerous dog, owner Jane Doe
+	chipTom   = "900123000000042" // cat, no licence, rabies current
+	chipStray = "985120000999999" // nobody's
+)
+
+// fixture is a whole service on a temporary SQLite database.
+type fixture struct {
+	t      *testing.T
+	clock  *clock
+	store  *sqlite.DB
+	rules  *rules.Set
+	lookup *lookup.Service
+	hub    *events.Hub
+	pipe   *hardware.Pipeline
+	tagger *printjobs.Tagger
+	web    *web.Handler
+	srv    *httptest.Server
+	wake   chan struct{}
+
+	tokens map[service.Role]string // secret per role
+	rex    int64                   // animal ids
+	tom    int64
+	owner  *service.Owner
+}
+
+func newFixture(t *testing.T, tls bool) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	f := &fixture{t: t, clock: &clock{t: start}, tokens: map[service.Role]string{}, wake: make(chan struct{}, 16)}
+	var err error
+	if f.rules, err = rules.Embedded(); err != nil {
+		t.Fatal(err)
+	}
+	loc := f.rules.Profile("minneapolis").Location()
+	if f.store, err = sqlite.Open(ctx, filepath.Join(t.TempDir(), "chipdesk.db"), &sqlite.Opts{Now: f.clock.Now, Location: loc}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.store.Close() })
+	if f.lookup, err = lookup.New(&lookup.Opts{Store: f.store, Rules: f.rules, Jurisdiction: "minneapolis", Now: f.clock.Now}); err != nil {
+		t.Fatal(err)
+	}
+	f.hub = events.New(nil)
+	t.Cleanup(f.hub.Close)
+	if f.pipe, err = hardware.NewPipeline(&hardware.PipelineOpts{Lookup: f.lookup, Scans: f.store, Hub: f.hub, Now: f.clock.Now, Site: "shelter"}); err != nil {
+		t.Fatal(err)
+	}
+	designs, err := tags.LoadDesigns("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.tagger = &printjobs.Tagger{Store: f.store, Rules: f.rules, Designs: designs, Keys: check.DevelopmentKeys()}
+	f.seed(ctx)
+	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Rules: f.rules, Tagger: f.tagger, Hub: f.hub,
+		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: f, Logger: slog.New(slog.NewTextHandler(testLog{t}, nil)),
+		Wake: func() {
+			select {
+			case f.wake <- struct{}{}:
+			default:
+			}
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	if tls {
+		f.srv = httptest.NewTLSServer(f.web)
+	} else {
+		f.srv = httptest.NewServer(f.web)
+	}
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+// Devices implements web.Devices with one reader and one printer.
+func (f *fixture) Devices(ctx context.Context) []web.Device {
+	return []web.Device{
+		{Kind: "reader", Name: "desk-1", Ready: true, State: "reading", At: f.clock.Now()},
+		{Kind: "printer", Name: "zpl{127.0.0.1:9100}", Ready: false, State: "paper out", At: f.clock.Now()},
+	}
+}
+
+func (f *fixture) chip(text string) chipid.ID {
+	id, err := f.lookup.ParseChip(text)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return id
+}
+
+func (f *fixture) seed(ctx context.Context) {
+	t := f.t
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.owner = &service.Owner{Name: "Jane Doe", Address: "12 Oak Street", City: "Minneapolis", State: "MN", Postcode: "55401", Phone: "612-555-0101"}
+	must(f.store.CreateOwner(ctx, f.owner))
+	rex := &service.Animal{OwnerID: f.owner.ID, Name: "Rex", Species: service.Dog, Breed: "Mastiff mix", Colour: "brindle",
+		Sex: service.Male, BirthDate: service.MustDate("2021-03-01"), Description: "White blaze on chest, torn left ear"}
+	must(f.store.CreateAnimal(ctx, rex))
+	f.rex = rex.ID
+	id := f.chip(chipRex)
+	must(f.store.AddChip(ctx, &service.Chip{AnimalID: rex.ID, Code: id.Code, Kind: id.Kind}))
+	must(f.store.CreateDesignation(ctx, &service.DangerousDesignation{AnimalID: rex.ID, Level: service.Dangerous,
+		Jurisdiction: "minneapolis", DeclaredOn: service.MustDate("2026-05-01"), RegistrationNumber: "DD-2026-7",
+		MicrochipOn: service.MustDate("2026-05-03")}))
+	must(f.store.CreateVaccination(ctx, &service.RabiesVaccination{AnimalID: rex.ID, Date: service.MustDate("2025-09-01"),
+		Type: service.VaccineKilled, DurationMonths: 36, Certificate: "RC-1001"}))
+
+	tom := &service.Animal{OwnerID: f.owner.ID, Name: "Tom", Species: service.Cat, Colour: "grey tabby", Sex: service.Male,
+		Altered: true, BirthDate: service.MustDate("2022-01-10")}
+	must(f.store.CreateAnimal(ctx, tom))
+	f.tom = tom.ID
+	id = f.chip(chipTom)
+	must(f.store.AddChip(ctx, &service.Chip{AnimalID: tom.ID, Code: id.Code, Kind: id.Kind}))
+
+	for _, r := range []service.Role{service.RoleAdmin, service.RoleClinic, service.RoleIntake, service.RoleOfficer, service.RolePublic} {
+		secret, err := f.store.CreateToken(ctx, &service.Token{Name: "test " + string(r), Role: r, Site: "shelter"})
+		must(err)
+		f.tokens[r] = secret
+	}
+}

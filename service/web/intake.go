@@ -1,0 +1,378 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/events"
+	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/rules"
+)
+
+// keepAlive is how often an idle scan stream gets a comment line.
+const keepAlive = 15 * time.Second
+
+// recordView is one lookup answer as the pages show it, with the
+// actions the signed-in role may take on it.
+type recordView struct {
+	A     *lookup.Answer
+	Scan  *lookup.ScanEvent // set in the live panel
+	CSRF  string
+	Role  service.Role
+	Today service.Date
+	// Jurisdictions lists the profile ids for the action forms.
+	Jurisdictions []string
+	Default       string
+	CanImpound    bool
+	CanBite       bool
+	CanLicence    bool
+	CanCompliance bool
+}
+
+// Danger reports whether the red banner shows: the animal is declared
+// dangerous or potentially dangerous, or it is under quarantine.
+func (v *recordView) Danger() bool {
+	return v.A != nil && (v.A.Dangerous != nil || v.A.Quarantine != nil)
+}
+
+func (h *Handler) recordView(r *http.Request, a *lookup.Answer) *recordView {
+	ss := sess(r)
+	p, _ := h.profile("")
+	v := &recordView{A: a, CSRF: ss.csrf, Role: ss.role, Today: h.today(p),
+		Jurisdictions: h.o.Rules.IDs(), Default: h.o.Jurisdiction}
+	if a != nil && a.Found && a.Animal != nil {
+		v.CanImpound = allowed(ss.role, intakeRoles)
+		v.CanBite = allowed(ss.role, officerRoles)
+		v.CanLicence = allowed(ss.role, counterRoles)
+		v.CanCompliance = a.Dangerous != nil && allowed(ss.role, deskRoles)
+	}
+	return v
+}
+
+type intakeData struct {
+	Live   bool
+	Reader string
+	Recent []*service.Scan
+}
+
+// handleIntake is the intake desk: the live scan panel (filled by the
+// scan stream), the search box and the latest scans.
+func (h *Handler) handleIntake(w http.ResponseWriter, r *http.Request) {
+	d := intakeData{Live: h.o.Hub != nil, Reader: r.URL.Query().Get("reader")}
+	f := service.ScanFilter{Limit: 10}
+	if s := sess(r).site; s != "" {
+		f.Site = &s
+	}
+	scans, _, err := h.o.Store.FindScans(r.Context(), f)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	d.Recent = scans
+	h.render(w, r, http.StatusOK, "intake", "Intake desk", &view{Data: d})
+}
+
+// handleStream sends each scan as a Server-Sent Event (WHATWG HTML
+// 9.2) whose data is the scan panel already rendered on the server, so
+// the page's script only puts it in place. ?reader= limits the stream to
+// one reader; Last-Event-ID replays what a reconnecting page missed.
+func (h *Handler) handleStream(w http.ResponseWriter, r *http.Request) {
+	if h.o.Hub == nil {
+		http.Error(w, "No scan stream.", http.StatusNotFound)
+		return
+	}
+	readerName := r.URL.Query().Get("reader")
+	var sub *events.Sub
+	if last, err := strconv.ParseUint(r.Header.Get("Last-Event-ID"), 10, 64); err == nil {
+		sub = h.o.Hub.SubscribeSince(readerName, last)
+	} else {
+		sub = h.o.Hub.Subscribe(readerName)
+	}
+	defer sub.Close()
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{})
+	hd := w.Header()
+	hd.Set("Content-Type", "text/event-stream")
+	hd.Set("Cache-Control", "no-cache")
+	hd.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	if _, err := fmt.Fprint(w, "retry: 2000\n: chipdesk scans\n\n"); err != nil {
+		return
+	}
+	if rc.Flush() != nil {
+		return
+	}
+	tick := time.NewTicker(keepAlive)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-tick.C:
+			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
+				return
+			}
+		case ev, ok := <-sub.C():
+			if !ok {
+				return
+			}
+			html, err := h.scanPanel(r, ev.Data)
+			if err != nil {
+				h.o.Logger.Error("web: scan panel", "event", ev.ID, "err", err)
+				continue
+			}
+			var b bytes.Buffer
+			fmt.Fprintf(&b, "id: %d\nevent: scan\n", ev.ID)
+			for _, line := range strings.Split(html, "\n") {
+				b.WriteString("data: ")
+				b.WriteString(strings.TrimRight(line, "\r"))
+				b.WriteByte('\n')
+			}
+			b.WriteByte('\n')
+			if _, err := w.Write(b.Bytes()); err != nil {
+				return
+			}
+		}
+		if rc.Flush() != nil {
+			return
+		}
+	}
+}
+
+// scanPanel renders one scan event (lookup.ScanEvent JSON).
+func (h *Handler) scanPanel(r *http.Request, data []byte) (string, error) {
+	var ev lookup.ScanEvent
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return "", err
+	}
+	v := h.recordView(r, ev.Lookup)
+	v.Scan = &ev
+	var b bytes.Buffer
+	if err := h.pages["fragments"].ExecuteTemplate(&b, "scanpanel", v); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// tagQuery is a licence tag as typed: "1234", "2026/1234" or
+// "minneapolis 2026/1234".
+var tagQuery = regexp.MustCompile(`^(?:([a-z-]+)\s+)?(?:(\d{4})\s*/\s*)?(\d{1,7})$`)
+
+type hit struct {
+	Animal *service.Animal
+	Owner  *service.Owner
+}
+
+type searchData struct {
+	Q      string
+	Answer *recordView // a chip or tag answer
+	Hits   []hit
+	Note   string
+}
+
+// handleSearch finds animals by chip (any form reader/chipid reads), by
+// licence tag, or by the owner's name or address.
+func (h *Handler) handleSearch(w http.ResponseWriter, r *http.Request) {
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	d := searchData{Q: q}
+	if q == "" {
+		h.render(w, r, http.StatusOK, "search", "Search", &view{Data: d})
+		return
+	}
+	ans, hits, err := h.search(r.Context(), q)
+	if err != nil && service.ErrorCode(err) != service.EINVALID {
+		h.failErr(w, r, err)
+		return
+	}
+	if ans != nil && ans.Found && ans.Animal != nil && len(hits) == 0 {
+		seeOther(w, r, fmt.Sprintf("/animals/%d", ans.Animal.ID), "")
+		return
+	}
+	if ans != nil {
+		d.Answer = h.recordView(r, ans)
+	}
+	d.Hits = hits
+	if ans == nil && len(hits) == 0 {
+		d.Note = "Nothing matches " + strconv.Quote(q) + "."
+	}
+	h.render(w, r, http.StatusOK, "search", "Search", &view{Data: d})
+}
+
+// search tries, in turn, a tag number, a chip and an owner's name or
+// address.
+func (h *Handler) search(ctx context.Context, q string) (*lookup.Answer, []hit, error) {
+	if m := tagQuery.FindStringSubmatch(strings.ToLower(q)); m != nil {
+		year, _ := strconv.Atoi(m[2])
+		tag, _ := strconv.Atoi(m[3])
+		j := m[1]
+		if j == "" {
+			j = h.o.Jurisdiction
+		}
+		a, err := h.o.Lookup.ByTag(ctx, j, year, tag)
+		if err != nil || a.Found {
+			return a, nil, err
+		}
+	}
+	if id, err := h.o.Lookup.ParseChip(q); err == nil {
+		a, err := h.o.Lookup.ByID(ctx, id)
+		return a, nil, err
+	}
+	hits, err := h.ownerHits(ctx, q)
+	return nil, hits, err
+}
+
+// maxHits bounds an owner search.
+const maxHits = 25
+
+func (h *Handler) ownerHits(ctx context.Context, q string) ([]hit, error) {
+	owners, _, err := h.o.Store.FindOwners(ctx, service.OwnerFilter{Name: &q, Limit: maxHits})
+	if err != nil {
+		return nil, err
+	}
+	seen := map[int64]bool{}
+	for _, o := range owners {
+		seen[o.ID] = true
+	}
+	// The store filters by name only; addresses are matched here.
+	lq := strings.ToLower(q)
+	stop := fmt.Errorf("enough")
+	err = h.o.Store.EachOwner(ctx, func(o *service.Owner) error {
+		if len(owners) >= maxHits {
+			return stop
+		}
+		addr := strings.ToLower(strings.Join([]string{o.Address, o.City, o.Postcode}, " "))
+		if !seen[o.ID] && strings.Contains(addr, lq) {
+			owners = append(owners, o)
+		}
+		return nil
+	})
+	if err != nil && err != stop {
+		return nil, err
+	}
+	var hits []hit
+	for _, o := range owners {
+		animals, _, err := h.o.Store.FindAnimals(ctx, service.AnimalFilter{OwnerID: &o.ID, Limit: maxHits})
+		if err != nil {
+			return nil, err
+		}
+		for _, a := range animals {
+			hits = append(hits, hit{Animal: a, Owner: o})
+		}
+	}
+	return hits, nil
+}
+
+func pathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, service.Errorf(service.ENOTFOUND, "No such record.")
+	}
+	return id, nil
+}
+
+type animalData struct {
+	R       *recordView
+	Impound *impoundResult
+}
+
+// handleAnimal shows an animal's record with the actions of the role.
+func (h *Handler) handleAnimal(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	a, err := h.o.Lookup.ByAnimal(r.Context(), id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.audit(r, "record.view", "animal", id, "web")
+	h.render(w, r, http.StatusOK, "animal", recordTitle(a), &view{Data: animalData{R: h.recordView(r, a)}})
+}
+
+func recordTitle(a *lookup.Answer) string {
+	if a.Animal == nil {
+		return "Record"
+	}
+	if a.Animal.Name != "" {
+		return a.Animal.Name
+	}
+	return "Animal " + strconv.FormatInt(a.Animal.ID, 10)
+}
+
+// impoundResult is what the intake desk tells after an impoundment:
+// the notice date, the hold and the redemption fees, all from the rules.
+type impoundResult struct {
+	Impound    *service.Impoundment
+	Hold       rules.Hold
+	Redemption *rules.Breakdown
+}
+
+func formDate(r *http.Request, name string) (service.Date, error) {
+	d, err := service.ParseDate(strings.TrimSpace(r.PostFormValue(name)))
+	if err != nil {
+		return 0, service.Errorf(service.EINVALID, "The %s must be a date (YYYY-MM-DD).", strings.ReplaceAll(name, "_", " "))
+	}
+	return d, nil
+}
+
+// handleImpound starts an impoundment: the hold comes from the
+// jurisdiction's rules (Minn. Stat. 346.47 subd. 2, 62.40, 5-73), and
+// the page then shows the notice date, the hold-until date and what
+// redemption costs today.
+func (h *Handler) handleImpound(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	p, err := h.profile(r.PostFormValue("jurisdiction"))
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	notice, err := formDate(r, "notice_date")
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	rec, err := h.o.Store.FindRecordByAnimal(ctx, id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	now := h.o.Now()
+	today := h.today(p)
+	if notice.IsZero() {
+		notice = today
+	}
+	im := &service.Impoundment{AnimalID: id, Jurisdiction: p.ID, IntakeAt: now.UTC(), IntakeOn: today,
+		Site: sess(r).site, WhereFound: strings.TrimSpace(r.PostFormValue("where_found")), NoticeOn: notice,
+		BiteCase: r.PostFormValue("bite_case") == "on"}
+	hold := p.HoldFor(im)
+	im.HoldUntil = hold.Until
+	if err := h.o.Store.CreateImpoundment(ctx, im); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.audit(r, "impoundment.create", "impoundment", im.ID, fmt.Sprintf("animal %d hold until %s", id, im.HoldUntil))
+	rec.Impounds = append([]service.Impoundment{*im}, rec.Impounds...)
+	res := &impoundResult{Impound: im, Hold: hold, Redemption: p.Redemption(rec, im, today)}
+	a, err := h.o.Lookup.ByAnimal(ctx, id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusCreated, "animal", recordTitle(a),
+		&view{Flash: "Impoundment started.", Data: animalData{R: h.recordView(r, a), Impound: res}})
+}

@@ -1,0 +1,126 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/rules"
+)
+
+// handleOfficer is the officer's lookup: type or scan (a keyboard-wedge
+// reader types into the focused box) a chip, a tag, an owner or an
+// address.
+func (h *Handler) handleOfficer(w http.ResponseWriter, r *http.Request) {
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	d := searchData{Q: q}
+	if q != "" {
+		ans, hits, err := h.search(r.Context(), q)
+		if err != nil && service.ErrorCode(err) != service.EINVALID {
+			h.failErr(w, r, err)
+			return
+		}
+		if ans != nil {
+			d.Answer = h.recordView(r, ans)
+		}
+		d.Hits = hits
+		if ans == nil && len(hits) == 0 {
+			d.Note = fmt.Sprintf("Nothing matches %q.", q)
+		}
+	}
+	h.render(w, r, http.StatusOK, "officer", "Officer", &view{Data: d})
+}
+
+// handleBite records a bite and starts the quarantine the rules require
+// (Minneapolis 66.40, Chanhassen 5-39(a)): its length and place come
+// from the profile's bite rule and the animal's rabies status.
+func (h *Handler) handleBite(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	p, err := h.profile(r.PostFormValue("jurisdiction"))
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	on, err := formDate(r, "bite_date")
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	if on.IsZero() {
+		on = h.today(p)
+	}
+	ctx := r.Context()
+	rec, err := h.o.Store.FindRecordByAnimal(ctx, id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	b := &service.BiteIncident{AnimalID: id, Date: on, Victim: service.Victim(r.PostFormValue("victim")),
+		SkinBroken: r.PostFormValue("skin_broken") == "on", Provoked: r.PostFormValue("provoked") == "on",
+		Location: strings.TrimSpace(r.PostFormValue("location")), Notes: strings.TrimSpace(r.PostFormValue("notes"))}
+	if b.Victim != service.VictimPerson && b.Victim != service.VictimAnimal {
+		h.failErr(w, r, service.Errorf(service.EINVALID, "Say whether a person or an animal was bitten."))
+		return
+	}
+	if err := h.o.Store.CreateBite(ctx, b); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.audit(r, "bite.create", "bite", b.ID, fmt.Sprintf("animal %d", id))
+	plan := p.BiteQuarantine(&rec.Animal, rec.Rabies, on)
+	q := &service.Quarantine{AnimalID: id, BiteID: b.ID, Kind: plan.Kind, Place: plan.Place, Start: plan.Start, End: plan.End,
+		Notes: strings.TrimSpace(plan.Source + " " + plan.Note)}
+	if err := h.o.Store.CreateQuarantine(ctx, q); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.audit(r, "quarantine.create", "quarantine", q.ID, fmt.Sprintf("animal %d until %s at %s", id, q.End, q.Place))
+	seeOther(w, r, fmt.Sprintf("/animals/%d", id),
+		fmt.Sprintf("Bite recorded. Quarantine at %s from %s to %s (%s).", q.Place, q.Start, q.End, plan.Source))
+}
+
+type complianceData struct {
+	R         *recordView
+	Level     service.DangerLevel
+	Declared  service.Date
+	Deadlines []rules.Deadline
+	Restrict  []rules.Cited[string]
+}
+
+// handleCompliance shows a dangerous animal's requirements, each met,
+// due or missed, as the rules evaluate the record today (Minn. Stat.
+// 347.51, Minneapolis 64.110, Chanhassen 5-77, 5-78).
+func (h *Handler) handleCompliance(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	rec, err := h.o.Store.FindRecordByAnimal(ctx, id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	a, err := h.o.Lookup.ByAnimal(ctx, id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	d := complianceData{R: h.recordView(r, a)}
+	if rec.Dangerous != nil {
+		p, err := h.profile(rec.Dangerous.Jurisdiction)
+		if err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+		ev := p.Evaluate(rec, h.today(p))
+		d.Level, d.Declared, d.Deadlines, d.Restrict = rec.Dangerous.Level, rec.Dangerous.DeclaredOn, ev.Deadlines, ev.Restrictions
+	}
+	h.render(w, r, http.StatusOK, "compliance", "Dangerous-dog compliance", &view{Data: d})
+}

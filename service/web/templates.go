@@ -1,0 +1,62 @@
+package web
+
+import (
+	"fmt"
+	"html/template"
+	"io/fs"
+	"strings"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/rules"
+)
+
+// funcs are the template helpers. None computes law: money and dates are
+// only formatted.
+var funcs = template.FuncMap{
+	"money": rules.Money,
+	"date": func(d service.Date) string {
+		if d.IsZero() {
+			return "—"
+		}
+		return d.String()
+	},
+	"title": func(s string) string {
+		if s == "" {
+			return ""
+		}
+		return strings.ToUpper(s[:1]) + s[1:]
+	},
+	"str": func(v any) string { return fmt.Sprint(v) },
+	"localphoto": func(p string) bool {
+		// Only photos this service serves itself; nothing is loaded from
+		// another site.
+		return strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "//")
+	},
+}
+
+// parsePages parses layout.html and partials.html once per page file, so
+// each page defines its own "content".
+func parsePages() (map[string]*template.Template, error) {
+	base, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/partials.html")
+	if err != nil {
+		return nil, fmt.Errorf("web: %w", err)
+	}
+	names, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	pages := map[string]*template.Template{}
+	for _, n := range names {
+		name := strings.TrimSuffix(strings.TrimPrefix(n, "templates/"), ".html")
+		if name == "layout" || name == "partials" {
+			continue
+		}
+		t, err := template.Must(base.Clone()).ParseFS(templateFS, n)
+		if err != nil {
+			return nil, fmt.Errorf("web: %w", err)
+		}
+		pages[name] = t
+	}
+	pages["fragments"] = base
+	return pages, nil
+}

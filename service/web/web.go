@@ -1,0 +1,419 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/events"
+	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/printjobs"
+	"github.com/chipdesk/chipdesk/service/rules"
+	"github.com/chipdesk/chipdesk/tags"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Device is one reader or printer as the admin page lists it.
+type Device struct {
+	Kind  string // "reader" or "printer"
+	Name  string
+	Ready bool
+	State string // what the device or its driver last said
+	At    time.Time
+}
+
+// Devices reports the live state of the readers and printers.
+// service/hardware and printjobs runners provide it.
+type Devices interface {
+	Devices(ctx context.Context) []Device
+}
+
+// Opts configures a Handler. Store, Lookup, Rules and Tagger are required.
+type Opts struct {
+	Store service.Store
+	// Lookup answers chip and tag lookups (the scan panel, the search).
+	Lookup *lookup.Service
+	// Rules gives every fee, date and deadline shown.
+	Rules *rules.Set
+	// Tagger finds a licence's tag design; its Designs and Keys are
+	// also the admin page's catalogue.
+	Tagger *printjobs.Tagger
+	// Renderer draws tag previews; nil makes one.
+	Renderer *tags.Renderer
+	// Hub carries the scan events of the live panel; nil shows no live
+	// scans.
+	Hub *events.Hub
+	// Devices lists readers and printers for the admin page; nil lists
+	// none.
+	Devices Devices
+	// Wake is called after a print job is queued (printjobs.Runner.Wake);
+	// nil does nothing.
+	Wake func()
+	// Jurisdiction is the profile id used when a form names none; empty
+	// means the first profile.
+	Jurisdiction string
+	// SecureCookies marks the session cookie Secure even when the request
+	// did not come over TLS (TLS ends at a proxy). Requests over TLS
+	// always get Secure cookies.
+	SecureCookies bool
+	// SessionTTL is how long a session lasts; 0 means DefaultSessionTTL.
+	SessionTTL time.Duration
+	Logger     *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// DefaultSessionTTL is a working day.
+const DefaultSessionTTL = 10 * time.Hour
+
+// Handler serves the pages. It is an http.Handler for "/" and "/static/".
+type Handler struct {
+	o        Opts
+	sessions *sessions
+	pages    map[string]*template.Template
+	mux      *http.ServeMux
+	static   http.Handler
+}
+
+// New returns the pages handler.
+func New(o *Opts) (*Handler, error) {
+	if o == nil || o.Store == nil || o.Lookup == nil || o.Rules == nil || o.Tagger == nil {
+		return nil, errors.New("web: Store, Lookup, Rules and Tagger required")
+	}
+	h := &Handler{o: *o}
+	if h.o.Now == nil {
+		h.o.Now = time.Now
+	}
+	if h.o.Logger == nil {
+		h.o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if h.o.SessionTTL <= 0 {
+		h.o.SessionTTL = DefaultSessionTTL
+	}
+	if h.o.Jurisdiction == "" {
+		ids := h.o.Rules.IDs()
+		if len(ids) == 0 {
+			return nil, errors.New("web: no jurisdiction profiles")
+		}
+		h.o.Jurisdiction = ids[0]
+	}
+	if h.o.Rules.Profile(h.o.Jurisdiction) == nil {
+		return nil, fmt.Errorf("web: unknown jurisdiction %q", h.o.Jurisdiction)
+	}
+	if h.o.Renderer == nil {
+		r, err := tags.NewRenderer(nil)
+		if err != nil {
+			return nil, err
+		}
+		h.o.Renderer = r
+	}
+	var err error
+	if h.pages, err = parsePages(); err != nil {
+		return nil, err
+	}
+	sub, err := fs.Sub(staticFS, "static")
+	if err != nil {
+		return nil, err
+	}
+	h.static = http.StripPrefix("/static/", http.FileServerFS(sub))
+	h.sessions = newSessions(h.o.SessionTTL, h.o.Now)
+	h.mux = http.NewServeMux()
+	h.routes()
+	return h, nil
+}
+
+// Role sets of the pages, admin always included (see allowed).
+var (
+	intakeRoles  = []service.Role{service.RoleIntake}
+	officerRoles = []service.Role{service.RoleOfficer}
+	deskRoles    = []service.Role{service.RoleIntake, service.RoleOfficer}
+	counterRoles = []service.Role{service.RoleClinic, service.RoleIntake}
+	staffRoles   = []service.Role{service.RoleClinic, service.RoleIntake, service.RoleOfficer}
+	adminRoles   = []service.Role{}
+)
+
+func (h *Handler) routes() {
+	m := h.mux
+	m.Handle("GET /static/", h.static)
+	m.HandleFunc("GET /{$}", h.handleHome)
+	m.HandleFunc("GET /login", h.handleLoginForm)
+	m.HandleFunc("POST /login", h.handleLogin)
+	m.HandleFunc("POST /logout", h.page(nil, h.handleLogout))
+
+	m.HandleFunc("GET /intake", h.page(deskRoles, h.handleIntake))
+	m.HandleFunc("GET /intake/stream", h.page(deskRoles, h.handleStream))
+	m.HandleFunc("GET /search", h.page(staffRoles, h.handleSearch))
+	m.HandleFunc("GET /animals/{id}", h.page(staffRoles, h.handleAnimal))
+	m.HandleFunc("POST /animals/{id}/impound", h.page(intakeRoles, h.handleImpound))
+
+	m.HandleFunc("GET /officer", h.page(officerRoles, h.handleOfficer))
+	m.HandleFunc("POST /animals/{id}/bites", h.page(officerRoles, h.handleBite))
+	m.HandleFunc("GET /animals/{id}/compliance", h.page(deskRoles, h.handleCompliance))
+
+	m.HandleFunc("GET /clinic", h.page(counterRoles, h.handleClinic))
+	m.HandleFunc("GET /animals/{id}/licence", h.page(counterRoles, h.handleLicenceForm))
+	m.HandleFunc("POST /animals/{id}/licence", h.page(counterRoles, h.handleIssueLicence))
+	m.HandleFunc("GET /licences/{id}", h.page(counterRoles, h.handleLicence))
+	m.HandleFunc("GET /licences/{id}/tag.svg", h.page(staffRoles, h.handleLicenceTag))
+	m.HandleFunc("GET /licences/{id}/jobs", h.page(counterRoles, h.handleLicenceJobs))
+	m.HandleFunc("POST /licences/{id}/jobs", h.page(counterRoles, h.handleCreateJob))
+	m.HandleFunc("POST /licences/{id}/duplicate", h.page(counterRoles, h.handleDuplicate))
+
+	m.HandleFunc("GET /admin", h.page(adminRoles, h.handleAdmin))
+	m.HandleFunc("GET /admin/devices", h.page(adminRoles, h.handleDevices))
+	m.HandleFunc("GET /admin/designs/{j}/{year}/preview.svg", h.page(adminRoles, h.handleDesignPreview))
+	m.HandleFunc("POST /admin/designs/{j}/{year}/approve", h.page(adminRoles, h.handleApproveDesign))
+	m.HandleFunc("POST /admin/tokens", h.page(adminRoles, h.handleCreateToken))
+	m.HandleFunc("POST /admin/tokens/{id}/revoke", h.page(adminRoles, h.handleRevokeToken))
+}
+
+// ServeHTTP implements http.Handler. Every response carries a strict
+// Content-Security-Policy: the pages load nothing but their own files.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "same-origin")
+	h.mux.ServeHTTP(w, r)
+}
+
+type ctxKey struct{}
+
+// sess returns the request's session (set by page).
+func sess(r *http.Request) *session {
+	ss, _ := r.Context().Value(ctxKey{}).(*session)
+	return ss
+}
+
+// page wraps a handler with the session, role and CSRF checks: no
+// session sends the browser to the login page; a role not in roles
+// (admin always passes) gets 403; a POST without the session's CSRF
+// token, or from another origin, gets 403. nil roles allows every
+// signed-in role.
+func (h *Handler) page(roles []service.Role, f http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var ss *session
+		if c, err := r.Cookie(cookieName); err == nil {
+			ss = h.sessions.get(c.Value)
+		}
+		if ss == nil {
+			if r.Method == http.MethodGet && !strings.HasSuffix(r.URL.Path, "/stream") {
+				http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+				return
+			}
+			h.fail(w, r, nil, http.StatusUnauthorized, "Please sign in again.")
+			return
+		}
+		if roles != nil && !allowed(ss.role, roles) {
+			h.fail(w, r, ss, http.StatusForbidden, "Your role ("+string(ss.role)+") may not use this page.")
+			return
+		}
+		if r.Method == http.MethodPost {
+			if !sameOrigin(r) || !ss.checkCSRF(r) {
+				h.fail(w, r, ss, http.StatusForbidden, "The form has expired or did not come from this site. Reload the page and try again.")
+				return
+			}
+		}
+		f(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, ss)))
+	}
+}
+
+// sameOrigin reports whether a POST came from a page of this host: an
+// Origin header, when sent, must name it, and Sec-Fetch-Site must not be
+// cross-site.
+func sameOrigin(r *http.Request) bool {
+	if s := r.Header.Get("Sec-Fetch-Site"); s == "cross-site" || s == "same-site" {
+		return false
+	}
+	o := r.Header.Get("Origin")
+	if o == "" {
+		return true // older browsers; the CSRF token still guards
+	}
+	u, err := url.Parse(o)
+	return err == nil && u.Host == r.Host
+}
+
+// view is what every page template gets.
+type view struct {
+	Title string
+	// S is the signed-in person, nil on the login page.
+	S      *who
+	Nav    []navItem
+	Active string
+	Flash  string
+	Error  string
+	Data   any
+}
+
+// who is the signed-in person as the layout shows them.
+type who struct {
+	Name string
+	Role service.Role
+	CSRF string
+}
+
+type navItem struct {
+	Path, Label string
+}
+
+// nav lists the pages a role may open.
+func nav(role service.Role) []navItem {
+	var n []navItem
+	if allowed(role, deskRoles) {
+		n = append(n, navItem{"/intake", "Intake desk"})
+	}
+	if allowed(role, officerRoles) {
+		n = append(n, navItem{"/officer", "Officer"})
+	}
+	if allowed(role, counterRoles) {
+		n = append(n, navItem{"/clinic", "Clinic counter"})
+	}
+	if allowed(role, adminRoles) {
+		n = append(n, navItem{"/admin", "Admin"})
+	}
+	return n
+}
+
+// home is the first page of a role.
+func home(role service.Role) string {
+	switch role {
+	case service.RoleAdmin:
+		return "/admin"
+	case service.RoleIntake:
+		return "/intake"
+	case service.RoleOfficer:
+		return "/officer"
+	case service.RoleClinic:
+		return "/clinic"
+	}
+	return ""
+}
+
+// render writes page name with data; a template error is logged and
+// answered with a plain 500.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name, title string, v *view) {
+	t := h.pages[name]
+	if t == nil {
+		h.o.Logger.Error("web: no template", "name", name)
+		http.Error(w, "Internal error.", http.StatusInternalServerError)
+		return
+	}
+	v.Title = title
+	if ss := sess(r); ss != nil {
+		v.S = &who{Name: ss.name, Role: ss.role, CSRF: ss.csrf}
+		v.Nav = nav(ss.role)
+	}
+	if v.Active == "" {
+		v.Active = "/" + strings.SplitN(strings.TrimPrefix(r.URL.Path, "/"), "/", 2)[0]
+	}
+	if v.Flash == "" {
+		v.Flash = r.URL.Query().Get("done")
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
+		h.o.Logger.Error("web: template", "name", name, "err", err)
+		http.Error(w, "Internal error.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	buf.WriteTo(w)
+}
+
+// fail shows an error page with msg; internal details never reach it.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, ss *session, status int, msg string) {
+	if ss != nil && sess(r) == nil {
+		r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, ss))
+	}
+	h.render(w, r, status, "error", http.StatusText(status), &view{Error: msg})
+}
+
+// failErr shows err: a service error's message and status, or
+// "Internal error." with the details logged.
+func (h *Handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
+	status := http.StatusInternalServerError
+	switch service.ErrorCode(err) {
+	case service.EINVALID:
+		status = http.StatusBadRequest
+	case service.ENOTFOUND:
+		status = http.StatusNotFound
+	case service.ECONFLICT:
+		status = http.StatusConflict
+	case service.EFORBIDDEN:
+		status = http.StatusForbidden
+	case service.EUNAUTHORIZED:
+		status = http.StatusUnauthorized
+	default:
+		h.o.Logger.Error("web: request", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	h.fail(w, r, nil, status, service.ErrorMessage(err))
+}
+
+// seeOther redirects after a POST, with a message for the next page.
+func seeOther(w http.ResponseWriter, r *http.Request, path, done string) {
+	if done != "" {
+		sep := "?"
+		if strings.Contains(path, "?") {
+			sep = "&"
+		}
+		path += sep + "done=" + url.QueryEscape(done)
+	}
+	http.Redirect(w, r, path, http.StatusSeeOther)
+}
+
+// audit records an action of the signed-in person; a failure is logged.
+func (h *Handler) audit(r *http.Request, action, entity string, id int64, detail string) {
+	ss := sess(r)
+	e := &service.AuditEvent{At: h.o.Now().UTC(), Actor: ss.name, Role: ss.role, Action: action,
+		Entity: entity, EntityID: id, Detail: detail, Site: ss.site}
+	if err := h.o.Store.CreateAuditEvent(r.Context(), e); err != nil {
+		h.o.Logger.Error("web: audit", "action", action, "err", err)
+	}
+}
+
+// profile returns the profile of id, or the default one for "".
+func (h *Handler) profile(id string) (*rules.Profile, error) {
+	if id == "" {
+		id = h.o.Jurisdiction
+	}
+	p := h.o.Rules.Profile(id)
+	if p == nil {
+		return nil, service.Errorf(service.EINVALID, "Unknown jurisdiction %q.", id)
+	}
+	return p, nil
+}
+
+// today is the date in the default jurisdiction.
+func (h *Handler) today(p *rules.Profile) service.Date { return p.Today(h.o.Now()) }
+
+func (h *Handler) handleHome(w http.ResponseWriter, r *http.Request) {
+	var ss *session
+	if c, err := r.Cookie(cookieName); err == nil {
+		ss = h.sessions.get(c.Value)
+	}
+	if ss == nil {
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		return
+	}
+	if p := home(ss.role); p != "" {
+		http.Redirect(w, r, p, http.StatusSeeOther)
+		return
+	}
+	h.fail(w, r, ss, http.StatusForbidden, "The public role has no pages here; use the found-pet lookup.")
+}

@@ -1,0 +1,526 @@
+package web_test
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/rules"
+)
+
+// client is a browser stand-in: it keeps the session cookie and reads
+// the CSRF token from the last page.
+type client struct {
+	t      *testing.T
+	f      *fixture
+	hc     *http.Client
+	cookie *http.Cookie
+	csrf   string
+	origin string
+}
+
+func (f *fixture) client() *client {
+	hc := f.srv.Client()
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &client{t: f.t, f: f, hc: hc, origin: f.srv.URL}
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// do sends a request and returns the status, the Location and the body.
+func (c *client) do(method, path string, form url.Values) (int, string, string) {
+	c.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, c.f.srv.URL+path, body)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", c.origin)
+	}
+	if c.cookie != nil {
+		req.AddCookie(c.cookie)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	for _, ck := range resp.Cookies() {
+		if ck.Name == "chipdesk_session" {
+			if ck.MaxAge < 0 {
+				c.cookie = nil
+			} else {
+				c.cookie = ck
+			}
+		}
+	}
+	if m := csrfRE.FindSubmatch(b); m != nil {
+		c.csrf = string(m[1])
+	}
+	return resp.StatusCode, resp.Header.Get("Location"), string(b)
+}
+
+func (c *client) get(path string) (int, string) {
+	c.t.Helper()
+	st, loc, body := c.do("GET", path, nil)
+	if st == http.StatusSeeOther {
+		return c.get(strings.TrimPrefix(loc, c.f.srv.URL))
+	}
+	return st, body
+}
+
+// post sends a form with the session's CSRF token and follows the
+// redirect.
+func (c *client) post(path string, form url.Values) (int, string) {
+	c.t.Helper()
+	if form == nil {
+		form = url.Values{}
+	}
+	if form.Get("csrf") == "" {
+		form.Set("csrf", c.csrf)
+	}
+	st, loc, body := c.do("POST", path, form)
+	if st == http.StatusSeeOther {
+		return c.get(loc)
+	}
+	return st, body
+}
+
+func (c *client) login(role service.Role) {
+	c.t.Helper()
+	st, loc, _ := c.do("POST", "/login", url.Values{"token": {c.f.tokens[role]}})
+	if st != http.StatusSeeOther || c.cookie == nil {
+		c.t.Fatalf("login as %s = %d, cookie %v, want 303 and a cookie", role, st, c.cookie)
+	}
+	c.get(loc)
+}
+
+func TestLogin(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	if st, loc, _ := c.do("GET", "/intake", nil); st != http.StatusSeeOther || !strings.HasPrefix(loc, "/login?next=") {
+		t.Errorf("GET /intake signed out = %d %q, want 303 to /login", st, loc)
+	}
+	if st, _, body := c.do("POST", "/login", url.Values{"token": {"cdk_WRONG"}}); st != http.StatusUnauthorized || !strings.Contains(body, "not valid") {
+		t.Errorf("login with a bad token = %d, want 401 with a message", st)
+	}
+	for _, tc := range []struct {
+		name string
+		role service.Role
+		home string
+	}{
+		{"admin", service.RoleAdmin, "/admin"},
+		{"intake", service.RoleIntake, "/intake"},
+		{"officer", service.RoleOfficer, "/officer"},
+		{"clinic", service.RoleClinic, "/clinic"},
+	} {
+		c := f.client()
+		st, loc, _ := c.do("POST", "/login", url.Values{"token": {f.tokens[tc.role]}})
+		if st != http.StatusSeeOther || loc != tc.home {
+			t.Errorf("%s: login = %d %q, want 303 %q", tc.name, st, loc, tc.home)
+		}
+		ck := c.cookie
+		if ck == nil || !ck.HttpOnly || ck.SameSite != http.SameSiteStrictMode || ck.Secure || ck.Path != "/" || len(ck.Value) < 40 {
+			t.Errorf("%s: session cookie %+v, want HttpOnly, SameSite=Strict, Path /, a long random value", tc.name, ck)
+		}
+	}
+}
+
+func TestSecureCookieOverTLS(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, true)
+	c := f.client()
+	c.hc.Transport.(*http.Transport).TLSClientConfig = &tls.Config{InsecureSkipVerify: true}
+	c.login(service.RoleIntake)
+	if !c.cookie.Secure {
+		t.Errorf("cookie over TLS %+v, want Secure", c.cookie)
+	}
+}
+
+func TestSessionExpiresOnServer(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleIntake)
+	if st, _ := c.get("/intake"); st != http.StatusOK {
+		t.Fatalf("GET /intake = %d, want 200", st)
+	}
+	f.clock.Add(11 * time.Hour) // past DefaultSessionTTL
+	if st, loc, _ := c.do("GET", "/intake", nil); st != http.StatusSeeOther || !strings.HasPrefix(loc, "/login") {
+		t.Errorf("GET /intake after expiry = %d %q, want 303 to /login", st, loc)
+	}
+}
+
+func TestLogoutEndsSession(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleOfficer)
+	old := c.cookie
+	if st, _ := c.post("/logout", nil); st != http.StatusOK {
+		t.Fatalf("logout = %d", st)
+	}
+	c.cookie = old // a stolen copy of the cookie no longer works
+	if st, _, _ := c.do("GET", "/officer", nil); st != http.StatusSeeOther {
+		t.Errorf("GET /officer with the old cookie = %d, want 303 to login", st)
+	}
+}
+
+// TestRoles checks the role × page matrix: each role reaches its pages
+// and gets 403 elsewhere; admin reaches all.
+func TestRoles(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	pages := []string{"/intake", "/officer", "/clinic", "/admin", fmt.Sprintf("/animals/%d/compliance", f.rex)}
+	want := map[service.Role][]int{
+		service.RoleAdmin:   {200, 200, 200, 200, 200},
+		service.RoleIntake:  {200, 403, 200, 403, 200},
+		service.RoleOfficer: {200, 200, 403, 403, 200},
+		service.RoleClinic:  {403, 403, 200, 403, 403},
+		service.RolePublic:  {403, 403, 403, 403, 403},
+	}
+	for role, codes := range want {
+		c := f.client()
+		c.login(role)
+		for i, p := range pages {
+			if st, _, _ := c.do("GET", p, nil); st != codes[i] {
+				t.Errorf("%s GET %s = %d, want %d", role, p, st, codes[i])
+			}
+		}
+	}
+}
+
+func TestCSRF(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleIntake)
+	path := fmt.Sprintf("/animals/%d/impound", f.tom)
+	for _, tc := range []struct {
+		name, csrf, origin string
+	}{
+		{"no token", "-", f.srv.URL},
+		{"wrong token", "AAAA", f.srv.URL},
+		{"other origin", c.csrf, "https://evil.example"},
+	} {
+		c.origin = tc.origin
+		form := url.Values{"csrf": {tc.csrf}, "notice_date": {"2026-06-15"}}
+		if tc.csrf == "-" {
+			form.Del("csrf")
+			form.Set("csrf", "")
+		}
+		if st, _, _ := c.do("POST", path, form); st != http.StatusForbidden {
+			t.Errorf("%s: POST %s = %d, want 403", tc.name, path, st)
+		}
+	}
+	open := true
+	ims, _, err := f.store.FindImpoundments(context.Background(), service.ImpoundFilter{Open: &open})
+	if err != nil || len(ims) != 0 {
+		t.Errorf("impoundments after refused posts = %d (%v), want none", len(ims), err)
+	}
+	// Another session's token does not work either.
+	other := f.client()
+	other.login(service.RoleIntake)
+	c.origin = f.srv.URL
+	if st, _, _ := c.do("POST", path, url.Values{"csrf": {other.csrf}}); st != http.StatusForbidden {
+		t.Errorf("POST with another session's token = %d, want 403", st)
+	}
+}
+
+// TestImpound starts an impoundment and checks the page shows the hold
+// and the redemption fees the rules compute (Minn. Stat. 346.47 subd. 2,
+// Minneapolis 62.40).
+func TestImpound(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleIntake)
+	st, body := c.post(fmt.Sprintf("/animals/%d/impound", f.tom), url.Values{"notice_date": {"2026-06-15"}, "where_found": {"Loring Park"}, "jurisdiction": {"minneapolis"}})
+	if st != http.StatusCreated {
+		t.Fatalf("impound = %d, want 201\n%s", st, body)
+	}
+	ctx := context.Background()
+	open := true
+	ims, _, err := f.store.FindImpoundments(ctx, service.ImpoundFilter{Open: &open})
+	if err != nil || len(ims) != 1 {
+		t.Fatalf("open impoundments = %d (%v), want 1", len(ims), err)
+	}
+	im := ims[0]
+	p := f.rules.Profile("minneapolis")
+	hold := p.HoldFor(im)
+	if im.HoldUntil != hold.Until || im.HoldUntil.IsZero() {
+		t.Errorf("HoldUntil = %v, want the rules' %v", im.HoldUntil, hold.Until)
+	}
+	rec, err := f.store.FindRecordByAnimal(ctx, f.tom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	red := p.Redemption(rec, im, im.IntakeOn)
+	for _, want := range []string{`id="hold-until">` + hold.Until.String(), "Notice given", rules.Money(red.TotalCents), "Loring Park"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("impound page lacks %q", want)
+		}
+	}
+	for _, l := range red.Lines {
+		if !strings.Contains(body, l.Label) {
+			t.Errorf("impound page lacks fee line %q", l.Label)
+		}
+	}
+}
+
+func TestSearch(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleIntake)
+	for _, tc := range []struct {
+		name, q string
+		want  []string
+	}{
+		{"chip", chipRex, []string{"Rex", "DANGEROUS ANIMAL", "Jane Doe"}},
+		{"chip with spaces", "982 000001088420", []string{"Rex"}},
+		{"owner", "jane", []string{"Rex", "Tom"}},
+		{"address", "oak street", []string{"Rex", "Tom"}},
+		{"unknown chip", chipStray, []string{"Not registered here"}},
+		{"nothing", "zzzz nobody", []string{"Nothing matches"}},
+	} {
+		st, body := c.get("/search?q=" + url.QueryEscape(tc.q))
+		if st != http.StatusOK {
+			t.Errorf("%s: search %q = %d", tc.name, tc.q, st)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: search %q lacks %q", tc.name, tc.q, w)
+			}
+		}
+	}
+}
+
+// TestBite records a bite and checks the quarantine is the rules' plan
+// (Minneapolis 66.40: ten days).
+func TestBite(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleOfficer)
+	st, body := c.post(fmt.Sprintf("/animals/%d/bites", f.tom), url.Values{"bite_date": {"2026-06-14"}, "victim": {"person"}, "skin_broken": {"on"}, "jurisdiction": {"minneapolis"}})
+	if st != http.StatusOK {
+		t.Fatalf("bite = %d\n%s", st, body)
+	}
+	ctx := context.Background()
+	qs, err := f.store.FindQuarantines(ctx, f.tom)
+	if err != nil || len(qs) != 1 {
+		t.Fatalf("quarantines = %d (%v), want 1", len(qs), err)
+	}
+	rec, _ := f.store.FindRecordByAnimal(ctx, f.tom)
+	plan := f.rules.Profile("minneapolis").BiteQuarantine(&rec.Animal, rec.Rabies, service.MustDate("2026-06-14"))
+	if q := qs[0]; q.Start != plan.Start || q.End != plan.End || q.Place != plan.Place {
+		t.Errorf("quarantine %v–%v at %s, want the rules' %v–%v at %s", q.Start, q.End, q.Place, plan.Start, plan.End, plan.Place)
+	}
+	if !strings.Contains(body, "QUARANTINE") {
+		t.Errorf("record after a bite shows no quarantine banner")
+	}
+}
+
+func TestCompliance(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleOfficer)
+	st, body := c.get(fmt.Sprintf("/animals/%d/compliance", f.rex))
+	if st != http.StatusOK {
+		t.Fatalf("compliance = %d", st)
+	}
+	ctx := context.Background()
+	rec, _ := f.store.FindRecordByAnimal(ctx, f.rex)
+	p := f.rules.Profile("minneapolis")
+	ev := p.Evaluate(rec, p.Today(f.clock.Now()))
+	if len(ev.Deadlines) == 0 {
+		t.Fatal("the rules give no deadlines for the seeded designation")
+	}
+	for _, d := range ev.Deadlines {
+		want := fmt.Sprintf(`data-deadline="%s">%s<`, d.Name, d.State)
+		if !strings.Contains(body, want) {
+			t.Errorf("compliance page lacks %s", want)
+		}
+	}
+}
+
+// TestLicence issues a licence at the counter with a rabies certificate
+// and checks fee, expiry and tag number come from the rules and the
+// store; then a duplicate for a lost tag (Minneapolis 64.40).
+func TestLicence(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleClinic)
+	st, body := c.get(fmt.Sprintf("/animals/%d/licence", f.tom))
+	if st != http.StatusOK {
+		t.Fatalf("licence form = %d", st)
+	}
+	st, body = c.post(fmt.Sprintf("/animals/%d/licence", f.tom), url.Values{
+		"rabies_date": {"2026-06-01"}, "rabies_months": {"12"}, "rabies_type": {"killed"}, "rabies_certificate": {"RC-2002"},
+		"jurisdiction": {"minneapolis"}, "issued_by": {"clinic"}, "clinic": {"Lake Street Vet"},
+	})
+	if st != http.StatusOK {
+		t.Fatalf("issue = %d\n%s", st, body)
+	}
+	ctx := context.Background()
+	ls, _, err := f.store.FindLicences(ctx, service.LicenceFilter{AnimalID: &f.tom})
+	if err != nil || len(ls) != 1 {
+		t.Fatalf("licences = %d (%v), want 1", len(ls), err)
+	}
+	l := ls[0]
+	rec, _ := f.store.FindRecordByAnimal(ctx, f.tom)
+	p := f.rules.Profile("minneapolis")
+	q := p.LicenceQuote(&rec.Animal, rec.Rabies, p.Today(f.clock.Now()), rules.QuoteOpts{Issuer: service.IssuerClinic})
+	if l.FeeCents != q.Fees.TotalCents || l.ExpiresOn != q.ExpiresOn || l.TagNumber < 1 || l.ClinicPayCents != q.ClinicPayCents || l.Clinic != "Lake Street Vet" {
+		t.Errorf("licence fee %d expires %v tag %d pay %d clinic %q, want the quote's %d, %v, a number, %d",
+			l.FeeCents, l.ExpiresOn, l.TagNumber, l.ClinicPayCents, l.Clinic, q.Fees.TotalCents, q.ExpiresOn, q.ClinicPayCents)
+	}
+	if rec.Rabies == nil || rec.Rabies.Certificate != "RC-2002" {
+		t.Errorf("rabies on file %+v, want certificate RC-2002", rec.Rabies)
+	}
+	if !strings.Contains(body, `id="tag-preview"`) {
+		t.Errorf("licence page has no tag preview")
+	}
+	st, svg := c.get(fmt.Sprintf("/licences/%d/tag.svg", l.ID))
+	if st != http.StatusOK || !strings.Contains(svg, "<svg") {
+		t.Errorf("tag.svg = %d %.60q", st, svg)
+	}
+
+	st, body = c.post(fmt.Sprintf("/licences/%d/jobs", l.ID), url.Values{"kind": {"print"}})
+	if st != http.StatusOK || !strings.Contains(body, "queued") {
+		t.Errorf("print = %d, page lacks the queued job", st)
+	}
+	select {
+	case <-f.wake:
+	default:
+		t.Errorf("queuing a job did not wake the runner")
+	}
+	c.post(fmt.Sprintf("/licences/%d/jobs", l.ID), url.Values{"kind": {"print"}}) // a double click
+	if jobs, n, _ := f.store.FindJobs(ctx, service.JobFilter{LicenceID: &l.ID}); n != 1 {
+		t.Errorf("jobs after two clicks = %d (%v), want 1", n, jobs)
+	}
+
+	dup, _ := p.DuplicateQuote(service.TagLost)
+	st, body = c.post(fmt.Sprintf("/licences/%d/duplicate", l.ID), url.Values{"reason": {"lost"}})
+	if st != http.StatusOK || !strings.Contains(body, rules.Money(dup.TotalCents)) {
+		t.Fatalf("duplicate = %d, page lacks fee %s\n%s", st, rules.Money(dup.TotalCents), body)
+	}
+	old, _ := f.store.FindLicenceByID(ctx, l.ID)
+	if old.Status != service.LicenceReplaced {
+		t.Errorf("old licence status %s, want replaced", old.Status)
+	}
+	st, _ = c.post(fmt.Sprintf("/licences/%d/duplicate", l.ID), url.Values{"reason": {"lost"}})
+	if st != http.StatusConflict {
+		t.Errorf("duplicate of a replaced licence = %d, want 409", st)
+	}
+	st, _ = c.post(fmt.Sprintf("/licences/%d/duplicate", l.ID+1), url.Values{"reason": {"worn"}})
+	if st != http.StatusBadRequest {
+		t.Errorf("duplicate for a worn tag = %d, want 400 (64.40: lost or stolen only)", st)
+	}
+}
+
+func TestAdmin(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleAdmin)
+	st, body := c.get("/admin")
+	if st != http.StatusOK {
+		t.Fatalf("admin = %d", st)
+	}
+	for _, w := range []string{"Minneapolis 2026", "paper out", "test clinic", "Approve MPLS/2026"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("admin page lacks %q", w)
+		}
+	}
+	if st, svg := c.get("/admin/designs/MPLS/2027/preview.svg"); st != http.StatusOK || !strings.Contains(svg, "<svg") {
+		t.Errorf("design preview = %d", st)
+	}
+	st, body = c.post("/admin/designs/MPLS/2027/approve", nil)
+	if st != http.StatusOK || !strings.Contains(body, "approved</span> by test admin") {
+		t.Errorf("approve = %d, page does not show the approval", st)
+	}
+	st, body = c.post("/admin/tokens", url.Values{"name": {"Front desk 2"}, "role": {"intake"}, "days": {"30"}})
+	m := regexp.MustCompile(`id="secret" type="text" readonly value="(cdk_[A-Z0-9]+)"`).FindStringSubmatch(body)
+	if st != http.StatusCreated || m == nil {
+		t.Fatalf("create token = %d, no secret shown", st)
+	}
+	// The new token signs in, and revoking it ends its session.
+	nc := f.client()
+	if st, _, _ := nc.do("POST", "/login", url.Values{"token": {m[1]}}); st != http.StatusSeeOther {
+		t.Fatalf("login with the new token = %d", st)
+	}
+	toks, _ := f.store.FindTokens(context.Background())
+	var id int64
+	for _, tk := range toks {
+		if tk.Name == "Front desk 2" {
+			id = tk.ID
+		}
+	}
+	if st, _ := c.post(fmt.Sprintf("/admin/tokens/%d/revoke", id), nil); st != http.StatusOK {
+		t.Errorf("revoke = %d", st)
+	}
+	if st, _, _ := nc.do("GET", "/intake", nil); st != http.StatusSeeOther {
+		t.Errorf("session of a revoked token: GET /intake = %d, want 303 to login", st)
+	}
+}
+
+// TestStream reads the scan stream without a browser: a scan of the
+// dangerous dog arrives as a rendered panel with the red banner.
+func TestStream(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleIntake)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.srv.URL+"/intake/stream", nil)
+	req.AddCookie(c.cookie)
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || ct != "text/event-stream" {
+		t.Fatalf("stream = %d %q", resp.StatusCode, ct)
+	}
+	for f.hub.Subscribers() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := f.pipe.HandleText(ctx, "desk-1", chipRex, "", "shelter"); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	buf := make([]byte, 4096)
+	for !strings.Contains(got.String(), "\n\nid:") && !strings.HasSuffix(got.String(), "</div>\n\n") {
+		n, err := resp.Body.Read(buf)
+		got.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	s := got.String()
+	for _, w := range []string{"event: scan", "data: ", "DANGEROUS ANIMAL", "Rex", "Jane Doe", "reader desk-1"} {
+		if !strings.Contains(s, w) {
+			t.Errorf("stream lacks %q:\n%s", w, s)
+		}
+	}
+}
