@@ -3,9 +3,9 @@ package web_test
 import (
 	"context"
 	"log/slog"
-	"strings"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -26,7 +26,10 @@ import (
 // testLog writes log lines to the test's log.
 type testLog struct{ t *testing.T }
 
-func (l testLog) Write(b []byte) (int, error) { l.t.Log(strings.TrimSpace(string(b))); return len(b), nil }
+func (l testLog) Write(b []byte) (int, error) {
+	l.t.Log(strings.TrimSpace(string(b)))
+	return len(b), nil
+}
 
 // clock is a settable test clock.
 type clock struct {

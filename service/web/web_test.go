@@ -290,7 +290,7 @@ func TestSearch(t *testing.T) {
 	c.login(service.RoleIntake)
 	for _, tc := range []struct {
 		name, q string
-		want  []string
+		want    []string
 	}{
 		{"chip", chipRex, []string{"Rex", "DANGEROUS ANIMAL", "Jane Doe"}},
 		{"chip with spaces", "982 000001088420", []string{"Rex"}},
