@@ -22,9 +22,13 @@ func (s *Server) routes() {
 	m := s.mux
 	m.HandleFunc("GET /healthz", s.handleHealth)
 	m.HandleFunc("GET /api/v1/openapi.json", s.handleOpenAPI)
-	m.HandleFunc("GET /{$}", s.handlePage)
-	m.HandleFunc("GET /login", s.handleLogin)
-	m.HandleFunc("POST /logout", s.handleLogout)
+	if s.web != nil {
+		m.Handle("/", s.web)
+	} else {
+		m.HandleFunc("GET /{$}", s.handlePage)
+		m.HandleFunc("GET /login", s.handleLogin)
+		m.HandleFunc("POST /logout", s.handleLogout)
+	}
 	m.Handle("GET /metrics", s.require(s.metricsHandler().ServeHTTP, adminOnly...))
 
 	for _, rt := range s.apiRoutes() {

@@ -29,6 +29,9 @@ type Opts struct {
 	// Scans handles scans posted by handhelds and keyboard-wedge pages
 	// (POST /api/v1/scans); nil answers 404 there.
 	Scans ScanHandler
+	// Web, when set, serves every path outside the API (/api/, /healthz,
+	// /metrics) in place of the built-in live scan page.
+	Web http.Handler
 	// Logger receives request errors; nil discards.
 	Logger *slog.Logger
 	// Registry receives the server's metrics and is served at /metrics;
@@ -65,6 +68,7 @@ type Server struct {
 	lookup  *lookup.Service
 	hub     *events.Hub
 	scans   ScanHandler
+	web     http.Handler
 	log     *slog.Logger
 	now     func() time.Time
 	maxBody int64
@@ -94,6 +98,7 @@ func New(o *Opts) (*Server, error) {
 		lookup:  o.Lookup,
 		hub:     o.Hub,
 		scans:   o.Scans,
+		web:     o.Web,
 		log:     o.Logger,
 		now:     o.Now,
 		maxBody: o.MaxBodyBytes,

@@ -1,0 +1,209 @@
+package hardware_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
+	"github.com/chipdesk/chipdesk/reader"
+	"github.com/chipdesk/chipdesk/reader/readertest"
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/events"
+	"github.com/chipdesk/chipdesk/service/hardware"
+	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/rules"
+	"github.com/chipdesk/chipdesk/service/store/sqlite"
+)
+
+const (
+	biscuitChip = "985121004515220" // registered below
+	strayChip   = "982009104515220" // nobody's
+)
+
+type fixture struct {
+	store  *sqlite.DB
+	hub    *events.Hub
+	pipe   *hardware.Pipeline
+	animal int64
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "hw.db"), nil)
+	if err != nil {
+		t.Fatalf("sqlite.Open: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	rs, err := rules.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk, err := lookup.New(&lookup.Opts{Store: st, Rules: rs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub := events.New(nil)
+	t.Cleanup(hub.Close)
+	pipe, err := hardware.NewPipeline(&hardware.PipelineOpts{Lookup: lk, Scans: st, Hub: hub, Site: "shelter"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &service.Owner{Name: "Ada Lindqvist", City: "Minneapolis"}
+	if err := st.CreateOwner(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	a := &service.Animal{OwnerID: o.ID, Name: "Biscuit", Species: service.Dog}
+	if err := st.CreateAnimal(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AddChip(ctx, &service.Chip{AnimalID: a.ID, Code: biscuitChip, Kind: "iso11784"}); err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{store: st, hub: hub, pipe: pipe, animal: a.ID}
+}
+
+// next waits for one event and decodes it.
+func next(t *testing.T, sub *events.Sub, within time.Duration) lookup.ScanEvent {
+	t.Helper()
+	select {
+	case ev, ok := <-sub.C():
+		if !ok {
+			t.Fatal("event stream closed")
+		}
+		var se lookup.ScanEvent
+		if err := json.Unmarshal(ev.Data, &se); err != nil {
+			t.Fatalf("event %s: %v", ev.Data, err)
+		}
+		if se.Reader != ev.Reader {
+			t.Errorf("event published for reader %q carries reader %q", ev.Reader, se.Reader)
+		}
+		return se
+	case <-time.After(within):
+		t.Fatalf("no scan event within %v", within)
+	}
+	panic("unreachable")
+}
+
+// TestManagerDebounceAndReconnect plays a reader that repeats a chip,
+// then hangs up; the manager reopens it and goes on.
+func TestManagerDebounceAndReconnect(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	var opens atomic.Int32
+	first := readertest.New("desk-1 first", readertest.Chip(biscuitChip), readertest.Chip(biscuitChip), readertest.Chip(strayChip))
+	first.End = fmt.Errorf("test: %w", port.ErrHangup)
+	second := readertest.New("desk-1 second", readertest.Chip("AVID*012*345*678"))
+	open := func(ctx context.Context, sp hardware.Spec) (reader.Reader, error) {
+		switch opens.Add(1) {
+		case 1:
+			return first, nil
+		case 2:
+			return nil, fmt.Errorf("test: %w", port.ErrHangup) // still unplugged
+		case 3:
+			return second, nil
+		}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	m, err := hardware.NewManager(&hardware.ManagerOpts{Pipeline: f.pipe, Open: open, MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Add("wl134:/dev/null,name=desk-1"); err != nil {
+		t.Fatal(err)
+	}
+	sub := f.hub.Subscribe("desk-1")
+	defer sub.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+
+	want := []struct {
+		chip  string
+		found bool
+	}{{biscuitChip, true}, {strayChip, false}, {"012345678", false}}
+	for i, w := range want {
+		se := next(t, sub, 5*time.Second)
+		if se.Chip.Code != w.chip || se.Lookup == nil || se.Lookup.Found != w.found || se.ScanID == 0 {
+			t.Errorf("event %d = chip %s found %v scan %d, want chip %s found %v, stored", i, se.Chip.Code, se.Lookup != nil && se.Lookup.Found, se.ScanID, w.chip, w.found)
+		}
+		if w.found && (se.Lookup.Animal == nil || se.Lookup.Animal.ID != f.animal || se.Lookup.Owner == nil) {
+			t.Errorf("event %d lookup = %+v, want Biscuit with owner", i, se.Lookup)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run = %v, want nil after cancel", err)
+	}
+	st := m.Status()
+	if len(st) != 1 || st[0].Reads != 3 || st[0].Suppressed != 1 || st[0].Failures < 2 {
+		t.Errorf("Status = %+v, want 3 reads, 1 suppressed, ≥2 failures", st)
+	}
+	scans, n, err := f.store.FindScans(context.Background(), service.ScanFilter{})
+	if err != nil || n != 3 {
+		t.Fatalf("FindScans = %d, %v; want 3 stored scans", n, err)
+	}
+	if scans[len(scans)-1].AnimalID != f.animal || scans[0].Site != "shelter" {
+		t.Errorf("scans %+v, want the first resolved to Biscuit at site shelter", scans)
+	}
+}
+
+// TestManagerSerialPTY runs a real driver on a pseudo-terminal played
+// by the reader simulator: bytes on the pty to a scan event.
+func TestManagerSerialPTY(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for _, kind := range []string{"wl134", "allflex", "iso24631"} {
+		t.Run(kind, func(t *testing.T) {
+			sim, err := readersim.Start(&readersim.Opts{Protocol: kind})
+			if err != nil {
+				t.Fatalf("readersim.Start: %v", err)
+			}
+			defer sim.Close()
+			m, err := hardware.NewManager(&hardware.ManagerOpts{Pipeline: f.pipe})
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := "sim-" + kind
+			if err := m.Add(kind + ":" + sim.Path() + ",name=" + name); err != nil {
+				t.Fatal(err)
+			}
+			sub := f.hub.Subscribe(name)
+			defer sub.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- m.Run(ctx) }()
+			defer func() { cancel(); <-done }()
+			// The driver may open the port after the first send: resend
+			// until a scan arrives (the debounce keeps it to one event).
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				if err := sim.SendText(ctx, biscuitChip); err != nil {
+					t.Fatalf("Send: %v", err)
+				}
+				select {
+				case ev := <-sub.C():
+					var se lookup.ScanEvent
+					if err := json.Unmarshal(ev.Data, &se); err != nil {
+						t.Fatal(err)
+					}
+					if se.Chip.Code != biscuitChip || se.Lookup.Animal == nil || se.Lookup.Animal.ID != f.animal {
+						t.Errorf("event %s, want Biscuit", ev.Data)
+					}
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("no scan event from the %s simulator; status %+v", kind, m.Status())
+				}
+			}
+		})
+	}
+}
