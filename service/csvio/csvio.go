@@ -150,7 +150,9 @@ func Decode(ctx context.Context, st Store, files map[Table]io.Reader) (*service.
 			}
 		}
 	}
-	d.checkRefs()
+	if err := d.checkRefs(); err != nil {
+		return nil, err
+	}
 	if len(d.errs.Rows) > 0 {
 		return nil, d.errs
 	}
@@ -493,39 +495,74 @@ func (d *decoder) decode(r *row) {
 	}
 }
 
+// IDChecker is implemented by stores that can check many ids in one
+// go; Import uses it when the store has it, and one lookup per id
+// otherwise.
+type IDChecker interface {
+	// MissingIDs returns those of ids not in table ("owners",
+	// "animals", "licences").
+	MissingIDs(ctx context.Context, table string, ids []int64) ([]int64, error)
+}
+
 // checkRefs resolves references against the files, then the store.
-func (d *decoder) checkRefs() {
-	check := func(refs []ref, inFiles func(int64) bool, inStore func(int64) bool, what string) {
-		cache := map[int64]bool{}
+func (d *decoder) checkRefs() error {
+	check := func(refs []ref, inFiles func(int64) bool, table string, find func(int64) error, what string) error {
+		var outside []int64
+		seen := map[int64]bool{}
+		for _, x := range refs {
+			if x.id != 0 && !inFiles(x.id) && !seen[x.id] {
+				seen[x.id] = true
+				outside = append(outside, x.id)
+			}
+		}
+		missing := map[int64]bool{}
+		switch ck, ok := d.st.(IDChecker); {
+		case len(outside) == 0:
+		case d.st == nil:
+			for _, id := range outside {
+				missing[id] = true
+			}
+		case ok:
+			ids, err := ck.MissingIDs(d.ctx, table, outside)
+			if err != nil {
+				return fmt.Errorf("csvio: check %s: %w", table, err)
+			}
+			for _, id := range ids {
+				missing[id] = true
+			}
+		default:
+			for _, id := range outside {
+				if err := find(id); service.ErrorCode(err) == service.ENOTFOUND {
+					missing[id] = true
+				} else if err != nil {
+					return fmt.Errorf("csvio: check %s: %w", table, err)
+				}
+			}
+		}
 		for _, x := range refs {
 			if x.id == 0 {
 				d.errs.add(x.t, x.line, x.col, "required")
-				continue
-			}
-			if inFiles(x.id) {
-				continue
-			}
-			ok, done := cache[x.id]
-			if !done {
-				ok = d.st != nil && inStore(x.id)
-				cache[x.id] = ok
-			}
-			if !ok {
+			} else if missing[x.id] {
 				d.errs.add(x.t, x.line, x.col, "no %s %d in the files or the store", what, x.id)
 			}
 		}
+		return nil
 	}
-	check(d.ownerRefs, func(id int64) bool { return d.owners[id] }, func(id int64) bool {
+	if err := check(d.ownerRefs, func(id int64) bool { return d.owners[id] }, "owners", func(id int64) error {
 		_, err := d.st.FindOwnerByID(d.ctx, id)
-		return err == nil
-	}, "owner")
-	check(d.animalRefs, func(id int64) bool { return d.animals[id] }, func(id int64) bool {
+		return err
+	}, "owner"); err != nil {
+		return err
+	}
+	if err := check(d.animalRefs, func(id int64) bool { return d.animals[id] }, "animals", func(id int64) error {
 		_, err := d.st.FindAnimalByID(d.ctx, id)
-		return err == nil
-	}, "animal")
-	check(d.licenceRefs, func(id int64) bool { _, ok := d.licences[id]; return ok }, func(id int64) bool {
+		return err
+	}, "animal"); err != nil {
+		return err
+	}
+	return check(d.licenceRefs, func(id int64) bool { _, ok := d.licences[id]; return ok }, "licences", func(id int64) error {
 		_, err := d.st.FindLicenceByID(d.ctx, id)
-		return err == nil
+		return err
 	}, "licence")
 }
 

@@ -284,3 +284,25 @@ func (s batchStore) EachLicence(context.Context, func(*service.Licence) error) e
 func (s batchStore) EachVaccination(context.Context, func(*service.RabiesVaccination) error) error {
 	return nil
 }
+
+// hideChecker hides the store's MissingIDs, so Import looks ids up one by
+// one.
+type hideChecker struct{ csvio.Store }
+
+// Ensure references to stored records are checked through plain lookups
+// when the store has no MissingIDs, with the same line numbers.
+func TestImportRefsWithoutIDChecker(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openDB(t)
+	if err := db.CreateOwner(ctx, &service.Owner{Name: "Ada"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []csvio.Store{db, hideChecker{db}} {
+		_, err := csvio.Import(ctx, st, map[csvio.Table]io.Reader{csvio.Animals: strings.NewReader("id,owner_id,species\n5,1,dog\n6,2,cat\n7,2,cat\n")})
+		var ie *csvio.ImportError
+		if !errors.As(err, &ie) || len(ie.Rows) != 2 || ie.Rows[0].Line != 3 || ie.Rows[1].Line != 4 || ie.Rows[0].Column != "owner_id" {
+			t.Errorf("%T: Import = %v, want owner 2 missing on lines 3 and 4", st, err)
+		}
+	}
+}

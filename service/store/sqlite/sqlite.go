@@ -76,7 +76,7 @@ func Open(ctx context.Context, path string, o *Opts) (*DB, error) {
 	base := "file:" + (&url.URL{Path: path}).EscapedPath()
 	pragmas := fmt.Sprintf("_pragma=foreign_keys(1)&_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)", busy.Milliseconds())
 	var err error
-	if db.wdb, err = sql.Open("sqlite", base+"?"+pragmas+"&_pragma=journal_mode(WAL)&_txlock=immediate"); err != nil {
+	if db.wdb, err = sql.Open("sqlite", base+"?"+pragmas+"&_pragma=journal_mode(WAL)&_pragma=cache_size(-131072)&_pragma=temp_store(MEMORY)&_txlock=immediate"); err != nil {
 		return nil, fmt.Errorf("sqlite: open: %w", err)
 	}
 	db.wdb.SetMaxOpenConns(1)
@@ -85,7 +85,7 @@ func Open(ctx context.Context, path string, o *Opts) (*DB, error) {
 		db.wdb.Close()
 		return nil, err
 	}
-	if db.rdb, err = sql.Open("sqlite", base+"?"+pragmas+"&_pragma=query_only(1)"); err != nil {
+	if db.rdb, err = sql.Open("sqlite", base+"?"+pragmas+"&_pragma=query_only(1)&_pragma=cache_size(-32768)"); err != nil {
 		db.wdb.Close()
 		return nil, fmt.Errorf("sqlite: open: %w", err)
 	}

@@ -1,0 +1,57 @@
+package csvio_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"testing"
+
+	"github.com/chipdesk/chipdesk/service/csvio"
+)
+
+var benchAnimals = flag.Int("animals", 100000, "animals (and licences) in the import benchmarks")
+
+// BenchmarkImportLicences times the import of a licences file of
+// -animals rows into a store that already holds the animals.
+func BenchmarkImportLicences(b *testing.B) {
+	n := *benchAnimals
+	bufs := generate(b, n)
+	ctx := context.Background()
+	for b.Loop() {
+		b.StopTimer()
+		db := openDB(b)
+		if _, err := csvio.Import(ctx, db, map[csvio.Table]io.Reader{
+			csvio.Owners:  bytes.NewReader(bufs[csvio.Owners].Bytes()),
+			csvio.Animals: bytes.NewReader(bufs[csvio.Animals].Bytes()),
+		}); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := csvio.Import(ctx, db, map[csvio.Table]io.Reader{csvio.Licences: bytes.NewReader(bufs[csvio.Licences].Bytes())}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "licences/s")
+}
+
+// BenchmarkImportAll times the import of all five files for -animals
+// animals into an empty store.
+func BenchmarkImportAll(b *testing.B) {
+	n := *benchAnimals
+	bufs := generate(b, n)
+	ctx := context.Background()
+	rows := 0
+	for _, t := range csvio.Tables {
+		rows += bytes.Count(bufs[t].Bytes(), []byte("\n")) - 1
+	}
+	for b.Loop() {
+		b.StopTimer()
+		db := openDB(b)
+		b.StartTimer()
+		if _, err := csvio.Import(ctx, db, readers(bufs)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
