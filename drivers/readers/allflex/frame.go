@@ -75,7 +75,7 @@ func Decode(line []byte) (Frame, error) {
 		r, _ := strconv.ParseUint(s[3:8], 10, 32)
 		c, n, err := code(s[11:14], s[15:])
 		return Frame{TIRIS: true, Reserved: uint32(r), DataBlock: s[9] == '1', Country: c, National: n}, err
-	case len(s) == 25 && s[:3] == "LR " && s[7] == ' ':
+	case len(s) == 24 && s[:3] == "LR " && s[7] == ' ':
 		if !digits(s[3:7], 4) || !digits(s[8:], 16) {
 			return Frame{}, fmt.Errorf("%w: %q", ErrField, s)
 		}

@@ -49,6 +49,7 @@ type Format struct {
 	code, country, national, rev, protocolIdx int
 	mode                                      port.Mode
 	max                                       int
+	anchored                                  bool
 }
 
 // Compile checks s and compiles its pattern.
@@ -60,7 +61,7 @@ func Compile(s Spec) (*Format, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: pattern: %w", ErrSpec, err)
 	}
-	f := &Format{spec: s, re: re, max: s.MaxLine}
+	f := &Format{spec: s, re: re, max: s.MaxLine, anchored: strings.HasPrefix(s.Pattern, "^")}
 	if f.max <= 0 {
 		f.max = 256
 	}
@@ -126,12 +127,19 @@ func (f *Format) Mode() port.Mode { return f.mode }
 // Split cuts matching lines out of a byte stream (a readers.SplitFunc).
 func (f *Format) Split(buf []byte) (int, error) { return readers.SplitLine(buf, f.max, f.match) }
 
+// match finds where the pattern matches in line. An anchored pattern
+// (^…) is also tried after each leading byte, so that noise before a
+// line does not hide it.
 func (f *Format) match(line []byte) (int, error) {
-	loc := f.re.FindIndex(line)
-	if loc == nil {
-		return -1, nil
+	for i := range line {
+		if loc := f.re.FindIndex(line[i:]); loc != nil {
+			return i + loc[0], nil
+		}
+		if !f.anchored {
+			break
+		}
 	}
-	return loc[0], nil
+	return -1, nil
 }
 
 // Decode turns a line (with or without its line end) into a read.
