@@ -1,0 +1,264 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/chipdesk/chipdesk/drivers/engravers"
+	"github.com/chipdesk/chipdesk/drivers/engravers/grbl"
+	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/drivers/port/serialport"
+	"github.com/chipdesk/chipdesk/drivers/port/tcpport"
+	"github.com/chipdesk/chipdesk/drivers/printers"
+	"github.com/chipdesk/chipdesk/drivers/printers/brotherql"
+	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// Device kinds.
+const (
+	KindZPL       = "zpl"       // Zebra ZPL II label printer
+	KindBrotherQL = "brotherql" // Brother QL raster label printer
+	KindGRBL      = "grbl"      // GRBL laser engraver
+)
+
+// ErrSpec: a device spec cannot be read.
+var ErrSpec = errors.New("jobs: bad device spec")
+
+// Spec is one configured printer or engraver, written
+// KIND:ADDRESS[,option=value...]. ADDRESS is a serial device when it
+// starts with "/" ("/dev/ttyUSB0") and a TCP address otherwise
+// ("10.0.0.7", "printer.local:9100"; the port defaults to 9100).
+type Spec struct {
+	Kind string
+	Addr string
+	// Name names the device on jobs and events; KIND:ADDRESS by default.
+	// Keep it stable: a restart recovers the jobs left "sent" to the
+	// devices it has by name.
+	Name string
+	// Baud is the serial speed (serial addresses only).
+	Baud int
+	// Dpmm is a ZPL printer's resolution in dots per mm (8, 12 or 24).
+	Dpmm int
+	// Model and Media name a Brother QL printer and its roll ("QL-820NWB",
+	// "62"); both are required over the network.
+	Model, Media string
+	// Power (0-1 of the laser's maximum), Speed (mm/min) and Passes set
+	// a GRBL engraving; Cut also cuts the blank's outline.
+	Power  float64
+	Speed  float64
+	Passes int
+	Cut    bool
+}
+
+// Defaults of a spec's options.
+const (
+	DefaultDpmm     = 8
+	DefaultBaud     = 9600
+	DefaultGRBLBaud = 115200
+	DefaultPower    = 0.8
+	DefaultSpeed    = 600
+	DefaultPasses   = 1
+)
+
+// Serial reports whether the address is a serial device.
+func (sp Spec) Serial() bool { return strings.HasPrefix(sp.Addr, "/") }
+
+// JobKind is the kind of job the device makes.
+func (sp Spec) JobKind() service.JobKind {
+	if sp.Kind == KindGRBL {
+		return service.JobEngrave
+	}
+	return service.JobPrint
+}
+
+// ParseSpec reads KIND:ADDRESS[,option=value...]. Options: name=NAME,
+// baud=N; for zpl dpmm=8|12|24; for brotherql model=M, media=M; for
+// grbl power=0..1, speed=MM_PER_MIN, passes=N, cut=true|false.
+func ParseSpec(s string) (Spec, error) {
+	head, opts, _ := strings.Cut(s, ",")
+	kind, addr, ok := strings.Cut(head, ":")
+	if !ok || addr == "" {
+		return Spec{}, fmt.Errorf("%w %q: want KIND:ADDRESS[,option=value...]", ErrSpec, s)
+	}
+	sp := Spec{Kind: kind, Addr: addr, Name: head}
+	switch kind {
+	case KindZPL:
+		sp.Dpmm = DefaultDpmm
+	case KindBrotherQL:
+	case KindGRBL:
+		sp.Power, sp.Speed, sp.Passes = DefaultPower, DefaultSpeed, DefaultPasses
+	default:
+		return Spec{}, fmt.Errorf("%w %q: unknown kind %q (want zpl, brotherql or grbl)", ErrSpec, s, kind)
+	}
+	if sp.Serial() {
+		sp.Baud = sp.defaultBaud()
+	}
+	if opts == "" {
+		return sp, nil
+	}
+	for _, kv := range strings.Split(opts, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || v == "" {
+			return Spec{}, fmt.Errorf("%w %q: option %q: want name=value", ErrSpec, s, kv)
+		}
+		if err := sp.set(k, v); err != nil {
+			return Spec{}, fmt.Errorf("%w %q: %v", ErrSpec, s, err)
+		}
+	}
+	return sp, nil
+}
+
+func (sp Spec) defaultBaud() int {
+	if sp.Kind == KindGRBL {
+		return DefaultGRBLBaud
+	}
+	return DefaultBaud
+}
+
+func (sp *Spec) set(k, v string) error {
+	num := func(lo, hi float64) (float64, error) {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(f) || f < lo || f > hi {
+			return 0, fmt.Errorf("option %s=%s: want a number from %g to %g", k, v, lo, hi)
+		}
+		return f, nil
+	}
+	integer := func(lo, hi int) (int, error) {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < lo || n > hi {
+			return 0, fmt.Errorf("option %s=%s: want a whole number from %d to %d", k, v, lo, hi)
+		}
+		return n, nil
+	}
+	var err error
+	switch {
+	case k == "name":
+		sp.Name = v
+	case k == "baud" && sp.Serial():
+		sp.Baud, err = integer(50, 4000000)
+	case k == "dpmm" && sp.Kind == KindZPL:
+		if v != "8" && v != "12" && v != "24" {
+			return fmt.Errorf("option dpmm=%s: want 8, 12 or 24", v)
+		}
+		sp.Dpmm, _ = strconv.Atoi(v)
+	case k == "model" && sp.Kind == KindBrotherQL:
+		sp.Model = v
+	case k == "media" && sp.Kind == KindBrotherQL:
+		sp.Media = v
+	case k == "power" && sp.Kind == KindGRBL:
+		sp.Power, err = num(0.001, 1)
+	case k == "speed" && sp.Kind == KindGRBL:
+		sp.Speed, err = num(1, 100000)
+	case k == "passes" && sp.Kind == KindGRBL:
+		sp.Passes, err = integer(1, 100)
+	case k == "cut" && sp.Kind == KindGRBL:
+		sp.Cut, err = strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("option cut=%s: want true or false", v)
+		}
+	default:
+		return fmt.Errorf("option %q does not apply to a %s device at %s", k, sp.Kind, sp.Addr)
+	}
+	return err
+}
+
+// String returns the spec in the form ParseSpec reads, options at their
+// default left out.
+func (sp Spec) String() string {
+	var b strings.Builder
+	b.WriteString(sp.Kind + ":" + sp.Addr)
+	opt := func(k, v string) { b.WriteString("," + k + "=" + v) }
+	if sp.Name != sp.Kind+":"+sp.Addr {
+		opt("name", sp.Name)
+	}
+	if sp.Serial() && sp.Baud != sp.defaultBaud() {
+		opt("baud", strconv.Itoa(sp.Baud))
+	}
+	switch sp.Kind {
+	case KindZPL:
+		if sp.Dpmm != DefaultDpmm {
+			opt("dpmm", strconv.Itoa(sp.Dpmm))
+		}
+	case KindBrotherQL:
+		if sp.Model != "" {
+			opt("model", sp.Model)
+		}
+		if sp.Media != "" {
+			opt("media", sp.Media)
+		}
+	case KindGRBL:
+		if sp.Power != DefaultPower {
+			opt("power", strconv.FormatFloat(sp.Power, 'g', -1, 64))
+		}
+		if sp.Speed != DefaultSpeed {
+			opt("speed", strconv.FormatFloat(sp.Speed, 'g', -1, 64))
+		}
+		if sp.Passes != DefaultPasses {
+			opt("passes", strconv.Itoa(sp.Passes))
+		}
+		if sp.Cut {
+			opt("cut", "true")
+		}
+	}
+	return b.String()
+}
+
+// Device is an open printer or engraver: exactly one of Printer and
+// Engraver is set, matching Spec.Kind.
+type Device struct {
+	Spec     Spec
+	Printer  printers.Printer
+	Engraver engravers.Engraver
+}
+
+// String names the device (Spec.Name).
+func (d *Device) String() string { return d.Spec.Name }
+
+// Close closes the driver and its port.
+func (d *Device) Close() error {
+	if d.Printer != nil {
+		return d.Printer.Close()
+	}
+	if d.Engraver != nil {
+		return d.Engraver.Close()
+	}
+	return nil
+}
+
+// Open opens the port of sp and its driver. A ZPL printer and a Brother
+// QL on a serial line are asked for their status; a GRBL controller is
+// reset (laser off) and must answer with its banner.
+func Open(ctx context.Context, sp Spec) (*Device, error) {
+	var p port.Port
+	var err error
+	if sp.Serial() {
+		mode := port.Mode{Baud: sp.Baud, DataBits: 8, Parity: port.ParityNone, StopBits: 1}
+		p, err = serialport.Open(sp.Addr, &serialport.Opts{Mode: mode})
+	} else {
+		p, err = tcpport.Dial(ctx, sp.Addr, nil)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("jobs: %s: %w", sp.Name, err)
+	}
+	d := &Device{Spec: sp}
+	switch sp.Kind {
+	case KindZPL:
+		d.Printer, err = zpl.New(p, nil)
+	case KindBrotherQL:
+		d.Printer, err = brotherql.New(p, &brotherql.Opts{Model: sp.Model, Media: sp.Media, Network: !sp.Serial()})
+	case KindGRBL:
+		d.Engraver, err = grbl.New(p, nil)
+	default:
+		err = fmt.Errorf("%w: unknown kind %q", ErrSpec, sp.Kind)
+	}
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("jobs: %s: %w", sp.Name, err)
+	}
+	return d, nil
+}

@@ -1,0 +1,527 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chipdesk/chipdesk/drivers/engravers"
+	"github.com/chipdesk/chipdesk/drivers/printers"
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/events"
+	"github.com/chipdesk/chipdesk/tags"
+	"github.com/chipdesk/chipdesk/tags/mono"
+)
+
+// Opts configures a Runner. Issuer is required.
+type Opts struct {
+	Issuer *Issuer
+	// Renderer draws the tags; nil makes one with tags.DefaultOpts.
+	Renderer *tags.Renderer
+	// Hub receives an Event for every change of a job or batch, its
+	// Reader field set to the device name. Give the runner a hub of its
+	// own: the scan stream's subscribers expect scans. Nil publishes
+	// nothing.
+	Hub *events.Hub
+	// OnEvent, when set, is called with every event, from the device's
+	// goroutine (a progress bar).
+	OnEvent func(Event)
+	// Previews, when set, is a folder that receives a PNG of every tag
+	// made (DPI dots per inch), named JURISDICTION-YEAR-NUMBER.png.
+	Previews string
+	// PreviewDPI is the previews' resolution; 0 means 300.
+	PreviewDPI float64
+	// Poll is how often an idle device looks at the queue; 0 means
+	// DefaultPoll. Wake makes it look at once.
+	Poll   time.Duration
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// DefaultPoll is how often an idle device looks at the queue.
+const DefaultPoll = 2 * time.Second
+
+// Event is a change of a job or a batch.
+type Event struct {
+	// Job or Batch is the id of what changed (one of them is 0).
+	Job   int64            `json:"job,omitempty"`
+	Batch int64            `json:"batch,omitempty"`
+	Kind  service.JobKind  `json:"kind"`
+	State service.JobState `json:"state"`
+	// Device is the device's name.
+	Device string `json:"device"`
+	// Tag is the number being made, with its jurisdiction and year.
+	Jurisdiction string `json:"jurisdiction"`
+	Year         int    `json:"year"`
+	Tag          int    `json:"tag"`
+	// Done and Total count tags (a job has one).
+	Done  int `json:"done"`
+	Total int `json:"total"`
+	// Error is the device's error when State is failed.
+	Error string    `json:"error,omitempty"`
+	At    time.Time `json:"at"`
+}
+
+// Runner makes the queued tags on its devices: each device takes jobs
+// and batches of its kind (printers print, engravers engrave) one at a
+// time, in the order they were queued.
+//
+// State machine. A job or batch is claimed (queued → sent) in one store
+// transaction before anything goes to the device, so two devices or two
+// runners never make the same one; when the device finishes it is done,
+// and when the device refuses or faults it is failed with the device's
+// error (~HS faults, GRBL alarms, a link that hung up). A failed job is
+// queued again by Issuer.Reprint and makes the same tag number.
+//
+// Recovery. A job or batch still "sent" when the runner starts was
+// interrupted (chipdesk stopped or crashed with the tag at the device):
+// whether the tag came out is known only to the person at the machine.
+// Recover marks it failed, saying so and naming the tag number and what
+// the device reports now; it is made again only when a person asks
+// (Reprint, ResumeBatch), with the same number. A batch counts every
+// tag as it is made, so it resumes at the tag that was interrupted and
+// never reserves new numbers.
+type Runner struct {
+	o       Opts
+	devices []*Device
+	wake    chan struct{}
+}
+
+// New returns a runner over devices; call Run to start it. The runner
+// does not own the devices: the caller closes them after Run returns.
+func New(devices []*Device, o *Opts) (*Runner, error) {
+	if o == nil || o.Issuer == nil {
+		return nil, errors.New("jobs: Issuer required")
+	}
+	r := &Runner{o: *o, devices: devices, wake: make(chan struct{}, 1)}
+	names := map[string]bool{}
+	for _, d := range devices {
+		if (d.Printer == nil) == (d.Engraver == nil) {
+			return nil, fmt.Errorf("jobs: device %s needs a printer or an engraver", d)
+		}
+		if (d.Engraver != nil) != (d.Spec.JobKind() == service.JobEngrave) {
+			return nil, fmt.Errorf("jobs: device %s is a %s but has the wrong driver", d, d.Spec.Kind)
+		}
+		if names[d.Spec.Name] {
+			return nil, fmt.Errorf("jobs: two devices named %s", d.Spec.Name)
+		}
+		names[d.Spec.Name] = true
+	}
+	if r.o.Renderer == nil {
+		rd, err := tags.NewRenderer(nil)
+		if err != nil {
+			return nil, err
+		}
+		r.o.Renderer = rd
+	}
+	if r.o.Poll <= 0 {
+		r.o.Poll = DefaultPoll
+	}
+	if r.o.PreviewDPI <= 0 {
+		r.o.PreviewDPI = 300
+	}
+	if r.o.Now == nil {
+		r.o.Now = time.Now
+	}
+	if r.o.Logger == nil {
+		r.o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return r, nil
+}
+
+// Wake makes idle devices look at the queue now (a job was queued).
+func (r *Runner) Wake() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run recovers interrupted work (Recover), then runs every device until
+// ctx is done, and returns ctx's error.
+func (r *Runner) Run(ctx context.Context) error {
+	if _, err := r.Recover(ctx); err != nil {
+		r.o.Logger.Error("jobs: recover", "err", err)
+	}
+	var wg sync.WaitGroup
+	wakes := make([]chan struct{}, len(r.devices))
+	for i, d := range r.devices {
+		wakes[i] = make(chan struct{}, 1)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.loop(ctx, d, wakes[i])
+		}()
+	}
+	// Fan the one wake signal out to every device.
+	for done := false; !done; {
+		select {
+		case <-ctx.Done():
+			done = true
+		case <-r.wake:
+			for _, w := range wakes {
+				select {
+				case w <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+func (r *Runner) loop(ctx context.Context, d *Device, wake chan struct{}) {
+	t := time.NewTicker(r.o.Poll)
+	defer t.Stop()
+	for {
+		for ctx.Err() == nil {
+			did, err := r.RunOnce(ctx, d)
+			if err != nil && ctx.Err() == nil {
+				r.o.Logger.Error("jobs: queue", "device", d.String(), "err", err)
+			}
+			if !did || err != nil {
+				break
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-wake:
+		}
+	}
+}
+
+// RunOnce makes the oldest queued job of d's kind, else works through
+// the oldest queued batch. It reports false when there was nothing to
+// do. A tag the device refused is recorded on the job, not returned.
+func (r *Runner) RunOnce(ctx context.Context, d *Device) (bool, error) {
+	store := r.o.Issuer.Store
+	kind := d.Spec.JobKind()
+	j, err := store.ClaimJob(ctx, kind, d.Spec.Name)
+	if err == nil {
+		return true, r.runJob(ctx, d, j)
+	} else if service.ErrorCode(err) != service.ENOTFOUND {
+		return false, fmt.Errorf("jobs: claim: %w", err)
+	}
+	bs, ok := store.(service.TagBatchService)
+	if !ok {
+		return false, nil
+	}
+	b, err := bs.ClaimTagBatch(ctx, kind, d.Spec.Name)
+	if service.ErrorCode(err) == service.ENOTFOUND {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("jobs: claim batch: %w", err)
+	}
+	return true, r.runBatch(ctx, d, bs, b)
+}
+
+// finalCtx is for the last write of a job: a runner stopping (ctx
+// cancelled) still records what happened.
+func finalCtx(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+}
+
+func (r *Runner) runJob(ctx context.Context, d *Device, j *service.Job) error {
+	store := r.o.Issuer.Store
+	ev := Event{Job: j.ID, Kind: j.Kind, State: service.JobSent, Device: d.Spec.Name, Total: 1}
+	var tag *tags.Tag
+	l, err := store.FindLicenceByID(ctx, j.LicenceID)
+	if err == nil {
+		ev.Jurisdiction, ev.Year, ev.Tag = l.Jurisdiction, l.Year, l.TagNumber
+		tag, err = r.o.Issuer.LicenceTag(ctx, l)
+	}
+	if err == nil {
+		r.emit(ev)
+		err = r.make(ctx, d, tag, fmt.Sprintf("licence %d tag %d", l.ID, l.TagNumber))
+	}
+	state, msg := service.JobDone, ""
+	if err != nil {
+		state, msg = service.JobFailed, deviceError(ctx, err)
+		r.o.Logger.Warn("jobs: job failed", "job", j.ID, "device", d.String(), "err", err)
+	}
+	wctx, cancel := finalCtx(ctx)
+	defer cancel()
+	if _, err := store.UpdateJob(wctx, j.ID, service.JobUpdate{State: &state, Error: &msg}); err != nil {
+		return fmt.Errorf("jobs: job %d: %w", j.ID, err)
+	}
+	ev.State, ev.Error = state, msg
+	if state == service.JobDone {
+		ev.Done = 1
+	}
+	r.emit(ev)
+	return nil
+}
+
+func (r *Runner) runBatch(ctx context.Context, d *Device, bs service.TagBatchService, b *service.TagBatch) error {
+	ev := Event{Batch: b.ID, Kind: b.Kind, State: service.JobSent, Device: d.Spec.Name,
+		Jurisdiction: b.Jurisdiction, Year: b.Year, Done: b.Done, Total: b.Count()}
+	var err error
+	for n := b.First + b.Done; n <= b.Last && err == nil; n++ {
+		ev.Tag = n
+		r.emit(ev)
+		var tag *tags.Tag
+		if tag, err = r.o.Issuer.BatchTag(b, n); err != nil {
+			break
+		}
+		if err = r.make(ctx, d, tag, fmt.Sprintf("batch %d tag %d", b.ID, n)); err != nil {
+			break
+		}
+		done := n - b.First + 1
+		wctx, cancel := finalCtx(ctx)
+		b, err = bs.UpdateTagBatch(wctx, b.ID, service.TagBatchUpdate{Done: &done})
+		cancel()
+		if err != nil {
+			return fmt.Errorf("jobs: batch %d: %w", ev.Batch, err)
+		}
+		ev.Done = b.Done
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
+	}
+	state, msg := service.JobDone, ""
+	if err != nil {
+		state, msg = service.JobFailed, fmt.Sprintf("tag %d: %s", ev.Tag, deviceError(ctx, err))
+		r.o.Logger.Warn("jobs: batch failed", "batch", b.ID, "device", d.String(), "err", err)
+	}
+	wctx, cancel := finalCtx(ctx)
+	defer cancel()
+	if _, err := bs.UpdateTagBatch(wctx, b.ID, service.TagBatchUpdate{State: &state, Error: &msg}); err != nil {
+		return fmt.Errorf("jobs: batch %d: %w", b.ID, err)
+	}
+	ev.State, ev.Error = state, msg
+	r.emit(ev)
+	return nil
+}
+
+// deviceError is the message recorded on a failed job.
+func deviceError(ctx context.Context, err error) string {
+	if ctx.Err() != nil {
+		return "interrupted: chipdesk stopped during the job (" + err.Error() + "); check the device, then reprint (same tag number)"
+	}
+	return err.Error()
+}
+
+// make renders tag for d and sends it.
+func (r *Runner) make(ctx context.Context, d *Device, t *tags.Tag, name string) error {
+	if err := r.preview(t); err != nil {
+		return err
+	}
+	rd := r.o.Renderer
+	switch {
+	case d.Engraver != nil:
+		tp, err := rd.Paths(t)
+		if err != nil {
+			return fmt.Errorf("jobs: render: %w", err)
+		}
+		j := engravers.Job{Name: name, Paths: engravers.FromToolpath(tp, d.Spec.Cut),
+			Power: d.Spec.Power, Speed: d.Spec.Speed, Passes: d.Spec.Passes}
+		return d.Engraver.Engrave(ctx, j, nil)
+	case d.Spec.Kind == KindZPL:
+		l, err := rd.ZPL(t, &tags.ZPLOpts{Dpmm: d.Spec.Dpmm, Margin: tags.DefaultZPLOpts.Margin, Copies: 1})
+		if err != nil {
+			return fmt.Errorf("jobs: render: %w", err)
+		}
+		return d.Printer.Print(ctx, printers.Label{ZPL: l.ZPL})
+	default:
+		img, err := rd.Image(t, 300)
+		if err != nil {
+			return fmt.Errorf("jobs: render: %w", err)
+		}
+		return d.Printer.Print(ctx, printers.Label{Image: labelImage(img, t.Design.Metal.Mark)})
+	}
+}
+
+// labelImage turns a tag preview into a label for a raster printer:
+// the tag's marks (text and code) black on white.
+func labelImage(img *image.RGBA, mark tags.Color) *mono.Image {
+	m := mono.New(img.Bounds())
+	for y := img.Rect.Min.Y; y < img.Rect.Max.Y; y++ {
+		for x := img.Rect.Min.X; x < img.Rect.Max.X; x++ {
+			c := img.RGBAAt(x, y)
+			if c.A < 0x80 {
+				continue
+			}
+			d := absDiff(c.R, mark.R) + absDiff(c.G, mark.G) + absDiff(c.B, mark.B)
+			m.SetBit(x, y, d < 96)
+		}
+	}
+	return m
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}
+
+// preview writes the tag's PNG to the previews folder.
+func (r *Runner) preview(t *tags.Tag) error {
+	if r.o.Previews == "" {
+		return nil
+	}
+	img, err := r.o.Renderer.Image(t, r.o.PreviewDPI)
+	if err != nil {
+		return fmt.Errorf("jobs: preview: %w", err)
+	}
+	return writePNG(filepath.Join(r.o.Previews, PreviewName(t)), img)
+}
+
+// PreviewName is the file name of a tag's preview.
+func PreviewName(t *tags.Tag) string {
+	return fmt.Sprintf("%s-%d-%0*d.png", strings.ToLower(t.Design.Jurisdiction), t.Year, t.Design.Digits, t.Number)
+}
+
+func writePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("jobs: preview: %w", err)
+	}
+	// An opaque white ground reads better in a file viewer.
+	b := img.Bounds()
+	out := image.NewRGBA(b)
+	draw.Draw(out, b, image.White, image.Point{}, draw.Src)
+	draw.Draw(out, b, img, b.Min, draw.Over)
+	if err := png.Encode(f, out); err != nil {
+		f.Close()
+		return fmt.Errorf("jobs: preview: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("jobs: preview: %w", err)
+	}
+	return nil
+}
+
+func (r *Runner) emit(ev Event) {
+	ev.At = r.o.Now()
+	if r.o.OnEvent != nil {
+		r.o.OnEvent(ev)
+	}
+	if r.o.Hub != nil {
+		b, err := json.Marshal(ev)
+		if err == nil {
+			r.o.Hub.Publish(ev.Device, b)
+		}
+	}
+}
+
+// Recover marks the jobs and batches left "sent" to this runner's
+// devices failed (see Runner) and returns how many it found. It never
+// touches a tag number.
+func (r *Runner) Recover(ctx context.Context) (int, error) {
+	store := r.o.Issuer.Store
+	byName := map[string]*Device{}
+	for _, d := range r.devices {
+		byName[d.Spec.Name] = d
+	}
+	sent := service.JobSent
+	jobs, _, err := store.FindJobs(ctx, service.JobFilter{State: &sent})
+	if err != nil {
+		return 0, fmt.Errorf("jobs: recover: %w", err)
+	}
+	n := 0
+	for _, j := range jobs {
+		d := byName[j.Device]
+		if d == nil {
+			continue
+		}
+		tag := "its tag"
+		if l, err := store.FindLicenceByID(ctx, j.LicenceID); err == nil {
+			tag = fmt.Sprintf("tag %d", l.TagNumber)
+		}
+		msg := fmt.Sprintf("interrupted: chipdesk stopped after sending %s to %s%s; check whether it was made, then reprint (reuses %s)",
+			tag, d, r.deviceNow(ctx, d), tag)
+		st := service.JobFailed
+		if _, err := store.UpdateJob(ctx, j.ID, service.JobUpdate{State: &st, Error: &msg}); err != nil {
+			return n, fmt.Errorf("jobs: recover job %d: %w", j.ID, err)
+		}
+		n++
+		r.emit(Event{Job: j.ID, Kind: j.Kind, State: st, Device: d.Spec.Name, Total: 1, Error: msg})
+	}
+	bs, ok := store.(service.TagBatchService)
+	if !ok {
+		return n, nil
+	}
+	batches, _, err := bs.FindTagBatches(ctx, service.TagBatchFilter{State: &sent})
+	if err != nil {
+		return n, fmt.Errorf("jobs: recover: %w", err)
+	}
+	for _, b := range batches {
+		d := byName[b.Device]
+		if d == nil {
+			continue
+		}
+		next := b.First + b.Done
+		msg := fmt.Sprintf("interrupted: chipdesk stopped while making tag %d on %s (%d of %d made)%s; check tag %d, then resume from it (no new numbers)",
+			next, d, b.Done, b.Count(), r.deviceNow(ctx, d), next)
+		st := service.JobFailed
+		if _, err := bs.UpdateTagBatch(ctx, b.ID, service.TagBatchUpdate{State: &st, Error: &msg}); err != nil {
+			return n, fmt.Errorf("jobs: recover batch %d: %w", b.ID, err)
+		}
+		n++
+		r.emit(Event{Batch: b.ID, Kind: b.Kind, State: st, Device: d.Spec.Name, Jurisdiction: b.Jurisdiction,
+			Year: b.Year, Tag: next, Done: b.Done, Total: b.Count(), Error: msg})
+	}
+	return n, nil
+}
+
+// deviceNow is what the device reports, for a recovery message.
+func (r *Runner) deviceNow(ctx context.Context, d *Device) string {
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if d.Printer != nil {
+		st, err := d.Printer.Status(sctx)
+		switch {
+		case err != nil:
+			return "; its status cannot be read (" + err.Error() + ")"
+		case !st.Ready():
+			return "; it reports " + st.Faults.String()
+		}
+		return "; it reports ready"
+	}
+	st, err := d.Engraver.Status(sctx)
+	switch {
+	case err != nil:
+		return "; its status cannot be read (" + err.Error() + ")"
+	case st.Alarm:
+		return "; it is in alarm"
+	}
+	return "; it reports " + st.State
+}
+
+// Status is a device's state as the admin page shows it.
+type Status struct {
+	Name  string `json:"name"`
+	Kind  string `json:"kind"`
+	Ready bool   `json:"ready"`
+	// State is "ready", "busy", the faults, or why the status is unknown.
+	State string    `json:"state"`
+	At    time.Time `json:"at"`
+}
+
+// Statuses asks every device now.
+func (r *Runner) Statuses(ctx context.Context) []Status {
+	out := make([]Status, 0, len(r.devices))
+	for _, d := range r.devices {
+		s := Status{Name: d.Spec.Name, Kind: d.Spec.Kind, At: r.o.Now()}
+		msg := strings.TrimPrefix(r.deviceNow(ctx, d), "; ")
+		s.State = strings.TrimPrefix(msg, "it reports ")
+		s.Ready = s.State == "ready" || s.State == "Idle"
+		out = append(out, s)
+	}
+	return out
+}
