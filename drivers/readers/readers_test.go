@@ -1,0 +1,168 @@
+package readers
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/drivers/port/porttest"
+	"github.com/chipdesk/chipdesk/reader"
+)
+
+var errBad = errors.New("test: bad frame")
+
+// matchOK takes lines "OK<digits>" as frames, "BAD" as bad frames, and
+// finds the frame after noise on the same line.
+func matchOK(line []byte) (int, error) {
+	if i := bytes.LastIndex(line, []byte("OK")); i >= 0 {
+		return i, nil
+	}
+	if bytes.Equal(line, []byte("BAD")) {
+		return 0, errBad
+	}
+	return -1, nil
+}
+
+func frames(split SplitFunc, in string) ([]string, Stats) {
+	sc := NewScanner(split, 16)
+	sc.Write([]byte(in))
+	var out []string
+	for f := sc.Frame(); f != nil; f = sc.Frame() {
+		out = append(out, string(f))
+	}
+	return out, sc.Stats()
+}
+
+func TestSplitLine(t *testing.T) {
+	t.Parallel()
+	split := LineSplit(16, matchOK)
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+		garbage  uint64
+		bad      uint64
+	}{
+		{"CR, LF and CR LF", "OK1\rOK2\nOK3\r\n", []string{"OK1\r", "OK2\n", "OK3\r\n"}, 0, 0},
+		{"blank lines are not garbage", "\r\n\r\nOK1\r\n", []string{"OK1\r\n"}, 0, 0},
+		{"noise before the frame", "xyzOK1\r\n", []string{"OK1\r\n"}, 3, 0},
+		{"a line without frame (its end counted)", "hello\r\nOK2\r", []string{"OK2\r"}, 7, 0},
+		{"bad frame", "BAD\rOK1\r", []string{"OK1\r"}, 0, 1},
+		{"partial line waits", "OK1", nil, 0, 0},
+		// A line longer than max keeps its last 16 bytes.
+		{"long line", "0123456789abcdefghijOK7\r", []string{"OK7\r"}, 20, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, st := frames(split, tc.in)
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) || st.Garbage != tc.garbage || st.Bad != tc.bad {
+				t.Errorf("frames(%q) = %q, %v, want %q, %d garbage, %d bad", tc.in, got, st, tc.want, tc.garbage, tc.bad)
+			}
+		})
+	}
+}
+
+// A split function that misbehaves cannot make the scanner loop or
+// panic; a buffer that grows past max without a frame is trimmed.
+func TestScannerGuards(t *testing.T) {
+	t.Parallel()
+	sc := NewScanner(func(b []byte) (int, error) { return len(b) + 5, nil }, 0)
+	sc.Write([]byte("abc"))
+	if f := sc.Frame(); f != nil || sc.Stats().Garbage != 3 {
+		t.Errorf("Frame() = %q, %v", f, sc.Stats())
+	}
+	sc = NewScanner(func(b []byte) (int, error) { return 0, nil }, 8)
+	sc.Write(make([]byte, 20))
+	if f := sc.Frame(); f != nil || sc.Buffered() != 8 || sc.Stats().Garbage != 12 {
+		t.Errorf("Frame() = %q, buffered %d, %v", f, sc.Buffered(), sc.Stats())
+	}
+}
+
+// Frames received before a hang-up are returned before the error.
+func TestStreamFramesBeforeHangup(t *testing.T) {
+	t.Parallel()
+	pb := &porttest.Playback{Ops: []porttest.IO{{R: []byte("OK1\rOK2\r")}}}
+	s, err := NewStream(pb, LineSplit(16, matchOK), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, want := range []string{"OK1\r", "OK2\r"} {
+		if f, at, err := s.Frame(ctx); err != nil || string(f) != want || at.IsZero() {
+			t.Fatalf("Frame() = %q, %v, %v, want %q", f, at, err, want)
+		}
+	}
+	if _, _, err := s.Frame(ctx); !errors.Is(err, port.ErrHangup) {
+		t.Errorf("Frame() = %v, want port.ErrHangup", err)
+	}
+}
+
+func TestStreamContextAndClose(t *testing.T) {
+	t.Parallel()
+	host, _ := porttest.Pipe("idle")
+	s, err := NewStream(host, LineSplit(16, matchOK), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	if _, _, err := s.Frame(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Frame() = %v, want context.DeadlineExceeded", err)
+	}
+	done := make(chan error)
+	go func() {
+		_, _, err := s.Frame(context.Background())
+		done <- err
+	}()
+	time.Sleep(10 * time.Millisecond)
+	s.Close()
+	select {
+	case err := <-done:
+		if !errors.Is(err, reader.ErrClosed) {
+			t.Errorf("Frame() after Close = %v, want reader.ErrClosed", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("Frame did not return after Close")
+	}
+	if err := s.Write([]byte("x")); !errors.Is(err, reader.ErrClosed) {
+		t.Errorf("Write() after Close = %v", err)
+	}
+}
+
+// Base fills Raw, At, Source and Format, and counts what it skips.
+func TestBase(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	pb := &porttest.Playback{Name: "dev", Ops: []porttest.IO{{R: []byte("junk\rOK0\rOK1\r")}}}
+	b, err := NewBase(pb, Config{
+		Format: "test", Split: LineSplit(16, matchOK), Now: func() time.Time { return at },
+		Decode: func(f []byte) (reader.Read, bool, error) {
+			switch string(TrimEOL(f)) {
+			case "OK0":
+				return reader.Read{}, false, nil
+			case "OK1":
+				return reader.Read{Protocol: reader.ProtocolISO}, true, nil
+			}
+			return reader.Read{}, false, errBad
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.Next(context.Background())
+	if err != nil || string(r.Raw) != "OK1\r" || !r.At.Equal(at) || r.Source != "test on dev" || r.Format != "test" {
+		t.Errorf("Next() = %+v, %v", r, err)
+	}
+	if _, err := b.Next(context.Background()); !errors.Is(err, port.ErrHangup) {
+		t.Errorf("Next() = %v, want port.ErrHangup", err)
+	}
+	if st := b.Stats(); st.Reads != 1 || st.Other != 1 || st.Garbage != 5 {
+		t.Errorf("Stats() = %v", st)
+	}
+	b.Close()
+	if _, err := b.Next(context.Background()); !errors.Is(err, reader.ErrClosed) {
+		t.Errorf("Next() after Close = %v, want reader.ErrClosed", err)
+	}
+}
