@@ -389,3 +389,37 @@ func TestQueueRefusals(t *testing.T) {
 		t.Errorf("duplicate licence's job reason = %q, want %q (64.40)", j.Reason, jobs.ReasonDuplicate)
 	}
 }
+
+// TestDemo: the demo queue prints every active licence's tag on the
+// simulated printer and leaves a PNG of each.
+func TestDemo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	second := e.newLicence(t)
+	sim, err := zplsim.Listen(nil)
+	must(t, err)
+	defer sim.Close()
+	dir := filepath.Join(t.TempDir(), "previews")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- jobs.Demo(ctx, jobs.DemoOpts{Issuer: e.issuer, Printer: sim.Addr(), Previews: dir, Poll: 10 * time.Millisecond})
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(sim.Jobs()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Demo = %v", err)
+	}
+	labels := sim.Jobs()
+	if len(labels) != 2 || !hasNumber(labels[0].Data, e.licence.TagNumber) || !hasNumber(labels[1].Data, second.TagNumber) {
+		t.Fatalf("demo printed %d labels, want tags %d and %d", len(labels), e.licence.TagNumber, second.TagNumber)
+	}
+	for _, l := range []*service.Licence{e.licence, second} {
+		if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("mpls-2026-%06d.png", l.TagNumber))); err != nil {
+			t.Errorf("preview of tag %d: %v", l.TagNumber, err)
+		}
+	}
+}
