@@ -37,8 +37,11 @@ func runPorts(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stdout, portsUsage)
 		return nil
 	}
-	if err != nil || len(pos) > 0 {
+	if err != nil {
 		return usageError("%v\n%s", err, portsUsage)
+	}
+	if len(pos) > 0 {
+		return usageError("unexpected arguments %q\n%s", pos, portsUsage)
 	}
 	ports, err := discovery.Ports()
 	if err != nil {

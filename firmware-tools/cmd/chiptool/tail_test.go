@@ -1,0 +1,111 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chipdesk/chipdesk/drivers/readers/wl134"
+	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
+)
+
+func startSim(t *testing.T, proto string, o *readersim.Opts) *readersim.Sim {
+	t.Helper()
+	if o == nil {
+		o = &readersim.Opts{}
+	}
+	o.Protocol = proto
+	o.Link = filepath.Join(t.TempDir(), "reader")
+	s, err := readersim.Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestTail(t *testing.T) {
+	t.Parallel()
+	s := startSim(t, "wl134", &readersim.Opts{Noise: 0.2, Seed: 3})
+	ctx := context.Background()
+	for _, c := range []string{"982000123456789", "900 250000023921"} {
+		if err := s.SendText(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := runCmd(t, "", "tail", s.Path(), "--protocol", "wl134", "--count", "2", "--timeout", "5s")
+	if code != 0 {
+		t.Fatalf("tail = %d, %s", code, errOut)
+	}
+	got := parseLines(t, out)
+	if len(got) != 2 {
+		t.Fatalf("tail printed %d objects, want 2: %s", len(got), out)
+	}
+	frame, _ := wl134.Encode(wl134.Frame{Country: 982, National: 123456789, Animal: true})
+	want := map[string]any{
+		"protocol": "wl134", "air": "FDX-B", "kind": "iso11784", "code": "982000123456789", "animal": true,
+		"raw": hex.EncodeToString(frame), "at": "2026-01-02T03:04:05Z",
+	}
+	for k, v := range want {
+		if got[0][k] != v {
+			t.Errorf("tail: %s = %v, want %v", k, got[0][k], v)
+		}
+	}
+	if got[1]["code"] != "900250000023921" {
+		t.Errorf("second read = %v", got[1])
+	}
+}
+
+// At the timeout tail stops, having printed what it read.
+func TestTailTimeout(t *testing.T) {
+	t.Parallel()
+	s := startSim(t, "allflex", nil)
+	start := time.Now()
+	code, out, errOut := runCmd(t, "", "tail", s.Path(), "--protocol", "allflex", "--timeout", "200ms")
+	if code != 0 || out != "" {
+		t.Errorf("tail = %d, %q, %q, want 0 and no output", code, out, errOut)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("tail took %v with --timeout 200ms", d)
+	}
+}
+
+// --protocol auto probes first; a pushing reader is found by its read,
+// which is printed.
+func TestTailAuto(t *testing.T) {
+	t.Parallel()
+	s := startSim(t, "iso24631", &readersim.Opts{Rate: 20})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			s.SendText(ctx, "985121004515220")
+		}
+	}()
+	code, out, errOut := runCmd(t, "", "tail", s.Path(), "--protocol", "auto", "--count", "2", "--timeout", "8s")
+	if code != 0 {
+		t.Fatalf("tail auto = %d, %s", code, errOut)
+	}
+	got := parseLines(t, out)
+	if len(got) != 2 || got[0]["protocol"] != "iso24631" || got[1]["code"] != "985121004515220" {
+		t.Errorf("tail auto printed %s (%s)", out, errOut)
+	}
+}
+
+func TestTailUsage(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"tail"},
+		{"tail", "/dev/null"},
+		{"tail", "/dev/null", "--protocol", "nope"},
+		{"tail", "/dev/null", "--protocol", "wl134", "--count", "-1"},
+	} {
+		if code, _, _ := runCmd(t, "", args...); code != 2 {
+			t.Errorf("%v = %d, want 2", args, code)
+		}
+	}
+}
