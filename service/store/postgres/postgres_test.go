@@ -56,3 +56,8 @@ func TestIsDSN(t *testing.T) {
 		}
 	}
 }
+
+func TestTagBatches(t *testing.T) {
+	t.Parallel()
+	storetest.RunTagBatches(t, func(t *testing.T, now func() time.Time) storetest.TagBatchStore { return pgtest.Open(t, now) })
+}

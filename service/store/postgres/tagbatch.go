@@ -1,0 +1,160 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// MaxTagBatch is the most tags one batch may reserve.
+const MaxTagBatch = 100000
+
+const tagBatchCols = `id, kind, jurisdiction, year, first, last, species, key, device, state, done, error, attempts,
+	created_at, updated_at`
+
+func scanTagBatch(r rowScanner, extra ...any) (*service.TagBatch, error) {
+	var b service.TagBatch
+	dest := append([]any{&b.ID, &b.Kind, &b.Jurisdiction, &b.Year, &b.First, &b.Last, &b.Species, &b.Key, &b.Device,
+		&b.State, &b.Done, &b.Error, &b.Attempts, stampDst{&b.CreatedAt}, stampDst{&b.UpdatedAt}}, extra...)
+	if err := r.Scan(dest...); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// reserveTagsSQL moves the counter past count numbers and returns the
+// new last number; the range is last-count+1..last. Like nextTagSQL it
+// holds the counter row until commit.
+const reserveTagsSQL = `INSERT INTO tag_counters (jurisdiction, year, last) VALUES ($1, $2, $3)
+	ON CONFLICT (jurisdiction, year) DO UPDATE SET last = tag_counters.last + excluded.last RETURNING last`
+
+// errKeyRace ends a transaction that lost a race for a batch key, giving
+// back the numbers it reserved.
+var errKeyRace = errors.New("postgres: tag batch key taken meanwhile")
+
+// CreateTagBatch implements service.TagBatchService.
+func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int) (bool, error) {
+	switch {
+	case b.Kind != service.JobPrint && b.Kind != service.JobEngrave:
+		return false, service.Errorf(service.EINVALID, "Batch kind must be print or engrave.")
+	case b.Jurisdiction == "" || b.Year < 1 || b.Year > 9999:
+		return false, service.Errorf(service.EINVALID, "Batch needs a jurisdiction and a year.")
+	case count < 1 || count > MaxTagBatch:
+		return false, service.Errorf(service.EINVALID, "A batch has 1 to %d tags.", MaxTagBatch)
+	}
+	if b.Key == "" {
+		return false, service.Errorf(service.EINVALID, "Batch key required.")
+	}
+	for {
+		created := false
+		err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+			old, err := scanTagBatch(tx.QueryRow(ctx, `SELECT `+tagBatchCols+` FROM tag_batches WHERE key = $1`, b.Key))
+			if err == nil {
+				*b = *old
+				return nil
+			} else if !errors.Is(err, pgx.ErrNoRows) {
+				return mapErr(err, "Tag batch")
+			}
+			var last int
+			if err := tx.QueryRow(ctx, reserveTagsSQL, b.Jurisdiction, b.Year, count).Scan(&last); err != nil {
+				return mapErr(err, "Tag number")
+			}
+			n := *b
+			n.First, n.Last = last-count+1, last
+			n.State, n.Done, n.Error, n.Attempts = service.JobQueued, 0, "", 0
+			n.CreatedAt, n.UpdatedAt = now, now
+			got, err := scanTagBatch(tx.QueryRow(ctx, `INSERT INTO tag_batches (`+tagBatchCols+`)
+				VALUES (COALESCE($1::bigint, nextval('tag_batches_id_seq')), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+				ON CONFLICT (key) DO NOTHING RETURNING `+tagBatchCols,
+				nullID(n.ID), n.Kind, n.Jurisdiction, n.Year, n.First, n.Last, n.Species, n.Key, n.Device, n.State, n.Done,
+				n.Error, n.Attempts, now, now))
+			if errors.Is(err, pgx.ErrNoRows) {
+				return errKeyRace
+			} else if err != nil {
+				return mapErr(err, "Tag batch")
+			}
+			*b, created = *got, true
+			if n.ID != 0 {
+				return mapErr(bumpSeq(ctx, tx, "tag_batches"), "Tag batch")
+			}
+			return nil
+		})
+		if errors.Is(err, errKeyRace) {
+			continue // the other batch is committed now: read it
+		}
+		return created, err
+	}
+}
+
+// FindTagBatchByID implements service.TagBatchService.
+func (db *DB) FindTagBatchByID(ctx context.Context, id int64) (*service.TagBatch, error) {
+	b, err := scanTagBatch(db.pool.QueryRow(ctx, `SELECT `+tagBatchCols+` FROM tag_batches WHERE id = $1`, id))
+	if err != nil {
+		return nil, notFound(err, "Tag batch")
+	}
+	return b, nil
+}
+
+// FindTagBatches implements service.TagBatchService.
+func (db *DB) FindTagBatches(ctx context.Context, f service.TagBatchFilter) ([]*service.TagBatch, int, error) {
+	var w where
+	if f.State != nil {
+		w.add("state = ?", *f.State)
+	}
+	if f.Jurisdiction != nil {
+		w.add("jurisdiction = ?", *f.Jurisdiction)
+	}
+	if f.Year != nil {
+		w.add("year = ?", *f.Year)
+	}
+	out, n, err := collectCounted(ctx, db.pool, scanTagBatch,
+		`SELECT `+tagBatchCols+`, COUNT(*) OVER () FROM tag_batches`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Tag batch")
+}
+
+// ClaimTagBatch implements service.TagBatchService. SKIP LOCKED lets
+// workers in several processes claim different batches at once.
+func (db *DB) ClaimTagBatch(ctx context.Context, kind service.JobKind, device string) (*service.TagBatch, error) {
+	b, err := scanTagBatch(db.pool.QueryRow(ctx, `UPDATE tag_batches SET state = $1, device = $2, attempts = attempts + 1,
+		updated_at = $3 WHERE id = (SELECT id FROM tag_batches WHERE state = $4 AND kind = $5 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+		RETURNING `+tagBatchCols, service.JobSent, device, db.stampNow(), service.JobQueued, kind))
+	if err != nil {
+		return nil, notFound(err, "Queued tag batch")
+	}
+	return b, nil
+}
+
+// UpdateTagBatch implements service.TagBatchService.
+func (db *DB) UpdateTagBatch(ctx context.Context, id int64, u service.TagBatchUpdate) (*service.TagBatch, error) {
+	if u.State != nil && !u.State.Valid() {
+		return nil, service.Errorf(service.EINVALID, "Batch state must be queued, sent, done or failed.")
+	}
+	var b *service.TagBatch
+	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		var err error
+		if b, err = scanTagBatch(tx.QueryRow(ctx, `SELECT `+tagBatchCols+` FROM tag_batches WHERE id = $1 FOR UPDATE`, id)); err != nil {
+			return notFound(err, "Tag batch")
+		}
+		set(&b.State, u.State)
+		set(&b.Device, u.Device)
+		set(&b.Error, u.Error)
+		set(&b.Done, u.Done)
+		if b.Done < 0 || b.Done > b.Count() {
+			return service.Errorf(service.EINVALID, "Batch done count must be 0 to %d.", b.Count())
+		}
+		b.UpdatedAt = now
+		_, err = tx.Exec(ctx, `UPDATE tag_batches SET state=$1, device=$2, error=$3, done=$4, updated_at=$5 WHERE id=$6`,
+			b.State, b.Device, b.Error, b.Done, now, id)
+		return mapErr(err, "Tag batch")
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+var _ service.TagBatchService = (*DB)(nil)
