@@ -62,6 +62,12 @@ func fillAllTables(t *testing.T, s service.Store) string {
 	must("CreateToken", err)
 	_, err = s.CreateJob(ctx, &service.Job{Kind: service.JobEngrave, LicenceID: dup.ID, Reason: "duplicate"})
 	must("CreateJob", err)
+	tb, ok := s.(service.TagBatchService)
+	if !ok {
+		t.Fatalf("%T does not keep tag batches", s)
+	}
+	_, err = tb.CreateTagBatch(ctx, &service.TagBatch{Kind: service.JobEngrave, Jurisdiction: "minneapolis", Year: 2026, Key: "office/2026/1"}, 10)
+	must("CreateTagBatch", err)
 	return secret
 }
 
@@ -81,6 +87,7 @@ type snapshot struct {
 	Audit        []*service.AuditEvent
 	Tokens       []*service.Token
 	Jobs         []*service.Job
+	Batches      []*service.TagBatch
 }
 
 func takeSnapshot(t *testing.T, s service.Store) *snapshot {
@@ -122,6 +129,8 @@ func takeSnapshot(t *testing.T, s service.Store) *snapshot {
 	sn.Tokens, err = s.FindTokens(ctx)
 	check(err)
 	sn.Jobs, _, err = s.FindJobs(ctx, service.JobFilter{})
+	check(err)
+	sn.Batches, _, err = s.(service.TagBatchService).FindTagBatches(ctx, service.TagBatchFilter{})
 	check(err)
 	return &sn
 }
@@ -222,8 +231,8 @@ func TestMigrateRoundTrip(t *testing.T) {
 		if err := s.CreateLicence(ctx, l); err != nil {
 			t.Fatalf("%s: CreateLicence after migrate: %v", name, err)
 		}
-		if l.TagNumber != 3 {
-			t.Errorf("%s: tag after migrate %d, want 3 (64.30 register goes on)", name, l.TagNumber)
+		if l.TagNumber != 13 {
+			t.Errorf("%s: tag after migrate %d, want 13, after two licences and a batch of 10 (64.30 register goes on)", name, l.TagNumber)
 		}
 		if _, err := s.Authenticate(ctx, secret); err != nil {
 			t.Errorf("%s: Authenticate with the token made on the first SQLite: %v", name, err)
