@@ -18,7 +18,6 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/postgres"
-	"github.com/chipdesk/chipdesk/service/store/sqlite"
 )
 
 const migrateUsage = `usage: chipdesk migrate FROM TO
@@ -67,7 +66,7 @@ func runMigrate(ctx context.Context, e *env, args []string) error {
 	// Opening each store applies its migrations: both ends then have the
 	// current schema.
 	for _, target := range []string{from, to} {
-		st, err := openBackend(ctx, target, e.now)
+		st, err := openBackend(ctx, target, e.now, nil)
 		if err != nil {
 			return err
 		}
@@ -92,15 +91,6 @@ func runMigrate(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(tw, "total\t%d\n", total)
 	return tw.Flush()
-}
-
-// openBackend opens the store named by target: a postgres:// URL opens
-// store/postgres, anything else is an SQLite file.
-func openBackend(ctx context.Context, target string, now func() time.Time) (service.Store, error) {
-	if postgres.IsDSN(target) {
-		return postgres.Open(ctx, target, &postgres.Opts{Now: now})
-	}
-	return sqlite.Open(ctx, target, &sqlite.Opts{Now: now})
 }
 
 type tableCount struct {
