@@ -31,7 +31,7 @@ func (s *Server) routes() {
 	}
 	m.Handle("GET /metrics", s.require(s.metricsHandler().ServeHTTP, adminOnly...))
 
-	for _, rt := range s.apiRoutes() {
+	for _, rt := range append(s.apiRoutes(), s.jobRoutes()...) {
 		m.Handle(rt.pattern, s.require(rt.h, rt.roles...))
 	}
 }

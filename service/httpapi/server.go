@@ -13,6 +13,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/events"
+	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/lookup"
 )
 
@@ -32,6 +33,12 @@ type Opts struct {
 	// Web, when set, serves every path outside the API (/api/, /healthz,
 	// /metrics) in place of the built-in live scan page.
 	Web http.Handler
+	// Jobs queues print and engrave jobs and tag batches
+	// (/api/v1/licences/{id}/tag, /api/v1/jobs, /api/v1/tag-batches);
+	// nil answers 404 there. Runner, when set, is woken when work is
+	// queued and reports the devices at /api/v1/devices.
+	Jobs   *jobs.Issuer
+	Runner *jobs.Runner
 	// Logger receives request errors; nil discards.
 	Logger *slog.Logger
 	// Registry receives the server's metrics and is served at /metrics;
@@ -69,6 +76,8 @@ type Server struct {
 	hub     *events.Hub
 	scans   ScanHandler
 	web     http.Handler
+	jobs    *jobs.Issuer
+	runner  *jobs.Runner
 	log     *slog.Logger
 	now     func() time.Time
 	maxBody int64
@@ -99,6 +108,8 @@ func New(o *Opts) (*Server, error) {
 		hub:     o.Hub,
 		scans:   o.Scans,
 		web:     o.Web,
+		jobs:    o.Jobs,
+		runner:  o.Runner,
 		log:     o.Logger,
 		now:     o.Now,
 		maxBody: o.MaxBodyBytes,
