@@ -1,0 +1,268 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/jobs"
+)
+
+// jobRoutes are the print and engrave endpoints (package service/jobs).
+// A licensing office (intake) makes batches of pre-numbered tags; the
+// counter (clinic, intake) queues one licence's tag and reprints it.
+func (s *Server) jobRoutes() []route {
+	office := []service.Role{service.RoleIntake}
+	return []route{
+		{"POST /api/v1/licences/{id}/tag", counter, s.handleQueueTag},
+		{"GET /api/v1/jobs", staff, s.handleFindJobs},
+		{"GET /api/v1/jobs/{id}", staff, s.handleGetJob},
+		{"POST /api/v1/jobs/{id}/reprint", counter, s.handleReprint},
+		{"POST /api/v1/tag-batches", office, s.handleCreateBatch},
+		{"GET /api/v1/tag-batches", office, s.handleFindBatches},
+		{"GET /api/v1/tag-batches/{id}", office, s.handleGetBatch},
+		{"POST /api/v1/tag-batches/{id}/resume", office, s.handleResumeBatch},
+		{"GET /api/v1/devices", staff, s.handleDevices},
+	}
+}
+
+// tagRequest asks for a licence's tag.
+type tagRequest struct {
+	// Kind is "print" (a label, while the owner waits) or "engrave".
+	Kind service.JobKind `json:"kind"`
+}
+
+// issuer returns the job issuer, or answers 404 when the server has none.
+func (s *Server) issuer(w http.ResponseWriter, r *http.Request) *jobs.Issuer {
+	if s.jobs == nil {
+		s.writeError(w, r, service.Errorf(service.ENOTFOUND, "No printers or engravers on this server."))
+	}
+	return s.jobs
+}
+
+// wake tells the runner work was queued.
+func (s *Server) wake() {
+	if s.runner != nil {
+		s.runner.Wake()
+	}
+}
+
+// handleQueueTag queues the tag of a licence: 201 with the new job, or
+// 200 with the licence's existing job (one tag per licence; a lost or
+// stolen tag is replaced by a duplicate licence, 64.40).
+func (s *Server) handleQueueTag(w http.ResponseWriter, r *http.Request) {
+	is := s.issuer(w, r)
+	if is == nil {
+		return
+	}
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var req tagRequest
+	if err := decodeJSON(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if req.Kind == "" {
+		req.Kind = service.JobPrint
+	}
+	j, created, err := is.Queue(r.Context(), id, req.Kind)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+		s.change(r, "job.create", "job", j.ID, string(j.Kind)+" "+j.Reason)
+		s.wake()
+	}
+	s.writeJSON(w, r, status, j)
+}
+
+func (s *Server) handleFindJobs(w http.ResponseWriter, r *http.Request) {
+	off, lim, err := page(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	f := service.JobFilter{Offset: off, Limit: lim}
+	if st := service.JobState(r.URL.Query().Get("state")); st != "" {
+		if !st.Valid() {
+			s.writeError(w, r, service.Errorf(service.EINVALID, "state must be queued, sent, done or failed."))
+			return
+		}
+		f.State = &st
+	}
+	if l := r.URL.Query().Get("licence"); l != "" {
+		id, err := queryInt(r, "licence", 0)
+		if err != nil || id <= 0 {
+			s.writeError(w, r, service.Errorf(service.EINVALID, "licence must be an id."))
+			return
+		}
+		lid := int64(id)
+		f.LicenceID = &lid
+	}
+	js, total, err := s.store.FindJobs(r.Context(), f)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeJSON(w, r, http.StatusOK, list[*service.Job]{Items: nonNil(js), Total: total})
+}
+
+func (s *Server) handleGetJob(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	j, err := s.store.FindJobByID(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeJSON(w, r, http.StatusOK, j)
+}
+
+// handleReprint queues a failed job again; it makes the same tag number.
+func (s *Server) handleReprint(w http.ResponseWriter, r *http.Request) {
+	is := s.issuer(w, r)
+	if is == nil {
+		return
+	}
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	j, err := is.Reprint(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, "job.reprint", "job", j.ID, "")
+	s.wake()
+	s.writeJSON(w, r, http.StatusOK, j)
+}
+
+// handleCreateBatch reserves a run of pre-numbered tags for a year and
+// queues them: 201 with the batch, or 200 with the batch of the same key.
+func (s *Server) handleCreateBatch(w http.ResponseWriter, r *http.Request) {
+	is := s.issuer(w, r)
+	if is == nil {
+		return
+	}
+	var req jobs.BatchRequest
+	if err := decodeJSON(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if req.Kind == "" {
+		req.Kind = service.JobEngrave
+	}
+	b, created, err := is.QueueBatch(r.Context(), req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+		s.change(r, "batch.create", "tag-batch", b.ID, b.Jurisdiction)
+		s.wake()
+	}
+	s.writeJSON(w, r, status, b)
+}
+
+func (s *Server) batchStore(w http.ResponseWriter, r *http.Request) service.TagBatchService {
+	bs, ok := s.store.(service.TagBatchService)
+	if !ok {
+		s.writeError(w, r, service.Errorf(service.ENOTFOUND, "This store keeps no tag batches."))
+		return nil
+	}
+	return bs
+}
+
+func (s *Server) handleFindBatches(w http.ResponseWriter, r *http.Request) {
+	bs := s.batchStore(w, r)
+	if bs == nil {
+		return
+	}
+	off, lim, err := page(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	f := service.TagBatchFilter{Offset: off, Limit: lim}
+	if st := service.JobState(r.URL.Query().Get("state")); st != "" {
+		if !st.Valid() {
+			s.writeError(w, r, service.Errorf(service.EINVALID, "state must be queued, sent, done or failed."))
+			return
+		}
+		f.State = &st
+	}
+	if y := r.URL.Query().Get("year"); y != "" {
+		year, err := queryInt(r, "year", 0)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		f.Year = &year
+	}
+	list0, total, err := bs.FindTagBatches(r.Context(), f)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeJSON(w, r, http.StatusOK, list[*service.TagBatch]{Items: nonNil(list0), Total: total})
+}
+
+func (s *Server) handleGetBatch(w http.ResponseWriter, r *http.Request) {
+	bs := s.batchStore(w, r)
+	if bs == nil {
+		return
+	}
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	b, err := bs.FindTagBatchByID(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeJSON(w, r, http.StatusOK, b)
+}
+
+// handleResumeBatch queues a failed batch again from its next tag.
+func (s *Server) handleResumeBatch(w http.ResponseWriter, r *http.Request) {
+	is := s.issuer(w, r)
+	if is == nil {
+		return
+	}
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	b, err := is.ResumeBatch(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, "batch.resume", "tag-batch", b.ID, "")
+	s.wake()
+	s.writeJSON(w, r, http.StatusOK, b)
+}
+
+// handleDevices reports every printer and engraver now.
+func (s *Server) handleDevices(w http.ResponseWriter, r *http.Request) {
+	var st []jobs.Status
+	if s.runner != nil {
+		st = s.runner.Statuses(r.Context())
+	}
+	s.writeJSON(w, r, http.StatusOK, list[jobs.Status]{Items: nonNil(st), Total: len(st)})
+}
