@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/lookup"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
@@ -110,9 +111,10 @@ func (h *Handler) licenceForm(r *http.Request, id int64) (*licenceFormData, erro
 }
 
 // handleIssueLicence issues (or renews) a licence: the rabies
-// certificate entered is stored first, then the fee, the expiry and the
-// clinic's pay come from the rules' quote (Minneapolis 64.30, Chanhassen
-// 5-51), and the store assigns the next tag number of the year.
+// certificate entered is stored first, then lookup.IssueLicence takes
+// the fee, the expiry and the clinic's pay from the rules (Minneapolis
+// 64.30, Chanhassen 5-51) and the store assigns the next tag number of
+// the year. A fee the ordinance leaves to a resolution is typed in.
 func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err != nil {
@@ -120,8 +122,7 @@ func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	rec, err := h.o.Store.FindRecordByAnimal(ctx, id)
-	if err != nil {
+	if _, err := h.o.Store.FindAnimalByID(ctx, id); err != nil {
 		h.failErr(w, r, err)
 		return
 	}
@@ -130,7 +131,6 @@ func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	rabies := rec.Rabies
 	vdate, err := formDate(r, "rabies_date")
 	if err != nil {
 		h.failErr(w, r, err)
@@ -150,35 +150,58 @@ func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		h.audit(r, "vaccination.create", "vaccination", v.ID, fmt.Sprintf("animal %d certificate %s", id, v.Certificate))
-		rabies = v
 	}
 	ss := sess(r)
-	issuer := issuerOf(r, ss.role)
-	q := h.quote(rec, p, issuer, rabies)
-	if q.ExpiresOn.IsZero() || !q.Fees.Complete {
-		msg := "This licence cannot be sold today."
-		for _, pr := range q.Problems {
-			msg += " " + pr.Message
+	req := &lookup.LicenceRequest{AnimalID: id, Jurisdiction: p.ID, IssuedBy: issuerOf(r, ss.role), Site: ss.site}
+	if req.IssuedBy == service.IssuerClinic {
+		req.Clinic = strings.TrimSpace(r.PostFormValue("clinic"))
+		if req.Clinic == "" {
+			req.Clinic = ss.site
 		}
-		h.failErr(w, r, service.Errorf(service.EINVALID, "%s", msg))
-		return
 	}
-	l := &service.Licence{AnimalID: id, Kind: service.KindLicence, Jurisdiction: p.ID, Year: q.Year,
-		IssuedOn: q.IssuedOn, ExpiresOn: q.ExpiresOn, Status: service.LicenceActive,
-		FeeCents: q.Fees.TotalCents, FeeCode: q.FeeCode, IssuedBy: issuer, Site: ss.site}
-	if issuer == service.IssuerClinic {
-		l.Clinic = strings.TrimSpace(r.PostFormValue("clinic"))
-		if l.Clinic == "" {
-			l.Clinic = ss.site
+	if fee := strings.TrimSpace(r.PostFormValue("fee")); fee != "" {
+		c, err := parseMoney(fee)
+		if err != nil {
+			h.failErr(w, r, err)
+			return
 		}
-		l.ClinicPayCents = q.ClinicPayCents
+		req.FeeCents = &c
 	}
-	if err := h.o.Store.CreateLicence(ctx, l); err != nil {
+	l, err := h.o.Lookup.IssueLicence(ctx, req)
+	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
 	h.audit(r, "licence.create", "licence", l.ID, fmt.Sprintf("animal %d tag %d/%d fee %s", id, l.Year, l.TagNumber, rules.Money(l.FeeCents)))
-	seeOther(w, r, fmt.Sprintf("/licences/%d", l.ID), fmt.Sprintf("Licence issued: tag %d of %d, fee %s.", l.TagNumber, l.Year, rules.Money(l.FeeCents)))
+	msg := fmt.Sprintf("Licence issued: tag %d of %d, fee %s.", l.TagNumber, l.Year, rules.Money(l.FeeCents))
+	for _, w := range l.Warnings {
+		msg += " " + w
+	}
+	seeOther(w, r, fmt.Sprintf("/licences/%d", l.ID), msg)
+}
+
+// parseMoney reads a fee typed in dollars ("25", "25.00", "$25.5").
+func parseMoney(s string) (int64, error) {
+	bad := service.Errorf(service.EINVALID, "The fee must be an amount in dollars, like 25.00.")
+	s = strings.TrimPrefix(strings.TrimSpace(s), "$")
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole == "" || len(frac) > 2 || strings.Trim(whole+frac, "0123456789") != "" {
+		return 0, bad
+	}
+	d, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || d < 0 || d > 1e7 {
+		return 0, bad
+	}
+	c := int64(0)
+	if frac != "" {
+		for len(frac) < 2 {
+			frac += "0"
+		}
+		if c, err = strconv.ParseInt(frac, 10, 64); err != nil || c < 0 {
+			return 0, bad
+		}
+	}
+	return d*100 + c, nil
 }
 
 type licenceData struct {
@@ -361,14 +384,13 @@ func (h *Handler) handleDuplicate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ss := sess(r)
-	l := &service.Licence{AnimalID: old.AnimalID, Kind: old.Kind, Jurisdiction: old.Jurisdiction, Year: old.Year,
-		IssuedOn: h.today(p), ExpiresOn: old.ExpiresOn, Status: service.LicenceActive, FeeCents: b.TotalCents,
-		FeeCode: "duplicate-tag", IssuedBy: issuerOf(r, ss.role), Replaces: old.ID, ReplaceReason: reason, Site: ss.site}
-	if l.IssuedOn > l.ExpiresOn {
+	if h.today(p) > old.ExpiresOn {
 		h.failErr(w, r, service.Errorf(service.EINVALID, "The licence has expired; renew it instead."))
 		return
 	}
-	if err := h.o.Store.CreateLicence(ctx, l); err != nil {
+	l, err := h.o.Lookup.IssueLicence(ctx, &lookup.LicenceRequest{AnimalID: old.AnimalID, Jurisdiction: old.Jurisdiction,
+		IssuedBy: issuerOf(r, ss.role), Replaces: old.ID, ReplaceReason: reason, Site: ss.site})
+	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}

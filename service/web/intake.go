@@ -49,12 +49,22 @@ func (h *Handler) recordView(r *http.Request, a *lookup.Answer) *recordView {
 	v := &recordView{A: a, CSRF: ss.csrf, Role: ss.role, Today: h.today(p),
 		Jurisdictions: h.o.Rules.IDs(), Default: h.o.Jurisdiction}
 	if a != nil && a.Found && a.Animal != nil {
-		v.CanImpound = allowed(ss.role, intakeRoles)
+		v.CanImpound = allowed(ss.role, intakeRoles) && !held(a)
 		v.CanBite = allowed(ss.role, officerRoles)
 		v.CanLicence = allowed(ss.role, counterRoles)
 		v.CanCompliance = a.Dangerous != nil && allowed(ss.role, deskRoles)
 	}
 	return v
+}
+
+// held reports whether the animal is impounded now.
+func held(a *lookup.Answer) bool {
+	for _, im := range a.Impounds {
+		if im.Open {
+			return true
+		}
+	}
+	return false
 }
 
 type intakeData struct {
@@ -325,10 +335,10 @@ func formDate(r *http.Request, name string) (service.Date, error) {
 	return d, nil
 }
 
-// handleImpound starts an impoundment: the hold comes from the
-// jurisdiction's rules (Minn. Stat. 346.47 subd. 2, 62.40, 5-73), and
-// the page then shows the notice date, the hold-until date and what
-// redemption costs today.
+// handleImpound starts an impoundment through lookup.Impound, whose
+// hold comes from the jurisdiction's rules (Minn. Stat. 346.47 subd. 2,
+// 62.40, 5-73); the page then shows the notice date, the hold-until
+// date and what redemption costs today (rules.Redemption).
 func (h *Handler) handleImpound(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err != nil {
@@ -359,12 +369,11 @@ func (h *Handler) handleImpound(w http.ResponseWriter, r *http.Request) {
 	im := &service.Impoundment{AnimalID: id, Jurisdiction: p.ID, IntakeAt: now.UTC(), IntakeOn: today,
 		Site: sess(r).site, WhereFound: strings.TrimSpace(r.PostFormValue("where_found")), NoticeOn: notice,
 		BiteCase: r.PostFormValue("bite_case") == "on"}
-	hold := p.HoldFor(im)
-	im.HoldUntil = hold.Until
-	if err := h.o.Store.CreateImpoundment(ctx, im); err != nil {
+	if err := h.o.Lookup.Impound(ctx, im); err != nil {
 		h.failErr(w, r, err)
 		return
 	}
+	hold := p.HoldFor(im) // for its source and note; Until is im.HoldUntil
 	h.audit(r, "impoundment.create", "impoundment", im.ID, fmt.Sprintf("animal %d hold until %s", id, im.HoldUntil))
 	rec.Impounds = append([]service.Impoundment{*im}, rec.Impounds...)
 	res := &impoundResult{Impound: im, Hold: hold, Redemption: p.Redemption(rec, im, today)}

@@ -32,16 +32,12 @@ func (h *Handler) handleOfficer(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, "officer", "Officer", &view{Data: d})
 }
 
-// handleBite records a bite and starts the quarantine the rules require
-// (Minneapolis 66.40, Chanhassen 5-39(a)): its length and place come
-// from the profile's bite rule and the animal's rabies status.
+// handleBite records a bite; lookup.RecordBite starts the quarantine the
+// rules require when a person was bitten (Minneapolis 66.40, Chanhassen
+// 5-39(a)), its length and place from the profile's bite rule and the
+// animal's rabies status.
 func (h *Handler) handleBite(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	p, err := h.profile(r.PostFormValue("jurisdiction"))
 	if err != nil {
 		h.failErr(w, r, err)
 		return
@@ -52,13 +48,8 @@ func (h *Handler) handleBite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if on.IsZero() {
+		p, _ := h.profile("")
 		on = h.today(p)
-	}
-	ctx := r.Context()
-	rec, err := h.o.Store.FindRecordByAnimal(ctx, id)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
 	}
 	b := &service.BiteIncident{AnimalID: id, Date: on, Victim: service.Victim(r.PostFormValue("victim")),
 		SkinBroken: r.PostFormValue("skin_broken") == "on", Provoked: r.PostFormValue("provoked") == "on",
@@ -67,21 +58,18 @@ func (h *Handler) handleBite(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, service.Errorf(service.EINVALID, "Say whether a person or an animal was bitten."))
 		return
 	}
-	if err := h.o.Store.CreateBite(ctx, b); err != nil {
+	q, err := h.o.Lookup.RecordBite(r.Context(), b)
+	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
 	h.audit(r, "bite.create", "bite", b.ID, fmt.Sprintf("animal %d", id))
-	plan := p.BiteQuarantine(&rec.Animal, rec.Rabies, on)
-	q := &service.Quarantine{AnimalID: id, BiteID: b.ID, Kind: plan.Kind, Place: plan.Place, Start: plan.Start, End: plan.End,
-		Notes: strings.TrimSpace(plan.Source + " " + plan.Note)}
-	if err := h.o.Store.CreateQuarantine(ctx, q); err != nil {
-		h.failErr(w, r, err)
-		return
+	msg := "Bite recorded."
+	if q != nil {
+		h.audit(r, "quarantine.create", "quarantine", q.ID, fmt.Sprintf("animal %d until %s at %s", id, q.End, q.Place))
+		msg = fmt.Sprintf("Bite recorded. Quarantine at %s from %s to %s. %s", q.Place, q.Start, q.End, q.Notes)
 	}
-	h.audit(r, "quarantine.create", "quarantine", q.ID, fmt.Sprintf("animal %d until %s at %s", id, q.End, q.Place))
-	seeOther(w, r, fmt.Sprintf("/animals/%d", id),
-		fmt.Sprintf("Bite recorded. Quarantine at %s from %s to %s (%s).", q.Place, q.Start, q.End, plan.Source))
+	seeOther(w, r, fmt.Sprintf("/animals/%d", id), msg)
 }
 
 type complianceData struct {
