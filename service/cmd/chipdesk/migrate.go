@@ -33,7 +33,7 @@ current schema first; it must hold no records. Instants keep microseconds
 // behind by a schema this command does not know yet.
 var migrateTables = []string{
 	"owners", "animals", "chips", "licences", "tag_counters", "tag_batches", "vaccinations", "designations", "bites",
-	"quarantines", "impoundments", "scans", "audit_events", "tokens", "jobs",
+	"quarantines", "impoundments", "scans", "audit_events", "tokens", "jobs", "device_events",
 }
 
 // sqliteStampLayout is how the SQLite store writes instants: fixed width,
@@ -265,7 +265,7 @@ func migrateToPostgres(ctx context.Context, path, dsn string) ([]tableCount, err
 		if err != nil {
 			return nil, fmt.Errorf("migrate: copy %s: %w", t, err)
 		}
-		if slices.Contains(cols[t], "id") {
+		if pgCols[t]["id"] == "bigint" { // an identity column
 			if _, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence($1, 'id'), max(id)) FROM `+
 				pgx.Identifier{t}.Sanitize()+` HAVING max(id) IS NOT NULL`, t); err != nil {
 				return nil, fmt.Errorf("migrate: %s id sequence: %w", t, err)

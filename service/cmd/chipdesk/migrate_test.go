@@ -68,6 +68,9 @@ func fillAllTables(t *testing.T, s service.Store) string {
 	}
 	_, err = tb.CreateTagBatch(ctx, &service.TagBatch{Kind: service.JobEngrave, Jurisdiction: "minneapolis", Year: 2026, Key: "office/2026/1"}, 10)
 	must("CreateTagBatch", err)
+	_, _, err = s.(service.DeviceEventService).ApplyDeviceEvent(ctx, &service.DeviceEvent{ID: "e1", Device: "handheld-3",
+		Kind: service.DeviceScan, At: migrateClock().Add(-time.Hour), Scan: &service.Scan{ChipCode: "985141000123456"}})
+	must("ApplyDeviceEvent", err)
 	return secret
 }
 
@@ -187,7 +190,7 @@ func TestMigrateRoundTrip(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("migrate sqlite→postgres: exit %d: %s", code, errOut)
 	}
-	for _, line := range []string{"owners", "licences", "tag_counters", "tokens", "jobs", "total"} {
+	for _, line := range []string{"owners", "licences", "tag_counters", "tokens", "jobs", "device_events", "total"} {
 		if !strings.Contains(out, line) {
 			t.Errorf("migrate output lacks %q:\n%s", line, out)
 		}

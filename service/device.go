@@ -1,0 +1,65 @@
+package service
+
+import (
+	"context"
+	"time"
+)
+
+// DeviceEventKind says what an offline device recorded.
+type DeviceEventKind string
+
+// Device event kinds.
+const (
+	DeviceScan DeviceEventKind = "scan" // a chip read in the field
+	DeviceBite DeviceEventKind = "bite" // a bite reported to the officer
+)
+
+// DeviceEvent is one event a handheld recorded while offline, pushed to
+// the central store when it is back online. ID is made by the device
+// when it records the event (a random UUID) and makes the push
+// idempotent: an event is applied once however often it is pushed.
+type DeviceEvent struct {
+	ID     string          `json:"id"`
+	Device string          `json:"device"`
+	Kind   DeviceEventKind `json:"kind"`
+	// At is when the device recorded the event, by the device's clock.
+	At   time.Time `json:"at"`
+	User string    `json:"user,omitempty"`
+	Site string    `json:"site,omitempty"`
+	// Scan is set for DeviceScan, Bite for DeviceBite.
+	Scan *Scan         `json:"scan,omitempty"`
+	Bite *BiteIncident `json:"bite,omitempty"`
+}
+
+// Validate checks the event's shape.
+func (e *DeviceEvent) Validate() error {
+	switch {
+	case e.ID == "" || len(e.ID) > 64:
+		return Errorf(EINVALID, "Device event id required (at most 64 characters).")
+	case e.Device == "":
+		return Errorf(EINVALID, "Device event device required.")
+	case e.At.IsZero():
+		return Errorf(EINVALID, "Device event time required.")
+	case e.Kind == DeviceScan && (e.Scan == nil || e.Bite != nil):
+		return Errorf(EINVALID, "A scan event carries a scan only.")
+	case e.Kind == DeviceBite && (e.Bite == nil || e.Scan != nil):
+		return Errorf(EINVALID, "A bite event carries a bite only.")
+	case e.Kind != DeviceScan && e.Kind != DeviceBite:
+		return Errorf(EINVALID, "Device event kind must be scan or bite.")
+	}
+	return nil
+}
+
+// DeviceEventService applies events pushed by offline devices.
+type DeviceEventService interface {
+	// ApplyDeviceEvent creates the event's record (the scan or the bite)
+	// and records the event id, in one transaction. When the id was
+	// applied before, nothing changes and applied is false. recordID is
+	// the id of the record the event created, either way. A scan's
+	// AnimalID is the animal that carries the chip in the store when the
+	// event is applied (0: none), whatever the device thought; its At,
+	// User and Site default to the event's. A bite must name an animal
+	// the store has (EINVALID otherwise). An id reused for an event of
+	// another kind or device is ECONFLICT.
+	ApplyDeviceEvent(ctx context.Context, e *DeviceEvent) (applied bool, recordID int64, err error)
+}

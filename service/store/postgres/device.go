@@ -1,0 +1,91 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// ApplyDeviceEvent implements service.DeviceEventService. The ledger row
+// goes in first with ON CONFLICT DO NOTHING: a second push of the same
+// id, even a concurrent one, waits for the first to commit and then
+// finds the row.
+func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (bool, int64, error) {
+	if err := e.Validate(); err != nil {
+		return false, 0, err
+	}
+	applied, recordID := false, int64(0)
+	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		at := e.At.UTC().Truncate(time.Microsecond)
+		tag, err := tx.Exec(ctx, `INSERT INTO device_events (id, device, kind, at, received_at, user_name, site)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`, e.ID, e.Device, e.Kind, at, now, e.User, e.Site)
+		if err != nil {
+			return mapErr(err, "Device event")
+		}
+		if tag.RowsAffected() == 0 {
+			var kind service.DeviceEventKind
+			var device string
+			if err := tx.QueryRow(ctx, `SELECT kind, device, record_id FROM device_events WHERE id = $1`, e.ID).Scan(&kind, &device, &recordID); err != nil {
+				return mapErr(err, "Device event")
+			}
+			if kind != e.Kind || device != e.Device {
+				return service.Errorf(service.ECONFLICT, "Device event id %s was used for another event.", e.ID)
+			}
+			return nil
+		}
+		switch e.Kind {
+		case service.DeviceScan:
+			s := e.Scan
+			if s.ChipCode == "" {
+				return service.Errorf(service.EINVALID, "Scan chip code required.")
+			}
+			if s.At.IsZero() {
+				s.At = at
+			}
+			s.At = s.At.UTC().Truncate(time.Microsecond)
+			if s.User == "" {
+				s.User = e.User
+			}
+			if s.Site == "" {
+				s.Site = e.Site
+			}
+			err = tx.QueryRow(ctx, `INSERT INTO scans (id, at, reader, chip_code, chip_kind, user_name, site, animal_id)
+				VALUES (nextval('scans_id_seq'), $1, $2, $3, $4, $5, $6, COALESCE((SELECT animal_id FROM chips WHERE code = $3), 0))
+				RETURNING id, animal_id`, s.At, s.Reader, s.ChipCode, s.ChipKind, s.User, s.Site).Scan(&s.ID, &s.AnimalID)
+			if err != nil {
+				return mapErr(err, "Scan")
+			}
+			recordID = s.ID
+		case service.DeviceBite:
+			b := e.Bite
+			switch {
+			case b.AnimalID == 0:
+				return service.Errorf(service.EINVALID, "Bite animal required.")
+			case b.Date.IsZero():
+				return service.Errorf(service.EINVALID, "Bite date required.")
+			case b.Victim != service.VictimPerson && b.Victim != service.VictimAnimal:
+				return service.Errorf(service.EINVALID, "Bite victim must be person or animal.")
+			}
+			b.ID, b.CreatedAt = 0, now
+			if err := insertRow(ctx, tx, "bites", &b.ID, "Bite", insertBiteSQL,
+				b.AnimalID, pdate(b.Date), b.Victim, b.SkinBroken, b.Provoked, b.Location, b.Notes, now); err != nil {
+				return err
+			}
+			recordID = b.ID
+		}
+		if _, err := tx.Exec(ctx, `UPDATE device_events SET record_id = $1 WHERE id = $2`, recordID, e.ID); err != nil {
+			return mapErr(err, "Device event")
+		}
+		applied = true
+		return nil
+	})
+	if err != nil {
+		return false, 0, err
+	}
+	return applied, recordID, nil
+}
+
+var _ service.DeviceEventService = (*DB)(nil)

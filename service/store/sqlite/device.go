@@ -1,0 +1,87 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// ApplyDeviceEvent implements service.DeviceEventService: the ledger row
+// and the scan or bite in one IMMEDIATE transaction.
+func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (bool, int64, error) {
+	if err := e.Validate(); err != nil {
+		return false, 0, err
+	}
+	applied, recordID := false, int64(0)
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO device_events (id, device, kind, at, received_at, user_name, site)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, e.ID, e.Device, e.Kind, formatStamp(e.At), formatStamp(now), e.User, e.Site)
+		if err != nil {
+			return mapErr(err, "Device event")
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			var kind service.DeviceEventKind
+			var device string
+			if err := tx.QueryRowContext(ctx, `SELECT kind, device, record_id FROM device_events WHERE id = ?`, e.ID).Scan(&kind, &device, &recordID); err != nil {
+				return mapErr(err, "Device event")
+			}
+			if kind != e.Kind || device != e.Device {
+				return service.Errorf(service.ECONFLICT, "Device event id %s was used for another event.", e.ID)
+			}
+			return nil
+		}
+		switch e.Kind {
+		case service.DeviceScan:
+			s := e.Scan
+			if s.ChipCode == "" {
+				return service.Errorf(service.EINVALID, "Scan chip code required.")
+			}
+			if s.At.IsZero() {
+				s.At = e.At
+			}
+			if s.User == "" {
+				s.User = e.User
+			}
+			if s.Site == "" {
+				s.Site = e.Site
+			}
+			err = tx.QueryRowContext(ctx, `INSERT INTO scans (`+scanCols+`)
+				VALUES (NULL, ?, ?, ?, ?, ?, ?, COALESCE((SELECT animal_id FROM chips WHERE code = ?), 0)) RETURNING id, animal_id`,
+				formatStamp(s.At), s.Reader, s.ChipCode, s.ChipKind, s.User, s.Site, s.ChipCode).Scan(&s.ID, &s.AnimalID)
+			if err != nil {
+				return mapErr(err, "Scan")
+			}
+			recordID = s.ID
+		case service.DeviceBite:
+			b := e.Bite
+			switch {
+			case b.AnimalID == 0:
+				return service.Errorf(service.EINVALID, "Bite animal required.")
+			case b.Date.IsZero():
+				return service.Errorf(service.EINVALID, "Bite date required.")
+			case b.Victim != service.VictimPerson && b.Victim != service.VictimAnimal:
+				return service.Errorf(service.EINVALID, "Bite victim must be person or animal.")
+			}
+			b.CreatedAt = now
+			err := tx.QueryRowContext(ctx, `INSERT INTO bites (`+biteCols+`) VALUES (NULL,?,?,?,?,?,?,?,?) RETURNING id`,
+				b.AnimalID, b.Date, b.Victim, b.SkinBroken, b.Provoked, b.Location, b.Notes, formatStamp(now)).Scan(&b.ID)
+			if err != nil {
+				return mapErr(err, "Bite")
+			}
+			recordID = b.ID
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE device_events SET record_id = ? WHERE id = ?`, recordID, e.ID); err != nil {
+			return mapErr(err, "Device event")
+		}
+		applied = true
+		return nil
+	})
+	if err != nil {
+		return false, 0, err
+	}
+	return applied, recordID, nil
+}
+
+var _ service.DeviceEventService = (*DB)(nil)
