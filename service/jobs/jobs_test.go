@@ -2,6 +2,7 @@ package jobs_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -421,5 +422,116 @@ func TestDemo(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("mpls-2026-%06d.png", l.TagNumber))); err != nil {
 			t.Errorf("preview of tag %d: %v", l.TagNumber, err)
 		}
+	}
+}
+
+// stallAt is a printer that "dies" at its nth label: it sends it and
+// then waits for release before returning.
+type stallAt struct {
+	printers.Printer
+	n       int
+	count   int
+	sent    chan struct{}
+	release chan struct{}
+}
+
+func (p *stallAt) Print(ctx context.Context, l printers.Label) error {
+	err := p.Printer.Print(ctx, l)
+	if p.count++; p.count == p.n {
+		close(p.sent)
+		<-p.release
+	}
+	return err
+}
+
+// TestBatchCrashResume: chipdesk dies while the second tag of a batch is
+// at the printer. After a restart the batch is recovered as failed at
+// that tag with one made, resumes from it with the same numbers, and no
+// number is reserved twice.
+func TestBatchCrashResume(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	sim, dev := zplPrinter(t, nil)
+	stall := &stallAt{Printer: dev.Printer, n: 2, sent: make(chan struct{}), release: make(chan struct{})}
+	r1 := newRunner(t, e, &jobs.Opts{Poll: time.Hour}, &jobs.Device{Spec: dev.Spec, Printer: stall})
+	b, _, err := e.issuer.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobPrint, Jurisdiction: "minneapolis", Year: 2026, Count: 3})
+	must(t, err)
+	rctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); r1.Run(rctx) }()
+	<-stall.sent
+	must(t, e.store.Close())
+	close(stall.release)
+	stop()
+	wg.Wait()
+
+	e.reopen(t)
+	r2 := newRunner(t, e, nil, dev)
+	if n, err := r2.Recover(ctx); n != 1 || err != nil {
+		t.Fatalf("Recover = %d, %v; want 1", n, err)
+	}
+	got, err := e.store.FindTagBatchByID(ctx, b.ID)
+	must(t, err)
+	next := fmt.Sprintf("tag %d", b.First+1)
+	if got.State != service.JobFailed || got.Done != 1 || !strings.Contains(got.Error, next) || !strings.Contains(got.Error, "no new numbers") {
+		t.Fatalf("recovered batch = %+v, want failed at %s with 1 made", got, next)
+	}
+	_, err = e.issuer.ResumeBatch(ctx, b.ID)
+	must(t, err)
+	_, err = r2.RunOnce(ctx, dev)
+	must(t, err)
+	got, err = e.store.FindTagBatchByID(ctx, b.ID)
+	must(t, err)
+	if got.State != service.JobDone || got.Done != 3 || got.First != b.First || got.Last != b.Last || got.Attempts != 2 {
+		t.Fatalf("resumed batch = %+v, want done, tags %d-%d, 2 attempts", got, b.First, b.Last)
+	}
+	// Labels: the first tag, the interrupted second, then the second
+	// again and the third.
+	want := []int{b.First, b.First + 1, b.First + 1, b.First + 2}
+	labels := sim.Jobs()
+	if len(labels) != len(want) {
+		t.Fatalf("printer got %d labels, want %d", len(labels), len(want))
+	}
+	for i, n := range want {
+		if !hasNumber(labels[i].Data, n) {
+			t.Errorf("label %d does not carry tag %d", i, n)
+		}
+	}
+	if l := e.newLicence(t); l.TagNumber != b.Last+1 {
+		t.Errorf("next licence got tag %d, want %d: the batch's numbers stay reserved", l.TagNumber, b.Last+1)
+	}
+}
+
+// TestShutdownMidJob: a runner stopped while the engraver works records
+// the job failed as interrupted, and the laser is off.
+func TestShutdownMidJob(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	_, dev := grblEngraver(t, &grblsim.Opts{BlockTime: time.Millisecond}, "")
+	var once sync.Once
+	rctx, stop := context.WithCancel(ctx)
+	r := newRunner(t, e, &jobs.Opts{Poll: 10 * time.Millisecond, OnEvent: func(ev jobs.Event) {
+		if ev.State == service.JobSent {
+			once.Do(func() { time.AfterFunc(100*time.Millisecond, stop) })
+		}
+	}}, dev)
+	j, _, err := e.issuer.Queue(ctx, e.licence.ID, service.JobEngrave)
+	must(t, err)
+	r.Wake()
+	if err := r.Run(rctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v, want context.Canceled", err)
+	}
+	got, err := e.store.FindJobByID(ctx, j.ID)
+	must(t, err)
+	if got.State != service.JobFailed || !strings.Contains(got.Error, "interrupted") {
+		t.Fatalf("job after shutdown = %+v, want failed as interrupted", got)
+	}
+	st, err := dev.Engraver.Status(ctx)
+	must(t, err)
+	if st.LaserOn {
+		t.Errorf("laser on after shutdown: %+v", st)
 	}
 }
