@@ -2,11 +2,13 @@ package catalog
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/drivers/port/serialport"
 	"github.com/chipdesk/chipdesk/drivers/readers"
 	"github.com/chipdesk/chipdesk/drivers/readers/allflex"
 	"github.com/chipdesk/chipdesk/drivers/readers/are"
@@ -158,4 +160,23 @@ func Lookup(name string) (Protocol, error) {
 		}
 	}
 	return Protocol{}, fmt.Errorf("catalog: unknown protocol %q (want one of %s)", name, strings.Join(Names(), ", "))
+}
+
+// Opener returns a function that opens the serial port at path with the
+// protocol's mode and starts the driver on it: the factory a
+// runner.Runner (or service/hardware) calls to open and reopen a
+// reader. now stamps reads (nil: time.Now).
+func (p Protocol) Opener(path string, now func() time.Time) func(ctx context.Context) (reader.Reader, error) {
+	return func(ctx context.Context) (reader.Reader, error) {
+		sp, err := serialport.Open(path, &serialport.Opts{Mode: p.Mode})
+		if err != nil {
+			return nil, err
+		}
+		r, err := p.New(sp, now)
+		if err != nil {
+			sp.Close()
+			return nil, err
+		}
+		return r, nil
+	}
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chipdesk/chipdesk/drivers/port/serialport"
 	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
 	"github.com/chipdesk/chipdesk/drivers/readers/discovery"
 	"github.com/chipdesk/chipdesk/drivers/readers/runner"
@@ -131,18 +130,7 @@ func runTail(ctx context.Context, e *env, args []string) error {
 	if *count > 0 && printed >= *count {
 		return nil
 	}
-	open := func(ctx context.Context) (reader.Reader, error) {
-		sp, err := serialport.Open(path, &serialport.Opts{Mode: p.Mode})
-		if err != nil {
-			return nil, err
-		}
-		r, err := p.New(sp, e.now)
-		if err != nil {
-			sp.Close()
-			return nil, err
-		}
-		return r, nil
-	}
+	open := p.Opener(path, e.now)
 	deb := *debounce
 	if deb == 0 {
 		deb = -1

@@ -36,7 +36,7 @@ func TestRunnerReconnects(t *testing.T) {
 			return nil, err
 		}
 		return p.New(sp, nil)
-	}, &runner.Opts{MinBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond,
+	}, &runner.Opts{MinBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond, Debounce: time.Minute,
 		OnEvent: func(e runner.Event) { evc <- e.Kind }})
 	if err != nil {
 		t.Fatal(err)

@@ -271,8 +271,8 @@ func (s *Sim) writeLocked(b []byte) error {
 	return nil
 }
 
-// Hangup drops the line: a driver reading the tty sees a hang-up. Reads
-// sent until Reconnect fail.
+// Hangup drops the line: a driver reading the tty sees a hang-up, and
+// the link is removed. Reads sent until Reconnect fail.
 func (s *Sim) Hangup() error {
 	s.mu.Lock()
 	l := s.line
@@ -281,7 +281,11 @@ func (s *Sim) Hangup() error {
 	if l == nil {
 		return nil
 	}
-	err := l.Close()
+	// The link goes with the line, as /dev/ttyUSB0 goes when an adapter
+	// is unplugged: left behind, it would point at whatever
+	// pseudo-terminal next gets the same number.
+	err := s.unlink()
+	err = errors.Join(err, l.Close())
 	s.wg.Wait()
 	if err != nil {
 		return fmt.Errorf("readersim: %w", err)
@@ -309,10 +313,18 @@ func (s *Sim) Close() error {
 	s.mu.Lock()
 	s.closed = true
 	s.mu.Unlock()
-	if s.o.Link != "" {
-		if fi, lerr := os.Lstat(s.o.Link); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			err = errors.Join(err, os.Remove(s.o.Link))
+	return err
+}
+
+// unlink removes the link if it is still our symlink.
+func (s *Sim) unlink() error {
+	if s.o.Link == "" {
+		return nil
+	}
+	if fi, err := os.Lstat(s.o.Link); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if err := os.Remove(s.o.Link); err != nil {
+			return fmt.Errorf("readersim: %w", err)
 		}
 	}
-	return err
+	return nil
 }
