@@ -346,6 +346,21 @@ func TestBusyAndBadLines(t *testing.T) {
 	}
 }
 
+// TestHangupMidJob: the cable is pulled during a job; Engrave returns
+// at once with a hang-up rather than waiting for replies.
+func TestHangupMidJob(t *testing.T) {
+	t.Parallel()
+	sim, d := start(t, &grblsim.Opts{BlockTime: 2 * time.Millisecond}, nil)
+	err := d.Engrave(context.Background(), grid(100), func(p engravers.Progress) {
+		if p.Done == 20 {
+			sim.Close()
+		}
+	})
+	if !errors.Is(err, port.ErrHangup) {
+		t.Errorf("Engrave with the line gone = %v, want ErrHangup", err)
+	}
+}
+
 func TestNoController(t *testing.T) {
 	t.Parallel()
 	m, tty, err := pty.Open()
