@@ -55,13 +55,13 @@ func (h *Handler) adminData(r *http.Request) (*adminData, error) {
 		}
 	}
 	year := h.o.Now().Year()
-	for _, ds := range h.o.Tagger.Designs.All() {
+	for _, ds := range h.o.Jobs.Designs.All() {
 		y := ds.Year
 		if y == 0 {
 			y = year
 		}
 		row := designRow{D: ds, Key: designKey(ds, y), Year: y}
-		if err := h.o.Tagger.Designs.Err(ds); err != nil {
+		if err := h.o.Jobs.Designs.Err(ds); err != nil {
 			row.Err = err.Error()
 		}
 		if e := approved[row.Key]; e != nil {
@@ -109,7 +109,7 @@ func (h *Handler) designOf(r *http.Request) (*tags.Design, int, error) {
 	if err != nil {
 		return nil, 0, service.Errorf(service.ENOTFOUND, "No such design.")
 	}
-	d, err := h.o.Tagger.Designs.Design(strings.ToUpper(r.PathValue("j")), year)
+	d, err := h.o.Jobs.Designs.Design(strings.ToUpper(r.PathValue("j")), year)
 	if err != nil {
 		return nil, 0, service.Errorf(service.ENOTFOUND, "No design for %s %d.", r.PathValue("j"), year)
 	}
@@ -123,7 +123,7 @@ func (h *Handler) handleDesignPreview(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	tag, err := d.Issue(h.o.Tagger.Keys, year, min(123456, d.MaxNumber()), "")
+	tag, err := d.Issue(h.o.Jobs.Keys, year, min(123456, d.MaxNumber()), "")
 	if err != nil {
 		h.failErr(w, r, service.Errorf(service.EINVALID, "The design cannot make a tag: %v", err))
 		return
@@ -145,7 +145,7 @@ func (h *Handler) handleApproveDesign(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	if err := h.o.Tagger.Designs.Err(d); err != nil {
+	if err := h.o.Jobs.Designs.Err(d); err != nil {
 		h.failErr(w, r, service.Errorf(service.EINVALID, "This design breaks a rule and cannot be approved: %v", err))
 		return
 	}

@@ -18,14 +18,13 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/chipdesk/chipdesk/drivers/port/serialport"
-	"github.com/chipdesk/chipdesk/drivers/port/tcpport"
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
-	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
 	"github.com/chipdesk/chipdesk/service"
-	"github.com/chipdesk/chipdesk/service/printjobs"
+	"github.com/chipdesk/chipdesk/service/hardware"
+	"github.com/chipdesk/chipdesk/service/jobs"
+	"github.com/chipdesk/chipdesk/service/web"
 )
 
 // chromiumPath finds the browser, or skips (fails under CI).
@@ -141,44 +140,36 @@ func (p *page) logout() {
 	p.do("logout", chromedp.Click(".who button"), chromedp.WaitVisible("#token"))
 }
 
-// startReader runs a simulated WL-134 reader on a pseudo-terminal, read
-// by the real driver through the serial port package, each read going
-// through the scan pipeline as at a real desk.
-func startReader(t *testing.T, f *fixture, name string) *readersim.Sim {
+// startReader runs a simulated WL-134 reader on a pseudo-terminal,
+// configured in a hardware.Manager as at a real desk: the real driver
+// reads it through the serial port package, and every read goes through
+// the scan pipeline.
+func startReader(t *testing.T, f *fixture, name string) (*readersim.Sim, *hardware.Manager) {
 	t.Helper()
 	sim, err := readersim.Start(&readersim.Opts{Protocol: "wl134"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sim.Close() })
-	proto, err := catalog.Lookup("wl134")
+	m, err := hardware.NewManager(&hardware.ManagerOpts{Pipeline: f.pipe, Now: f.clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err := serialport.Open(sim.TTY(), &serialport.Opts{Mode: proto.Mode})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := proto.New(sp, f.clock.Now)
-	if err != nil {
+	if err := m.Add("wl134:" + sim.Path() + ",name=" + name); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	t.Cleanup(func() { cancel(); rd.Close(); <-done })
-	go func() {
-		defer close(done)
-		for {
-			r, err := rd.Next(ctx)
-			if err != nil {
-				return
-			}
-			if _, err := f.pipe.HandleRead(ctx, name, r); err != nil {
-				t.Errorf("HandleRead: %v", err)
-			}
+	go func() { defer close(done); m.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	deadline := time.Now().Add(10 * time.Second)
+	for !m.Status()[0].Connected {
+		if time.Now().After(deadline) {
+			t.Fatalf("reader %s did not connect: %+v", name, m.Status())
 		}
-	}()
-	return sim
+		time.Sleep(10 * time.Millisecond)
+	}
+	return sim, m
 }
 
 // TestBrowserScanToIntake: a chip read on a simulated reader reaches the
@@ -187,7 +178,8 @@ func startReader(t *testing.T, f *fixture, name string) *readersim.Sim {
 func TestBrowserScanToIntake(t *testing.T) {
 	f := newFixture(t, false)
 	p := newPage(t, f)
-	sim := startReader(t, f, "desk-1")
+	sim, mgr := startReader(t, f, "desk-1")
+	f.devices = web.ReaderDevices(mgr, f.clock.Now)
 
 	p.do("login page", chromedp.Navigate(f.srv.URL+"/login"), chromedp.WaitVisible("#token"))
 	p.shot("01-login")
@@ -262,19 +254,19 @@ func TestBrowserLicenceToPrinter(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sim.Close() })
-	port, err := tcpport.Dial(context.Background(), sim.Addr(), nil)
+	spec, err := jobs.ParseSpec("zpl:" + sim.Addr() + ",name=label-1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dev, err := zpl.New(port, nil)
+	dev, err := jobs.Open(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { dev.Close() })
-	runner, err := printjobs.New(&printjobs.Opts{Tagger: f.tagger, Printer: dev, Device: "label-1", Poll: 500 * time.Millisecond})
+	runner, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: f.issuer, Poll: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.devices = web.JobDevices(runner)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); runner.Run(ctx) }()
@@ -288,7 +280,7 @@ func TestBrowserLicenceToPrinter(t *testing.T) {
 			}
 		}
 	}()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() { cancel(); <-done; dev.Close() })
 
 	p.login(service.RoleClinic)
 	p.shot("10-clinic")
@@ -331,8 +323,15 @@ func TestBrowserLicenceToPrinter(t *testing.T) {
 	p.logout()
 	p.login(service.RoleAdmin)
 	p.do("admin", chromedp.WaitVisible("#devices"))
-	if s := p.text("#devices"); !strings.Contains(s, "paper out") {
-		t.Errorf("devices table %q lacks the printer state", s)
+	if s := p.text("#devices"); !strings.Contains(s, "label-1") || !strings.Contains(s, "ready") {
+		t.Errorf("devices table %q lacks the ready printer label-1", s)
 	}
+	// The printer runs out of paper: the admin page shows it within its
+	// refresh.
+	sim.SetStatus(func(st *zpl.HostStatus) { st.PaperOut = true })
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`document.getElementById("devices").textContent.toLowerCase().includes("paper")`)); err != nil {
+		t.Errorf("the admin page did not show the printer out of paper: %v\n%s", err, p.text("#devices"))
+	}
+	p.shot("16-admin-printer-fault")
 	p.shot("15-admin")
 }

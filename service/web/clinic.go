@@ -230,7 +230,7 @@ func (h *Handler) licenceData(r *http.Request) (*licenceData, error) {
 	}
 	d := &licenceData{L: l, Animal: a, CSRF: sess(r).csrf,
 		Reasons: []service.ReplaceReason{service.TagLost, service.TagStolen}, Duplicate: map[service.ReplaceReason]*rules.Breakdown{}}
-	if _, err := h.o.Tagger.Tag(ctx, l); err != nil {
+	if _, err := h.o.Jobs.LicenceTag(ctx, l); err != nil {
 		d.TagErr = err.Error()
 	}
 	if d.Jobs, _, err = h.o.Store.FindJobs(ctx, service.JobFilter{LicenceID: &l.ID, Limit: 20}); err != nil {
@@ -283,7 +283,7 @@ func (h *Handler) handleLicenceTag(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	tag, err := h.o.Tagger.Tag(r.Context(), l)
+	tag, err := h.o.Jobs.LicenceTag(r.Context(), l)
 	if err != nil {
 		h.failErr(w, r, service.Errorf(service.ENOTFOUND, "No tag design for this licence."))
 		return
@@ -298,53 +298,52 @@ func (h *Handler) handleLicenceTag(w http.ResponseWriter, r *http.Request) {
 	b.WriteTo(w)
 }
 
-// handleCreateJob queues a print or engrave job for the licence's tag.
-// Creating the same job twice (a double click) finds the first.
+// handleCreateJob queues a print or engrave job for the licence's tag
+// (jobs.Issuer.Queue: one job per licence, so a double click or a second
+// device finds the first).
 func (h *Handler) handleCreateJob(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	ctx := r.Context()
-	l, err := h.o.Store.FindLicenceByID(ctx, id)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
 	kind := service.JobKind(r.PostFormValue("kind"))
-	if kind != service.JobPrint && kind != service.JobEngrave {
-		h.failErr(w, r, service.Errorf(service.EINVALID, "Choose print or engrave."))
-		return
-	}
-	reason := "new"
-	if l.Replaces != 0 {
-		reason = "duplicate"
-	}
-	if r.PostFormValue("reprint") == "on" {
-		n, _, err := h.o.Store.FindJobs(ctx, service.JobFilter{LicenceID: &l.ID})
-		if err != nil {
-			h.failErr(w, r, err)
-			return
-		}
-		reason = fmt.Sprintf("reprint-%d", len(n)+1)
-	}
-	j := &service.Job{Kind: kind, LicenceID: l.ID, Reason: reason}
-	j.Key = service.JobKey(l.ID, string(kind)+"/"+reason)
-	created, err := h.o.Store.CreateJob(ctx, j)
+	j, created, err := h.o.Jobs.Queue(r.Context(), id, kind)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	msg := fmt.Sprintf("%s job %d is %s.", title(string(kind)), j.ID, j.State)
+	msg := fmt.Sprintf("%s job %d is %s.", title(string(j.Kind)), j.ID, j.State)
 	if created {
-		h.audit(r, "job.create", "job", j.ID, fmt.Sprintf("licence %d %s %s", l.ID, kind, reason))
-		if h.o.Wake != nil {
-			h.o.Wake()
-		}
+		h.audit(r, "job.create", "job", j.ID, fmt.Sprintf("licence %d %s %s", id, j.Kind, j.Reason))
+		h.wake()
 		msg = fmt.Sprintf("%s job %d queued.", title(string(kind)), j.ID)
 	}
-	seeOther(w, r, fmt.Sprintf("/licences/%d", l.ID), msg)
+	seeOther(w, r, fmt.Sprintf("/licences/%d", id), msg)
+}
+
+// handleReprint queues a failed job again; it makes the same tag number
+// (jobs.Issuer.Reprint).
+func (h *Handler) handleReprint(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	j, err := h.o.Jobs.Reprint(r.Context(), id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.audit(r, "job.reprint", "job", j.ID, fmt.Sprintf("licence %d", j.LicenceID))
+	h.wake()
+	seeOther(w, r, fmt.Sprintf("/licences/%d", j.LicenceID), fmt.Sprintf("Job %d queued again.", j.ID))
+}
+
+func (h *Handler) wake() {
+	if h.o.Wake != nil {
+		h.o.Wake()
+	}
 }
 
 func title(s string) string { return funcs["title"].(func(string) string)(s) }

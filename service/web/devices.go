@@ -2,26 +2,53 @@ package web
 
 import (
 	"context"
+	"fmt"
+	"time"
 
-	"github.com/chipdesk/chipdesk/service/printjobs"
+	"github.com/chipdesk/chipdesk/service/hardware"
+	"github.com/chipdesk/chipdesk/service/jobs"
 )
 
-// Printers lists print queue runners as devices, each asked for its
-// status now.
-type Printers []*printjobs.Runner
+// DevicesFunc is a function that lists devices.
+type DevicesFunc func(ctx context.Context) []Device
 
 // Devices implements Devices.
-func (p Printers) Devices(ctx context.Context) []Device {
-	out := make([]Device, 0, len(p))
-	for _, r := range p {
-		st := r.Status(ctx)
-		out = append(out, Device{Kind: "printer", Name: st.Name, Ready: st.Ready, State: st.State, At: st.At})
-	}
-	return out
+func (f DevicesFunc) Devices(ctx context.Context) []Device { return f(ctx) }
+
+// ReaderDevices lists the readers of a hardware.Manager; now stamps the
+// answer.
+func ReaderDevices(m *hardware.Manager, now func() time.Time) Devices {
+	return DevicesFunc(func(ctx context.Context) []Device {
+		var out []Device
+		for _, st := range m.Status() {
+			d := Device{Kind: "reader", Name: st.Name, Ready: st.Connected, At: now()}
+			switch {
+			case st.Connected:
+				d.State = fmt.Sprintf("connected, %d reads", st.Reads)
+			case st.LastError != "":
+				d.State = "not connected: " + st.LastError
+			default:
+				d.State = "not connected"
+			}
+			out = append(out, d)
+		}
+		return out
+	})
 }
 
-// DeviceList joins several device sources (the readers of
-// service/hardware, the printers).
+// JobDevices lists the printers and engravers of a jobs.Runner, each
+// asked for its status now.
+func JobDevices(r *jobs.Runner) Devices {
+	return DevicesFunc(func(ctx context.Context) []Device {
+		var out []Device
+		for _, st := range r.Statuses(ctx) {
+			out = append(out, Device{Kind: st.Kind, Name: st.Name, Ready: st.Ready, State: st.State, At: st.At})
+		}
+		return out
+	})
+}
+
+// DeviceList joins several device sources.
 type DeviceList []Devices
 
 // Devices implements Devices.

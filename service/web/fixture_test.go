@@ -15,7 +15,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/lookup"
-	"github.com/chipdesk/chipdesk/service/printjobs"
+	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 	"github.com/chipdesk/chipdesk/service/web"
@@ -63,10 +63,12 @@ type fixture struct {
 	lookup *lookup.Service
 	hub    *events.Hub
 	pipe   *hardware.Pipeline
-	tagger *printjobs.Tagger
+	issuer *jobs.Issuer
 	web    *web.Handler
 	srv    *httptest.Server
 	wake   chan struct{}
+	// devices, when set, replaces the fixed device list.
+	devices web.Devices
 
 	tokens map[service.Role]string // secret per role
 	rex    int64                   // animal ids
@@ -99,9 +101,9 @@ func newFixture(t *testing.T, tls bool) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.tagger = &printjobs.Tagger{Store: f.store, Rules: f.rules, Designs: designs, Keys: check.DevelopmentKeys()}
+	f.issuer = &jobs.Issuer{Store: f.store, Rules: f.rules, Designs: designs, Keys: check.DevelopmentKeys()}
 	f.seed(ctx)
-	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Rules: f.rules, Tagger: f.tagger, Hub: f.hub,
+	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Rules: f.rules, Jobs: f.issuer, Hub: f.hub,
 		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: f, Logger: slog.New(slog.NewTextHandler(testLog{t}, nil)),
 		Wake: func() {
 			select {
@@ -120,8 +122,12 @@ func newFixture(t *testing.T, tls bool) *fixture {
 	return f
 }
 
-// Devices implements web.Devices with one reader and one printer.
+// Devices implements web.Devices: f.devices, or one reader and one
+// printer.
 func (f *fixture) Devices(ctx context.Context) []web.Device {
+	if f.devices != nil {
+		return f.devices.Devices(ctx)
+	}
 	return []web.Device{
 		{Kind: "reader", Name: "desk-1", Ready: true, State: "reading", At: f.clock.Now()},
 		{Kind: "printer", Name: "zpl{127.0.0.1:9100}", Ready: false, State: "paper out", At: f.clock.Now()},

@@ -17,7 +17,7 @@ import (
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/service/lookup"
-	"github.com/chipdesk/chipdesk/service/printjobs"
+	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/tags"
 )
@@ -38,21 +38,21 @@ type Device struct {
 }
 
 // Devices reports the live state of the readers and printers.
-// service/hardware and printjobs runners provide it.
+// ReaderDevices and JobDevices adapt service/hardware and service/jobs.
 type Devices interface {
 	Devices(ctx context.Context) []Device
 }
 
-// Opts configures a Handler. Store, Lookup, Rules and Tagger are required.
+// Opts configures a Handler. Store, Lookup, Rules and Jobs are required.
 type Opts struct {
 	Store service.Store
 	// Lookup answers chip and tag lookups (the scan panel, the search).
 	Lookup *lookup.Service
 	// Rules gives every fee, date and deadline shown.
 	Rules *rules.Set
-	// Tagger finds a licence's tag design; its Designs and Keys are
-	// also the admin page's catalogue.
-	Tagger *printjobs.Tagger
+	// Jobs finds a licence's tag and queues print and engrave jobs; its
+	// Designs and Keys are also the admin page's catalogue.
+	Jobs *jobs.Issuer
 	// Renderer draws tag previews; nil makes one.
 	Renderer *tags.Renderer
 	// Hub carries the scan events of the live panel; nil shows no live
@@ -61,7 +61,7 @@ type Opts struct {
 	// Devices lists readers and printers for the admin page; nil lists
 	// none.
 	Devices Devices
-	// Wake is called after a print job is queued (printjobs.Runner.Wake);
+	// Wake is called after a job is queued (jobs.Runner.Wake);
 	// nil does nothing.
 	Wake func()
 	// Jurisdiction is the profile id used when a form names none; empty
@@ -92,8 +92,8 @@ type Handler struct {
 
 // New returns the pages handler.
 func New(o *Opts) (*Handler, error) {
-	if o == nil || o.Store == nil || o.Lookup == nil || o.Rules == nil || o.Tagger == nil {
-		return nil, errors.New("web: Store, Lookup, Rules and Tagger required")
+	if o == nil || o.Store == nil || o.Lookup == nil || o.Rules == nil || o.Jobs == nil {
+		return nil, errors.New("web: Store, Lookup, Rules and Jobs required")
 	}
 	h := &Handler{o: *o}
 	if h.o.Now == nil {
@@ -173,6 +173,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /licences/{id}/jobs", h.page(counterRoles, h.handleLicenceJobs))
 	m.HandleFunc("POST /licences/{id}/jobs", h.page(counterRoles, h.handleCreateJob))
 	m.HandleFunc("POST /licences/{id}/duplicate", h.page(counterRoles, h.handleDuplicate))
+	m.HandleFunc("POST /jobs/{id}/reprint", h.page(counterRoles, h.handleReprint))
 
 	m.HandleFunc("GET /admin", h.page(adminRoles, h.handleAdmin))
 	m.HandleFunc("GET /admin/devices", h.page(adminRoles, h.handleDevices))
