@@ -16,8 +16,8 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/events"
-	"github.com/chipdesk/chipdesk/service/lookup"
 	"github.com/chipdesk/chipdesk/service/jobs"
+	"github.com/chipdesk/chipdesk/service/lookup"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/tags"
 )
