@@ -1,0 +1,47 @@
+// Package web serves chipdesk's pages for the people at the desk: the
+// intake desk, the animal control officer, the clinic counter and the
+// administrator. Pages are rendered on the server with html/template;
+// the one stylesheet and the one small script are embedded, so the pages
+// need no build step and load nothing from another site (the
+// Content-Security-Policy allows only this server).
+//
+//   - Intake desk (/intake): the live scan panel, fed by Server-Sent
+//     Events from the scan hub (service/events) and rendered on the
+//     server, with the animal, owner contact, licence and rabies status
+//     and a red banner with the handling restrictions of a dangerous
+//     animal or a quarantine; one action starts an impoundment (notice
+//     date, hold-until and redemption fees from service/rules); search by
+//     chip, tag, owner or address.
+//   - Officer (/officer): lookup by typing or scanning (a keyboard-wedge
+//     reader types into the focused box), bite records that start the
+//     rules' quarantine, the dangerous-dog compliance view.
+//   - Clinic counter (/clinic): licence issue and renewal with the rabies
+//     certificate, the tag preview, print and engrave jobs
+//     (service/jobs), duplicate tags for lost or stolen ones.
+//   - Admin (/admin): the tag designs with previews and approval, tokens,
+//     readers and printers with their live state.
+//
+// Nothing of the law is computed here: fees, dates, holds, quarantines
+// and deadlines come from service/rules through service/lookup.
+//
+// # Signing in
+//
+// A person signs in with an API token (service.Token); its name, role
+// and site become the session's. Sessions are kept on the server with a
+// random 256-bit id in an HttpOnly, SameSite=Strict cookie (Secure over
+// TLS or with Opts.SecureCookies) and expire on the server. Every form
+// that changes something carries the session's synchroniser token, and
+// its Origin must be this site. Each page names the roles that may use
+// it; admin may use all.
+//
+// # References
+//
+//   - WHATWG HTML Living Standard, 9.2 Server-sent events.
+//   - OWASP Cross-Site Request Forgery Prevention Cheat Sheet
+//     (synchroniser token pattern); RFC 6265bis (SameSite cookies).
+//   - W3C WCAG 2.2: 2.1.1 Keyboard, 2.4.7 Focus Visible, 2.5.8 Target
+//     Size, 3.3.2 Labels or Instructions, 4.1.3 Status Messages.
+//   - Minn. Stat. 346.47 subd. 2, 347.50–347.52; Minneapolis Code of
+//     Ordinances 62.40, 64.30, 64.40, 64.110, 66.40; Chanhassen City Code
+//     5-39, 5-51, 5-73, 5-77, 5-78 (applied by service/rules).
+package web
