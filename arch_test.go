@@ -55,10 +55,12 @@ var importRules = []importRule{
 	{
 		folder: "drivers",
 		own:    []string{"reader", "tags"},
-		// The hardware libraries, and the pseudo-terminal and system
-		// call packages their test doubles (porttest) stand on.
+		// The hardware libraries, the pseudo-terminal and system call
+		// packages their test doubles (porttest) stand on, and
+		// golang.org/x/image, which tags already brings, for scaling a
+		// label to a printer's resolution.
 		external: []string{"go.bug.st/serial", "github.com/google/gousb", "periph.io/x/conn/v3",
-			"periph.io/x/host/v3", "github.com/creack/pty", "golang.org/x/sys"},
+			"periph.io/x/host/v3", "github.com/creack/pty", "golang.org/x/sys", "golang.org/x/image"},
 		never: []string{"service", "firmware-tools"},
 	},
 	{
