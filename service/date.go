@@ -115,8 +115,18 @@ func (d Date) String() string {
 	if d == 0 {
 		return ""
 	}
+	var b [10]byte
+	return string(d.appendTo(b[:0]))
+}
+
+// appendTo appends YYYY-MM-DD (years 0001-9999) to b.
+func (d Date) appendTo(b []byte) []byte {
 	y, m, dd := d.Date()
-	return fmt.Sprintf("%04d-%02d-%02d", y, int(m), dd)
+	if y < 1 || y > 9999 {
+		return fmt.Appendf(b, "%04d-%02d-%02d", y, int(m), dd)
+	}
+	return append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-',
+		byte('0'+int(m)/10), byte('0'+int(m)%10), '-', byte('0'+dd/10), byte('0'+dd%10))
 }
 
 // MarshalText implements encoding.TextMarshaler (JSON encodes a Date as a

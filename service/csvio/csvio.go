@@ -136,8 +136,7 @@ func Import(ctx context.Context, st Store, files map[Table]io.Reader) (*Report, 
 // and then such references are errors.
 func Decode(ctx context.Context, st Store, files map[Table]io.Reader) (*service.Batch, error) {
 	d := &decoder{ctx: ctx, st: st, errs: &ImportError{}, b: &service.Batch{},
-		owners: map[int64]bool{}, animals: map[int64]bool{}, licences: map[int64]int{}, chips: map[string]int{},
-		tags: map[tagKey]int{}, ids: map[Table]map[int64]int{}}
+		chips: map[string]int{}, tags: map[tagKey]int{}, ids: map[Table]map[int64]int{}}
 	for t := range files {
 		if _, ok := Columns[t]; !ok {
 			return nil, fmt.Errorf("csvio: unknown table %q", t)
@@ -371,7 +370,6 @@ func (d *decoder) decode(r *row) {
 			r.bad("id", "required")
 		}
 		d.seen(r, o.ID)
-		d.owners[o.ID] = true
 		d.b.Owners = append(d.b.Owners, o)
 	case Animals:
 		a := &service.Animal{ID: r.id("id"), OwnerID: r.id("owner_id"), Name: r.str("name"),
@@ -388,7 +386,6 @@ func (d *decoder) decode(r *row) {
 			a.Programme = service.Programme(r.enum("programme", "service-dog", "foster"))
 		}
 		d.seen(r, a.ID)
-		d.animals[a.ID] = true
 		if a.OwnerID != 0 {
 			d.ownerRefs = append(d.ownerRefs, ref{r.t, r.line, "owner_id", a.OwnerID})
 		}
@@ -459,9 +456,6 @@ func (d *decoder) decode(r *row) {
 			l.Year = l.IssuedOn.Year()
 		}
 		d.seen(r, l.ID)
-		if l.ID != 0 {
-			d.licences[l.ID] = r.line
-		}
 		if l.TagNumber != 0 {
 			k := tagKey{l.Jurisdiction, l.Year, l.TagNumber}
 			if prev, dup := d.tags[k]; dup {
@@ -548,19 +542,22 @@ func (d *decoder) checkRefs() error {
 		}
 		return nil
 	}
-	if err := check(d.ownerRefs, func(id int64) bool { return d.owners[id] }, "owners", func(id int64) error {
+	in := func(t Table) func(int64) bool {
+		return func(id int64) bool { _, ok := d.ids[t][id]; return ok }
+	}
+	if err := check(d.ownerRefs, in(Owners), "owners", func(id int64) error {
 		_, err := d.st.FindOwnerByID(d.ctx, id)
 		return err
 	}, "owner"); err != nil {
 		return err
 	}
-	if err := check(d.animalRefs, func(id int64) bool { return d.animals[id] }, "animals", func(id int64) error {
+	if err := check(d.animalRefs, in(Animals), "animals", func(id int64) error {
 		_, err := d.st.FindAnimalByID(d.ctx, id)
 		return err
 	}, "animal"); err != nil {
 		return err
 	}
-	return check(d.licenceRefs, func(id int64) bool { _, ok := d.licences[id]; return ok }, "licences", func(id int64) error {
+	return check(d.licenceRefs, in(Licences), "licences", func(id int64) error {
 		_, err := d.st.FindLicenceByID(d.ctx, id)
 		return err
 	}, "licence")

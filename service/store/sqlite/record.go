@@ -14,34 +14,33 @@ import (
 	"github.com/chipdesk/chipdesk/service"
 )
 
-// The lookup path is one SQL statement per lookup: a CTE resolves the key
-// (chip code, tag, or animal id) to the animal, and a UNION ALL of index
-// lookups returns every part of the record as rows of one wide shape,
-// told apart by the first column. One statement reads one snapshot, so
-// no transaction is needed, and the per-statement cost is paid once.
+// The lookup path is two prepared statements: an index lookup resolves
+// the key (chip code or tag) to the animal, then one UNION ALL of index
+// lookups on the animal id returns every part of the record as rows of
+// one wide shape, told apart by the first column. The record statement
+// reads one snapshot, so no transaction is needed.
 
 // recordWidth is the number of columns of a record row: the kind letter
 // and the widest part (animal and owner).
 const recordWidth = 1 + 15 + 10
 
 // recordParts lists the UNION ALL branches: kind letter, columns, source.
-// ?1 is the start of the twelve-month window; the key CTE k(aid, lid)
-// uses ?2 and up.
+// ?1 is the start of the twelve-month window, ?2 the animal id, ?3 the
+// licence a tag lookup matched (0 for none).
 var recordParts = []struct{ kind, cols, from string }{
 	{"A", prefixed("a", animalCols) + ", " + prefixed("o", ownerCols),
-		`animals a LEFT JOIN owners o ON o.id = a.owner_id WHERE a.id = (SELECT aid FROM k)`},
-	{"C", chipCols, `chips WHERE animal_id = (SELECT aid FROM k)`},
-	{"L", licenceCols, `licences WHERE animal_id = (SELECT aid FROM k) AND (expires_on >= ?1 OR id = (SELECT lid FROM k))`},
-	{"V", vaccinationCols, `(SELECT * FROM vaccinations WHERE animal_id = (SELECT aid FROM k) ORDER BY date DESC, id DESC LIMIT 1)`},
-	{"D", designationCols, `(SELECT * FROM designations WHERE animal_id = (SELECT aid FROM k) AND rescinded_on IS NULL ORDER BY declared_on DESC, id DESC LIMIT 1)`},
-	{"Q", quarantineCols, `quarantines WHERE animal_id = (SELECT aid FROM k) AND released_on IS NULL`},
-	{"I", impoundCols, `impoundments WHERE animal_id = (SELECT aid FROM k) AND (intake_on >= ?1 OR disposition = '')`},
-	{"B", biteCols, `bites WHERE animal_id = (SELECT aid FROM k) AND date >= ?1`},
+		`animals a LEFT JOIN owners o ON o.id = a.owner_id WHERE a.id = ?2`},
+	{"C", chipCols, `chips WHERE animal_id = ?2`},
+	{"L", licenceCols, `licences WHERE animal_id = ?2 AND (expires_on >= ?1 OR id = ?3)`},
+	{"V", vaccinationCols, `(SELECT * FROM vaccinations WHERE animal_id = ?2 ORDER BY date DESC, id DESC LIMIT 1)`},
+	{"D", designationCols, `(SELECT * FROM designations WHERE animal_id = ?2 AND rescinded_on IS NULL ORDER BY declared_on DESC, id DESC LIMIT 1)`},
+	{"Q", quarantineCols, `quarantines WHERE animal_id = ?2 AND released_on IS NULL`},
+	{"I", impoundCols, `impoundments WHERE animal_id = ?2 AND (intake_on >= ?1 OR disposition = '')`},
+	{"B", biteCols, `bites WHERE animal_id = ?2 AND date >= ?1`},
 }
 
-func recordSQL(key string) string {
+func recordSQL() string {
 	var b strings.Builder
-	b.WriteString("WITH k(aid, lid) AS MATERIALIZED (" + key + ")\n")
 	for i, p := range recordParts {
 		if i > 0 {
 			b.WriteString("\nUNION ALL\n")
@@ -53,19 +52,19 @@ func recordSQL(key string) string {
 }
 
 // recordStmts are the prepared lookup statements.
-type recordStmts struct{ chip, tag, animal *sql.Stmt }
+type recordStmts struct{ chip, tag, record *sql.Stmt }
 
 func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
 	var s recordStmts
 	for _, p := range []struct {
-		dst *(*sql.Stmt)
-		key string
+		dst   *(*sql.Stmt)
+		query string
 	}{
-		{&s.chip, `SELECT animal_id, 0 FROM chips WHERE code = ?2`},
-		{&s.tag, `SELECT animal_id, id FROM licences WHERE jurisdiction = ?2 AND year = ?3 AND tag_number = ?4`},
-		{&s.animal, `SELECT id, 0 FROM animals WHERE id = ?2`},
+		{&s.chip, `SELECT animal_id FROM chips WHERE code = ?`},
+		{&s.tag, `SELECT animal_id, id FROM licences WHERE jurisdiction = ? AND year = ? AND tag_number = ?`},
+		{&s.record, recordSQL()},
 	} {
-		st, err := db.PrepareContext(ctx, recordSQL(p.key))
+		st, err := db.PrepareContext(ctx, p.query)
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("sqlite: prepare: %w", err)
@@ -77,7 +76,7 @@ func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
 
 func (s *recordStmts) close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.chip, s.tag, s.animal} {
+	for _, st := range []*sql.Stmt{s.chip, s.tag, s.record} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
@@ -96,7 +95,11 @@ func prefixed(alias, cols string) string {
 
 // FindRecordByChip implements service.RecordService.
 func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Record, error) {
-	r, err := db.queryRecord(ctx, db.rec.chip, code)
+	var aid int64
+	if err := db.rec.chip.QueryRowContext(ctx, code).Scan(&aid); err != nil {
+		return nil, notFound(err, "Chip")
+	}
+	r, err := db.queryRecord(ctx, aid, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -111,18 +114,23 @@ func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Recor
 
 // FindRecordByTag implements service.RecordService.
 func (db *DB) FindRecordByTag(ctx context.Context, jurisdiction string, year, tag int) (*service.Record, error) {
-	return db.queryRecord(ctx, db.rec.tag, jurisdiction, year, tag)
+	var aid, lid int64
+	if err := db.rec.tag.QueryRowContext(ctx, jurisdiction, year, tag).Scan(&aid, &lid); err != nil {
+		return nil, notFound(err, "Tag")
+	}
+	return db.queryRecord(ctx, aid, lid)
 }
 
 // FindRecordByAnimal implements service.RecordService.
 func (db *DB) FindRecordByAnimal(ctx context.Context, animalID int64) (*service.Record, error) {
-	return db.queryRecord(ctx, db.rec.animal, animalID)
+	return db.queryRecord(ctx, animalID, 0)
 }
 
-// queryRecord runs one lookup statement and assembles the record.
-func (db *DB) queryRecord(ctx context.Context, st *sql.Stmt, key ...any) (*service.Record, error) {
+// queryRecord runs the record statement for an animal and assembles the
+// record; matched is the licence a tag lookup found, 0 for others.
+func (db *DB) queryRecord(ctx context.Context, animalID, matched int64) (*service.Record, error) {
 	yearAgo := db.today().AddMonths(-12)
-	rows, err := st.QueryContext(ctx, append([]any{yearAgo}, key...)...)
+	rows, err := db.rec.record.QueryContext(ctx, yearAgo, animalID, matched)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: lookup: %w", err)
 	}
@@ -135,10 +143,6 @@ func (db *DB) queryRecord(ctx context.Context, st *sql.Stmt, key ...any) (*servi
 		dest[i] = &v[i]
 	}
 	found := false
-	var matched int64
-	if len(key) == 3 {
-		matched = -1 // a tag lookup: the licence with that tag
-	}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("sqlite: lookup: %w", err)
@@ -189,11 +193,10 @@ func (db *DB) queryRecord(ctx context.Context, st *sql.Stmt, key ...any) (*servi
 	slices.SortFunc(r.Bites, func(a, b service.BiteIncident) int {
 		return cmp.Or(cmp.Compare(b.Date, a.Date), cmp.Compare(b.ID, a.ID))
 	})
-	if matched == -1 {
+	if matched != 0 {
 		for i := range r.Licences {
-			l := &r.Licences[i]
-			if l.Jurisdiction == key[0] && l.Year == key[1] && l.TagNumber == key[2] {
-				m := *l
+			if r.Licences[i].ID == matched {
+				m := r.Licences[i]
 				r.MatchedLicence = &m
 			}
 		}
