@@ -32,7 +32,7 @@ type env struct {
 	licence *service.Licence
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{path: filepath.Join(t.TempDir(), "chipdesk.db")}
 	e.reopen(t)
@@ -45,7 +45,7 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
-func (e *env) newLicence(t *testing.T) *service.Licence {
+func (e *env) newLicence(t testing.TB) *service.Licence {
 	t.Helper()
 	l := &service.Licence{AnimalID: e.animal.ID, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-03-15"),
 		ExpiresOn: service.MustDate("2027-03-31"), FeeCents: 3500}
@@ -54,7 +54,7 @@ func (e *env) newLicence(t *testing.T) *service.Licence {
 }
 
 // reopen opens the database file again, as a restarted chipdesk does.
-func (e *env) reopen(t *testing.T) {
+func (e *env) reopen(t testing.TB) {
 	t.Helper()
 	db, err := sqlite.Open(context.Background(), e.path, nil)
 	if err != nil {
@@ -69,14 +69,14 @@ func (e *env) reopen(t *testing.T) {
 	e.issuer = &jobs.Issuer{Store: db, Rules: rs, Designs: ds, Keys: check.DevelopmentKeys()}
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
-func zplPrinter(t *testing.T, o *zplsim.Opts) (*zplsim.Printer, *jobs.Device) {
+func zplPrinter(t testing.TB, o *zplsim.Opts) (*zplsim.Printer, *jobs.Device) {
 	t.Helper()
 	if o == nil {
 		o = &zplsim.Opts{Status: zplsim.ReadyStatus}
