@@ -1,0 +1,132 @@
+package offline
+
+import (
+	"context"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// Central is the transport seam: what a handheld needs of the central
+// service. StoreCentral talks to a store directly (a laptop on the
+// county network, and tests); HTTPClient talks to Handler over HTTP.
+type Central interface {
+	// Push applies events in order and returns one outcome per event. An
+	// error means the push did not get through (or the central store
+	// failed): the events stay queued and are pushed again, with the same
+	// ids, next time.
+	Push(ctx context.Context, events []service.DeviceEvent) ([]Outcome, error)
+	// Pull calls fn with every record the replica should hold, each
+	// already cut down by Minimal.
+	Pull(ctx context.Context, fn func(*service.Record) error) error
+}
+
+// Outcome is what became of one pushed event.
+type Outcome struct {
+	ID string `json:"id"`
+	// State is Applied (Duplicate tells a repeat of an event applied
+	// before) or Rejected (Code and Message say why).
+	State     State  `json:"state"`
+	Duplicate bool   `json:"duplicate,omitempty"`
+	RecordID  int64  `json:"recordId,omitempty"`
+	Code      string `json:"code,omitempty"`
+	Message   string `json:"message,omitempty"`
+}
+
+// CentralStore is what StoreCentral needs of a store.
+type CentralStore interface {
+	service.AnimalService
+	service.RecordService
+	service.BulkService
+	service.DeviceEventService
+}
+
+// StoreCentral is a Central on a store.
+type StoreCentral struct {
+	Store CentralStore
+}
+
+var _ Central = (*StoreCentral)(nil)
+
+// Push implements Central. An event the store refuses (EINVALID,
+// ECONFLICT) is rejected; any other failure ends the push with an error.
+func (c *StoreCentral) Push(ctx context.Context, events []service.DeviceEvent) ([]Outcome, error) {
+	out := make([]Outcome, 0, len(events))
+	for i := range events {
+		e := &events[i]
+		applied, id, err := c.Store.ApplyDeviceEvent(ctx, e)
+		switch code := service.ErrorCode(err); code {
+		case "":
+			out = append(out, Outcome{ID: e.ID, State: Applied, Duplicate: !applied, RecordID: id})
+		case service.EINVALID, service.ECONFLICT, service.ENOTFOUND:
+			out = append(out, Outcome{ID: e.ID, State: Rejected, Code: code, Message: service.ErrorMessage(err)})
+		default:
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Pull implements Central: the record of every animal that has a chip or
+// a licence, as the central lookup builds it, cut down by Minimal.
+func (c *StoreCentral) Pull(ctx context.Context, fn func(*service.Record) error) error {
+	var ids []int64
+	if err := c.Store.EachAnimal(ctx, func(a *service.Animal) error { ids = append(ids, a.ID); return nil }); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		r, err := c.Store.FindRecordByAnimal(ctx, id)
+		if service.ErrorCode(err) == service.ENOTFOUND {
+			continue
+		} else if err != nil {
+			return err
+		}
+		if len(r.Chips) == 0 && len(r.Licences) == 0 {
+			continue // nothing to look it up by
+		}
+		if err := fn(Minimal(r)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Minimal cuts a record down to what an officer in the field needs to
+// identify an animal, judge its licence, rabies and dangerous status and
+// reach its owner: no owner address or e-mail, no fees, no veterinary
+// or insurance details, no impoundments or bite history (open
+// quarantines stay).
+func Minimal(r *service.Record) *service.Record {
+	m := &service.Record{
+		Animal: service.Animal{ID: r.Animal.ID, OwnerID: r.Animal.OwnerID, Name: r.Animal.Name, Species: r.Animal.Species,
+			Breed: r.Animal.Breed, Colour: r.Animal.Colour, Sex: r.Animal.Sex, Altered: r.Animal.Altered,
+			Description: r.Animal.Description, DiedOn: r.Animal.DiedOn},
+		Chips: []service.Chip{}, Licences: []service.Licence{}, Quarantines: []service.Quarantine{},
+		Impounds: []service.Impoundment{}, Bites: []service.BiteIncident{},
+	}
+	if r.Owner != nil {
+		m.Owner = &service.Owner{ID: r.Owner.ID, Name: r.Owner.Name, Phone: r.Owner.Phone}
+	}
+	for _, c := range r.Chips {
+		m.Chips = append(m.Chips, service.Chip{ID: c.ID, AnimalID: c.AnimalID, Code: c.Code, Kind: c.Kind, Manufacturer: c.Manufacturer})
+	}
+	for _, l := range r.Licences {
+		m.Licences = append(m.Licences, service.Licence{ID: l.ID, AnimalID: l.AnimalID, Kind: l.Kind, Jurisdiction: l.Jurisdiction,
+			Year: l.Year, TagNumber: l.TagNumber, IssuedOn: l.IssuedOn, ExpiresOn: l.ExpiresOn, Status: l.Status,
+			IssuedBy: l.IssuedBy, Replaces: l.Replaces, ReplaceReason: l.ReplaceReason})
+	}
+	if v := r.Rabies; v != nil {
+		m.Rabies = &service.RabiesVaccination{ID: v.ID, AnimalID: v.AnimalID, Date: v.Date, Type: v.Type,
+			DurationMonths: v.DurationMonths, ExtendedCertified: v.ExtendedCertified, RabiesTag: v.RabiesTag}
+	}
+	if d := r.Dangerous; d != nil {
+		m.Dangerous = &service.DangerousDesignation{ID: d.ID, AnimalID: d.AnimalID, Level: d.Level, Jurisdiction: d.Jurisdiction,
+			DeclaredOn: d.DeclaredOn, DecisionOn: d.DecisionOn, Conditions: d.Conditions, RegistrationNumber: d.RegistrationNumber,
+			RegisteredOn: d.RegisteredOn, SignOn: d.SignOn, MicrochipOn: d.MicrochipOn, SterilisedOn: d.SterilisedOn,
+			PhotoOn: d.PhotoOn, InsuredOn: d.InsuredOn, InsuranceExpires: d.InsuranceExpires, RescindedOn: d.RescindedOn}
+	}
+	for _, q := range r.Quarantines {
+		m.Quarantines = append(m.Quarantines, service.Quarantine{ID: q.ID, AnimalID: q.AnimalID, Kind: q.Kind, Place: q.Place,
+			Start: q.Start, End: q.End, ReleasedOn: q.ReleasedOn})
+	}
+	return m
+}

@@ -1,0 +1,159 @@
+package offline
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// MaxPush is the most events one push may carry.
+const MaxPush = 1000
+
+// Handler serves a Central over HTTP, under any prefix (mount it with
+// http.StripPrefix behind the API's officer authentication):
+//
+//	POST events   body: JSON array of service.DeviceEvent; answer: JSON array of Outcome
+//	GET  replica  answer: one minimal service.Record per line (application/x-ndjson)
+//
+// Internal errors are logged to log (nil: discarded) and answered with
+// status 500 and no detail.
+func Handler(c Central, log *slog.Logger) http.Handler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /events", func(w http.ResponseWriter, req *http.Request) {
+		var events []service.DeviceEvent
+		dec := json.NewDecoder(http.MaxBytesReader(w, req.Body, 4<<20))
+		if err := dec.Decode(&events); err != nil {
+			http.Error(w, "offline: body must be a JSON array of device events", http.StatusBadRequest)
+			return
+		}
+		if len(events) > MaxPush {
+			http.Error(w, fmt.Sprintf("offline: at most %d events per push", MaxPush), http.StatusRequestEntityTooLarge)
+			return
+		}
+		out, err := c.Push(req.Context(), events)
+		if err != nil {
+			log.Error("offline: push", "err", err)
+			http.Error(w, "internal error", http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(out)
+	})
+	mux.HandleFunc("GET /replica", func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		bw := bufio.NewWriter(w)
+		enc := json.NewEncoder(bw)
+		err := c.Pull(req.Context(), func(r *service.Record) error { return enc.Encode(r) })
+		if err != nil {
+			// The status is sent already: cut the stream short without
+			// the end line, so the client sees it incomplete.
+			log.Error("offline: pull", "err", err)
+			return
+		}
+		fmt.Fprintln(bw, endLine)
+		bw.Flush()
+	})
+	return mux
+}
+
+// endLine closes a complete replica stream, so that a stream cut short
+// (a dropped connection, a failed read) is never taken for all of it.
+const endLine = `{"end":true}`
+
+// HTTPClient is a Central reached over HTTP at a Handler.
+type HTTPClient struct {
+	// URL is where the Handler is mounted, e.g.
+	// "https://chipdesk.example/api/v1/sync".
+	URL string
+	// Token is sent as a bearer token.
+	Token string
+	// Client is the HTTP client; nil means http.DefaultClient.
+	Client *http.Client
+}
+
+var _ Central = (*HTTPClient)(nil)
+
+func (h *HTTPClient) do(ctx context.Context, method, path string, body io.Reader) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimSuffix(h.URL, "/")+"/"+path, body)
+	if err != nil {
+		return nil, err
+	}
+	if h.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+h.Token)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	c := h.Client
+	if c == nil {
+		c = http.DefaultClient
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		resp.Body.Close()
+		return nil, fmt.Errorf("offline: %s %s: %s: %s", method, path, resp.Status, strings.TrimSpace(string(msg)))
+	}
+	return resp, nil
+}
+
+// Push implements Central.
+func (h *HTTPClient) Push(ctx context.Context, events []service.DeviceEvent) ([]Outcome, error) {
+	body, err := json.Marshal(events)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := h.do(ctx, http.MethodPost, "events", bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var out []Outcome
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		return nil, fmt.Errorf("offline: push answer: %w", err)
+	}
+	return out, nil
+}
+
+// Pull implements Central. A stream without its end line is an error.
+func (h *HTTPClient) Pull(ctx context.Context, fn func(*service.Record) error) error {
+	resp, err := h.do(ctx, http.MethodGet, "replica", nil)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	dec := json.NewDecoder(resp.Body)
+	for {
+		var line json.RawMessage
+		if err := dec.Decode(&line); errors.Is(err, io.EOF) {
+			return errors.New("offline: replica stream ended early")
+		} else if err != nil {
+			return fmt.Errorf("offline: replica stream: %w", err)
+		}
+		if string(line) == endLine {
+			return nil
+		}
+		var r service.Record
+		if err := json.Unmarshal(line, &r); err != nil {
+			return fmt.Errorf("offline: replica stream: %w", err)
+		}
+		if err := fn(&r); err != nil {
+			return err
+		}
+	}
+}
