@@ -116,3 +116,12 @@ func (s *Service) ByAnimal(ctx context.Context, id int64) (*Answer, error) {
 	}
 	return s.build(rec, nil), nil
 }
+
+// Today returns today's date in the jurisdiction's zone.
+func (s *Service) Today(jurisdiction string) (service.Date, error) {
+	p, err := s.profile(jurisdiction)
+	if err != nil {
+		return 0, err
+	}
+	return p.Today(s.now()), nil
+}

@@ -56,6 +56,11 @@ func usageError(format string, a ...any) error {
 
 func commands() []command {
 	return []command{
+		{"serve", "serve the API and run the configured readers until signalled", runServe},
+		{"demo", "the service on a temporary seeded database with a simulated reader; prints the URL", runDemo},
+		{"token", "create, revoke or list API tokens", runToken},
+		{"import", "import CSV files (owners, animals, chips, licences, vaccinations), all or nothing", runImport},
+		{"export", "export every table as CSV files", runExport},
 		{"tag", "licence tag designs, rendering (png, svg, zpl, paths) and check codes", runTag},
 		{"migrate", "copy an SQLite database into PostgreSQL, or back", runMigrate},
 	}

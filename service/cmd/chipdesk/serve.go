@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service/events"
+	"github.com/chipdesk/chipdesk/service/hardware"
+	"github.com/chipdesk/chipdesk/service/httpapi"
+	"github.com/chipdesk/chipdesk/service/lookup"
+)
+
+// runServe is "chipdesk serve": the HTTP API and the configured readers,
+// until ctx is done (SIGINT, SIGTERM).
+func runServe(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	cfg, err := loadConfig(fs, args, os.Getenv)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("serve: unexpected argument %q", fs.Arg(0))
+	}
+	log := cfg.logger(e.stderr)
+	a, err := openApp(ctx, &cfg, log, e.now)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	if err := a.listen(); err != nil {
+		return err
+	}
+	log.Info("serving", "url", a.url(), "db", cfg.DB, "readers", len(cfg.Readers))
+	return a.run(ctx)
+}
+
+// app is the wired service: store, rules, lookup, events, hardware and
+// HTTP, shared by serve and demo.
+type app struct {
+	cfg    *config
+	log    *slog.Logger
+	store  backend
+	lookup *lookup.Service
+	hub    *events.Hub
+	pipe   *hardware.Pipeline
+	hw     *hardware.Manager
+	api    *httpapi.Server
+	srv    *http.Server
+	ln     net.Listener
+}
+
+// openApp opens the store and wires everything; it does not listen yet.
+func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time.Time) (*app, error) {
+	a := &app{cfg: cfg, log: log}
+	rs, loc, err := loadRules(cfg.Jurisdiction)
+	if err != nil {
+		return nil, err
+	}
+	if a.store, err = openBackend(ctx, cfg.DB, now, loc); err != nil {
+		return nil, err
+	}
+	if a.lookup, err = lookup.New(&lookup.Opts{Store: a.store, Rules: rs, Jurisdiction: cfg.Jurisdiction, Locale: cfg.Locale, Now: now}); err != nil {
+		a.close()
+		return nil, err
+	}
+	a.hub = events.New(nil)
+	if a.pipe, err = hardware.NewPipeline(&hardware.PipelineOpts{
+		Lookup: a.lookup, Scans: a.store, Hub: a.hub, Logger: log, Now: now, Site: cfg.Site,
+	}); err != nil {
+		a.close()
+		return nil, err
+	}
+	if a.hw, err = hardware.NewManager(&hardware.ManagerOpts{Pipeline: a.pipe, Logger: log, Now: now}); err != nil {
+		a.close()
+		return nil, err
+	}
+	for _, spec := range cfg.Readers {
+		if err := a.hw.Add(spec); err != nil {
+			a.close()
+			return nil, err
+		}
+	}
+	if a.api, err = httpapi.New(&httpapi.Opts{
+		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
+	}); err != nil {
+		a.close()
+		return nil, err
+	}
+	a.srv = &http.Server{
+		Handler:           a.api,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      30 * time.Second, // the scan stream lifts its own
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	return a, nil
+}
+
+// listen binds the configured address.
+func (a *app) listen() error {
+	ln, err := net.Listen("tcp", a.cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	a.ln = ln
+	return nil
+}
+
+// url is the base URL of the listener.
+func (a *app) url() string {
+	addr := a.ln.Addr().(*net.TCPAddr)
+	host := addr.IP.String()
+	if addr.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, fmt.Sprint(addr.Port))
+}
+
+// run serves HTTP and runs the readers until ctx is done, then shuts
+// down gracefully: stop accepting, end event streams, finish requests
+// (at most 10 s), stop readers, flush the audit log.
+func (a *app) run(ctx context.Context) error {
+	hwDone := make(chan error, 1)
+	hctx, stopHW := context.WithCancel(ctx)
+	defer stopHW()
+	go func() { hwDone <- a.hw.Run(hctx) }()
+
+	srvDone := make(chan error, 1)
+	go func() { srvDone <- a.srv.Serve(a.ln) }()
+
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-srvDone:
+	}
+	a.log.Info("shutting down")
+	a.hub.Close() // ends event streams so Shutdown need not wait for them
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if serr := a.srv.Shutdown(sctx); serr != nil && err == nil {
+		err = serr
+	}
+	stopHW()
+	if herr := <-hwDone; herr != nil && !errors.Is(herr, context.Canceled) && err == nil {
+		err = herr
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// close releases everything openApp made.
+func (a *app) close() {
+	if a.api != nil {
+		a.api.Close()
+	}
+	if a.hub != nil {
+		a.hub.Close()
+	}
+	if a.store != nil {
+		a.store.Close()
+	}
+}
