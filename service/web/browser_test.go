@@ -99,9 +99,35 @@ func (p *page) do(what string, steps ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
-// shot saves a full-page PNG screenshot.
+// a11yCheck lists what a page lacks for screen readers: the lang
+// attribute, a label for each form control, a name for each button and
+// link, alt text for each image.
+const a11yCheck = `(() => {
+  const bad = [];
+  if (!document.documentElement.lang) bad.push("html without lang");
+  for (const e of document.querySelectorAll("input:not([type=hidden]), select, textarea")) {
+    if (!(e.labels && e.labels.length) && !e.getAttribute("aria-label")) bad.push("unlabelled " + e.tagName + " " + (e.id || e.name));
+  }
+  for (const e of document.querySelectorAll("button, a[href]")) {
+    if (!(e.getAttribute("aria-label") || e.textContent.trim())) bad.push("nameless " + e.outerHTML.slice(0, 80));
+  }
+  for (const e of document.querySelectorAll("img")) {
+    if (!e.getAttribute("alt")) bad.push("img without alt " + e.src);
+  }
+  if (document.querySelectorAll("h1").length !== 1) bad.push("not one h1");
+  return bad;
+})()`
+
+// shot checks the page for a11yCheck's faults and saves a full-page PNG
+// screenshot.
 func (p *page) shot(name string) {
 	p.t.Helper()
+	if !strings.HasPrefix(name, "FAILED") {
+		bad, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]string](a11yCheck))
+		if err != nil || len(bad) > 0 {
+			p.t.Errorf("page %s: accessibility: %v %v", name, bad, err)
+		}
+	}
 	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
 	defer cancel()
 	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
@@ -208,6 +234,9 @@ func TestBrowserScanToIntake(t *testing.T) {
 		t.Errorf("scan panel aria-live = %q, want assertive", live)
 	}
 	p.shot("03-intake-scan-dangerous")
+	p.do("portrait tablet", chromedp.EmulateViewport(800, 1280))
+	p.shot("03b-intake-scan-dangerous-portrait")
+	p.do("landscape tablet", chromedp.EmulateViewport(1180, 820))
 
 	// One action starts the impoundment.
 	p.do("impound", chromedp.Click(`#scan-panel button.primary`), chromedp.WaitVisible("#hold-until"))
