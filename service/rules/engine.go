@@ -477,3 +477,23 @@ func (c *Calendar) AddBusinessDays(d service.Date, n int) service.Date {
 	}
 	return d
 }
+
+// LicenceDue returns the day by which animal a, kept since keptSince,
+// must be licensed: once it is older than the minimum age and has been
+// kept for more than the grace days (Minneapolis 64.10: over four months
+// of age, kept more than five days; 65.10 and Chanhassen 5-51: at once).
+// ok is false when the jurisdiction does not license the species.
+func (p *Profile) LicenceDue(a *service.Animal, keptSince service.Date) (due service.Date, source string, ok bool) {
+	rule := p.Licences[a.Species]
+	if rule == nil {
+		return 0, "", false
+	}
+	due = keptSince.AddDays(rule.Required.GraceDays)
+	if rule.Required.MinAgeMonths > 0 && !a.BirthDate.IsZero() {
+		// The first day the animal is over the minimum age.
+		if aged := a.BirthDate.AddMonths(rule.Required.MinAgeMonths).AddDays(1); aged > due {
+			due = aged
+		}
+	}
+	return due, rule.Required.Source, true
+}

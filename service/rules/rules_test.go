@@ -779,3 +779,31 @@ func BenchmarkEvaluate(b *testing.B) {
 		mpls.Evaluate(rec, on)
 	}
 }
+
+func TestMinneapolis_64_10_LicenceDueAfterFiveDays(t *testing.T) {
+	t.Parallel()
+	mpls, chan_ := profiles(t)
+	for _, tt := range []struct {
+		name      string
+		p         *rules.Profile
+		a         *service.Animal
+		keptSince string
+		due       string
+		source    string
+	}{
+		{"64.10 adult dog kept from March 1: due after five days", mpls, dog("2020-01-01", true), "2026-03-01", "2026-03-06", "64.10"},
+		{"64.10 puppy: due when over four months", mpls, dog("2026-01-10", false), "2026-02-01", "2026-05-11", "64.10"},
+		{"65.10 ferret: at once", mpls, &service.Animal{Species: service.Ferret}, "2026-03-01", "2026-03-01", "65.10"},
+		{"5-51 Chanhassen: at once", chan_, dog("2026-01-10", false), "2026-02-01", "2026-02-01", "5-51"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			due, src, ok := tt.p.LicenceDue(tt.a, d(tt.keptSince))
+			if !ok || due != d(tt.due) || src != tt.source {
+				t.Errorf("LicenceDue = %s %q %v, want %s %q", due, src, ok, tt.due, tt.source)
+			}
+		})
+	}
+	if _, _, ok := chan_.LicenceDue(&service.Animal{Species: service.Other}, d("2026-03-01")); ok {
+		t.Errorf("LicenceDue(other species) ok, want not licensed")
+	}
+}
