@@ -51,7 +51,7 @@ func (db *DB) FindAnimals(ctx context.Context, f service.AnimalFilter) ([]*servi
 		w.add("species = ?", *f.Species)
 	}
 	if f.Name != nil {
-		w.add("LOWER(name) LIKE ?", "%"+likeEscape(*f.Name)+"%")
+		w.add("LOWER(name) LIKE ?", "%"+lowerASCII(*f.Name)+"%")
 	}
 	out, n, err := collectCounted(ctx, db.rdb, scanAnimal,
 		`SELECT `+animalCols+`, COUNT(*) OVER () FROM animals`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)

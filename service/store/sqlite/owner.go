@@ -36,7 +36,7 @@ func (db *DB) FindOwners(ctx context.Context, f service.OwnerFilter) ([]*service
 		w.add("id = ?", *f.ID)
 	}
 	if f.Name != nil {
-		w.add("LOWER(name) LIKE ?", "%"+likeEscape(*f.Name)+"%")
+		w.add("LOWER(name) LIKE ?", "%"+lowerASCII(*f.Name)+"%")
 	}
 	out, n, err := collectCounted(ctx, db.rdb, scanOwner,
 		`SELECT `+ownerCols+`, COUNT(*) OVER () FROM owners`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
@@ -99,9 +99,10 @@ func set[T any](dst *T, v *T) {
 	}
 }
 
-// likeEscape lower-cases s for a LIKE pattern. The characters % and _
-// keep their wildcard meaning; search boxes use them rarely enough.
-func likeEscape(s string) string {
+// lowerASCII lower-cases the ASCII letters of s, as SQLite's LOWER does,
+// for a LIKE pattern. The characters % and _ keep their wildcard
+// meaning; a search box rarely holds them.
+func lowerASCII(s string) string {
 	b := []byte(s)
 	for i, c := range b {
 		if 'A' <= c && c <= 'Z' {

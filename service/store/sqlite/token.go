@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -54,7 +55,7 @@ func (db *DB) Authenticate(ctx context.Context, secret string) (*service.Token, 
 	t, err := scanToken(db.rdb.QueryRowContext(ctx, `SELECT `+tokenCols+` FROM tokens WHERE hash = ?`, h[:]))
 	now := db.now().UTC()
 	if err != nil || !t.Usable(now) {
-		if err != nil && err != sql.ErrNoRows {
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, mapErr(err, "Token")
 		}
 		return nil, service.Errorf(service.EUNAUTHORIZED, "Invalid or expired token.")
