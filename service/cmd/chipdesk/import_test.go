@@ -33,7 +33,7 @@ func TestImportExportRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	db1 := filepath.Join(dir, "one.db")
-	code, out, errOut := runArgs(t, "import", "--db", db1, src)
+	code, out, errOut := serveCLI(t, "import", "--db", db1, src)
 	if code != 0 || !regexp.MustCompile(`imported \d+ owners, 300 animals, \d+ chips, 300 licences`).MatchString(out) {
 		t.Fatalf("import = %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
@@ -41,19 +41,19 @@ func TestImportExportRoundTrip(t *testing.T) {
 		t.Errorf("import stderr %q, want a progress summary", errOut)
 	}
 	// All or nothing: importing the same rows again conflicts and stores nothing.
-	if code, _, _ := runArgs(t, "import", "--db", db1, "-q", filepath.Join(src, "owners.csv")); code == 0 {
+	if code, _, _ := serveCLI(t, "import", "--db", db1, "-q", filepath.Join(src, "owners.csv")); code == 0 {
 		t.Error("importing owners twice succeeded")
 	}
 	exp := filepath.Join(dir, "out")
-	if code, out, errOut := runArgs(t, "export", exp, "--db", db1); code != 0 || !strings.Contains(out, "exported") {
+	if code, out, errOut := serveCLI(t, "export", exp, "--db", db1); code != 0 || !strings.Contains(out, "exported") {
 		t.Fatalf("export = %d %s %s", code, out, errOut)
 	}
 	db2 := filepath.Join(dir, "two.db")
-	if code, _, errOut := runArgs(t, "import", "--db", db2, "-q", exp); code != 0 {
+	if code, _, errOut := serveCLI(t, "import", "--db", db2, "-q", exp); code != 0 {
 		t.Fatalf("import of the export = %d %s", code, errOut)
 	}
 	exp2 := filepath.Join(dir, "out2")
-	if code, _, errOut := runArgs(t, "export", "-q", "--db", db2, exp2); code != 0 {
+	if code, _, errOut := serveCLI(t, "export", "-q", "--db", db2, exp2); code != 0 {
 		t.Fatalf("second export = %d %s", code, errOut)
 	}
 	for _, tb := range csvio.Tables {
@@ -72,7 +72,7 @@ func TestImportBadFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := filepath.Join(dir, "x.db")
-	code, _, errOut := runArgs(t, "import", "--db", db, bad)
+	code, _, errOut := serveCLI(t, "import", "--db", db, bad)
 	if code != 1 || !strings.Contains(errOut, "nothing imported") || !strings.Contains(errOut, "species") {
 		t.Errorf("bad row = %d %q, want 1 naming the column", code, errOut)
 	}
@@ -80,7 +80,7 @@ func TestImportBadFiles(t *testing.T) {
 	if err := os.WriteFile(other, []byte("id\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, _ := runArgs(t, "import", "--db", db, other); code != 2 {
+	if code, _, _ := serveCLI(t, "import", "--db", db, other); code != 2 {
 		t.Errorf("a file not named for a table = %d, want 2", code)
 	}
 }

@@ -81,7 +81,7 @@ func runAsync(t *testing.T, args ...string) (stdout, stderr *syncBuffer, stop fu
 	return stdout, stderr, stop
 }
 
-func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func serveCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var o, e bytes.Buffer
 	code = run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &o, stderr: &e, now: time.Now}, args)
@@ -96,12 +96,12 @@ var urlRE = regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+)`)
 // animal's record.
 func TestServeEndToEnd(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "chipdesk.db")
-	code, tok, errOut := runArgs(t, "token", "create", "--db", db, "--role", "intake")
+	code, tok, errOut := serveCLI(t, "token", "create", "--db", db, "--role", "intake")
 	tok = strings.TrimSpace(tok)
 	if code != 0 || !strings.HasPrefix(tok, service.TokenPrefix) || strings.Contains(tok, "\n") {
 		t.Fatalf("token create = %d, stdout %q, stderr %q; want one token on stdout", code, tok, errOut)
 	}
-	code, pubTok, _ := runArgs(t, "token", "create", "--role", "public", "--name", "kiosk", "--db", db)
+	code, pubTok, _ := serveCLI(t, "token", "create", "--role", "public", "--name", "kiosk", "--db", db)
 	pubTok = strings.TrimSpace(pubTok)
 	if code != 0 {
 		t.Fatalf("token create public = %d", code)
@@ -236,7 +236,7 @@ func TestServeFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if code, _, errOut := runArgs(t, tt.args...); code != tt.want {
+			if code, _, errOut := serveCLI(t, tt.args...); code != tt.want {
 				t.Errorf("%v = %d (%s), want %d", tt.args, code, errOut, tt.want)
 			}
 		})
@@ -245,20 +245,20 @@ func TestServeFlags(t *testing.T) {
 
 func TestTokenRevokeAndList(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "t.db")
-	if code, _, e := runArgs(t, "token", "create", "--db", db, "--role", "officer", "--name", "van-3"); code != 0 {
+	if code, _, e := serveCLI(t, "token", "create", "--db", db, "--role", "officer", "--name", "van-3"); code != 0 {
 		t.Fatalf("create: %d %s", code, e)
 	}
-	if code, _, _ := runArgs(t, "token", "create", "--db", db, "--role", "boss"); code != 2 {
+	if code, _, _ := serveCLI(t, "token", "create", "--db", db, "--role", "boss"); code != 2 {
 		t.Errorf("create with a bad role = %d, want 2", code)
 	}
-	if code, _, e := runArgs(t, "token", "revoke", "1", "--db", db); code != 0 {
+	if code, _, e := serveCLI(t, "token", "revoke", "1", "--db", db); code != 0 {
 		t.Fatalf("revoke: %d %s", code, e)
 	}
-	code, out, _ := runArgs(t, "token", "list", "--db", db)
+	code, out, _ := serveCLI(t, "token", "list", "--db", db)
 	if code != 0 || !regexp.MustCompile(`1\s+van-3\s+officer.*revoked`).MatchString(out) {
 		t.Errorf("list = %d\n%s\nwant van-3 revoked", code, out)
 	}
-	if code, _, _ := runArgs(t, "token", "revoke", "99", "--db", db); code == 0 {
+	if code, _, _ := serveCLI(t, "token", "revoke", "99", "--db", db); code == 0 {
 		t.Error("revoking an unknown token succeeded")
 	}
 }
