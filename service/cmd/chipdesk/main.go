@@ -63,6 +63,7 @@ func commands() []command {
 		{"export", "export every table as CSV files", runExport},
 		{"tag", "licence tag designs, rendering (png, svg, zpl, paths) and check codes", runTag},
 		{"migrate", "copy an SQLite database into PostgreSQL, or back", runMigrate},
+		{"sync", "offline handheld: look up and queue scans offline, push and pull when online", runSync},
 	}
 }
 

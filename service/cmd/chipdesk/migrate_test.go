@@ -161,7 +161,7 @@ func dump(v any) string {
 	return b.String()
 }
 
-func runCmd(args ...string) (code int, stdout, stderr string) {
+func runCLI(args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
 	e := &env{stdout: &out, stderr: &errOut, stdin: strings.NewReader(""), now: migrateClock}
 	code = run(context.Background(), e, args)
@@ -186,7 +186,7 @@ func TestMigrateRoundTrip(t *testing.T) {
 	want := takeSnapshot(t, src)
 	src.Close()
 
-	code, out, errOut := runCmd("migrate", first, dsn)
+	code, out, errOut := runCLI("migrate", first, dsn)
 	if code != 0 {
 		t.Fatalf("migrate sqlite→postgres: exit %d: %s", code, errOut)
 	}
@@ -202,7 +202,7 @@ func TestMigrateRoundTrip(t *testing.T) {
 	compareSnapshots(t, "postgres after migrate", takeSnapshot(t, pg), want)
 	pg.Close()
 
-	code, _, errOut = runCmd("migrate", dsn, second)
+	code, _, errOut = runCLI("migrate", dsn, second)
 	if code != 0 {
 		t.Fatalf("migrate postgres→sqlite: exit %d: %s", code, errOut)
 	}
@@ -257,7 +257,7 @@ func TestMigrateRefuses(t *testing.T) {
 	}
 	fillAllTables(t, s)
 	s.Close()
-	if code, _, errOut := runCmd("migrate", full, dsn); code != 0 {
+	if code, _, errOut := runCLI("migrate", full, dsn); code != 0 {
 		t.Fatalf("first migrate: exit %d: %s", code, errOut)
 	}
 	for _, tt := range []struct {
@@ -272,7 +272,7 @@ func TestMigrateRefuses(t *testing.T) {
 		{"two sqlite files", []string{"migrate", full, filepath.Join(dir, "b.db")}, 2, "one SQLite file and one postgres"},
 		{"one argument", []string{"migrate", full}, 2, "want FROM and TO"},
 	} {
-		code, _, errOut := runCmd(tt.args...)
+		code, _, errOut := runCLI(tt.args...)
 		if code != tt.code || !strings.Contains(errOut, tt.inStderr) {
 			t.Errorf("%s: run(%q) = exit %d, stderr %q; want exit %d, stderr with %q", tt.name, tt.args, code, errOut, tt.code, tt.inStderr)
 		}
