@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -18,7 +19,48 @@ type loginData struct {
 }
 
 func (h *Handler) handleLoginForm(w http.ResponseWriter, r *http.Request) {
-	h.render(w, r, http.StatusOK, "login", "Sign in", &view{Data: loginData{Next: safeNext(r.URL.Query().Get("next"))}})
+	q := r.URL.Query()
+	next := safeNext(q.Get("next"))
+	if q.Has("token") {
+		h.signInLink(w, r, q.Get("token"), next)
+		return
+	}
+	h.render(w, r, http.StatusOK, "login", "Sign in", &view{Data: loginData{Next: next}})
+}
+
+// signInLink signs in from a link carrying the token, as "chipdesk demo"
+// prints one: GET /login?token=SECRET[&reader=NAME]. The redirect takes
+// the secret out of the address bar at once. A link followed from
+// another site (Sec-Fetch-Site cross-site or same-site) is refused, so
+// no other page can sign a browser in to someone else's account.
+func (h *Handler) signInLink(w http.ResponseWriter, r *http.Request, secret, next string) {
+	if s := r.Header.Get("Sec-Fetch-Site"); s == "cross-site" || s == "same-site" {
+		h.render(w, r, http.StatusForbidden, "login", "Sign in", &view{Error: "Sign-in links work only when opened directly. Paste the token here.", Data: loginData{Next: next}})
+		return
+	}
+	if next == "" {
+		if rd := r.URL.Query().Get("reader"); rd != "" {
+			next = "/intake?reader=" + url.QueryEscape(rd)
+		}
+	}
+	h.signIn(w, r, strings.TrimSpace(secret), next)
+}
+
+// mayOpen reports whether role may open the page at path, so that a
+// sign-in does not land on a 403.
+func (h *Handler) mayOpen(role service.Role, path string) bool {
+	top := "/" + strings.SplitN(strings.TrimPrefix(path, "/"), "/", 2)[0]
+	top, _, _ = strings.Cut(top, "?")
+	switch top {
+	case "/intake", "/officer", "/clinic", "/admin":
+		for _, n := range nav(role) {
+			if n.Path == top {
+				return true
+			}
+		}
+		return false
+	}
+	return role != service.RolePublic
 }
 
 // safeNext keeps a redirect target on this site.
@@ -35,7 +77,12 @@ func (h *Handler) handleLogin(w http.ResponseWriter, r *http.Request) {
 		h.render(w, r, http.StatusForbidden, "login", "Sign in", &view{Error: "The form did not come from this site.", Data: loginData{Next: next}})
 		return
 	}
-	secret := strings.TrimSpace(r.PostFormValue("token"))
+	h.signIn(w, r, strings.TrimSpace(r.PostFormValue("token")), next)
+}
+
+// signIn checks secret and starts a session, then goes to next, or to
+// the role's first page.
+func (h *Handler) signIn(w http.ResponseWriter, r *http.Request, secret, next string) {
 	t, err := h.o.Store.Authenticate(r.Context(), secret)
 	if err != nil || secret == "" {
 		if err != nil && service.ErrorCode(err) != service.EUNAUTHORIZED {
@@ -50,7 +97,7 @@ func (h *Handler) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	setCookie(w, h.o.SecureCookies || r.TLS != nil, ss)
-	if next == "" {
+	if next == "" || next != "/" && !h.mayOpen(t.Role, next) {
 		next = home(t.Role)
 	}
 	if next == "" {

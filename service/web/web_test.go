@@ -141,6 +141,49 @@ func TestLogin(t *testing.T) {
 	}
 }
 
+// TestSignInLink: "chipdesk demo" prints GET /login?token=…&reader=…;
+// it signs in and lands on the reader's live panel, but not when another
+// site sends the browser there.
+func TestSignInLink(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	for _, tc := range []struct {
+		name, path, fetchSite string
+		role                  service.Role
+		status                int
+		loc                   string
+	}{
+		{"admin with reader", "/login?reader=desk-1&token=", "none", service.RoleAdmin, 303, "/intake?reader=desk-1"},
+		{"intake, no header", "/login?token=", "", service.RoleIntake, 303, "/intake"},
+		{"clinic with reader goes home", "/login?reader=desk-1&token=", "none", service.RoleClinic, 303, "/clinic"},
+		{"next kept", "/login?next=%2Fsearch%3Fq%3Dx&token=", "none", service.RoleOfficer, 303, "/search?q=x"},
+		{"next off site dropped", "/login?next=%2F%2Fevil.example&token=", "none", service.RoleOfficer, 303, "/officer"},
+		{"from another site", "/login?token=", "cross-site", service.RoleAdmin, 403, ""},
+		{"bad token", "/login?token=cdk_X", "none", "", 401, ""},
+	} {
+		c := f.client()
+		req, _ := http.NewRequest("GET", f.srv.URL+tc.path+url.QueryEscape(f.tokens[tc.role]), nil)
+		if tc.fetchSite != "" {
+			req.Header.Set("Sec-Fetch-Site", tc.fetchSite)
+		}
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || resp.Header.Get("Location") != tc.loc {
+			t.Errorf("%s: GET %s = %d %q, want %d %q", tc.name, tc.path, resp.StatusCode, resp.Header.Get("Location"), tc.status, tc.loc)
+		}
+		signedIn := false
+		for _, ck := range resp.Cookies() {
+			signedIn = signedIn || ck.Name == "chipdesk_session" && ck.Value != ""
+		}
+		if signedIn != (tc.status == 303) {
+			t.Errorf("%s: session cookie set %v, want %v", tc.name, signedIn, tc.status == 303)
+		}
+	}
+}
+
 func TestSecureCookieOverTLS(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, true)
