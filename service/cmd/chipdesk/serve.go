@@ -88,8 +88,14 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 			return nil, err
 		}
 	}
+	pages, err := newWeb(a, rs, log, now)
+	if err != nil {
+		a.close()
+		return nil, err
+	}
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
+		Web: pages,
 	}); err != nil {
 		a.close()
 		return nil, err
