@@ -18,15 +18,29 @@ import (
 // MaxPush is the most events one push may carry.
 const MaxPush = 1000
 
+// HandlerOpts configure Handler. A nil *HandlerOpts serves without
+// authentication (tests, or behind a proxy that authenticates).
+type HandlerOpts struct {
+	// Tokens, when set, authenticates every request by its bearer token
+	// (RFC 6750): officer and admin tokens may sync. A pushed event the
+	// device left without a user or site gets the token's name and site.
+	Tokens service.TokenService
+	// Logger receives internal errors; nil discards them.
+	Logger *slog.Logger
+}
+
 // Handler serves a Central over HTTP, under any prefix (mount it with
-// http.StripPrefix behind the API's officer authentication):
+// http.StripPrefix):
 //
 //	POST events   body: JSON array of service.DeviceEvent; answer: JSON array of Outcome
-//	GET  replica  answer: one minimal service.Record per line (application/x-ndjson)
+//	GET  replica  answer: one minimal service.Record per line (application/x-ndjson), then an end line
 //
-// Internal errors are logged to log (nil: discarded) and answered with
-// status 500 and no detail.
-func Handler(c Central, log *slog.Logger) http.Handler {
+// Internal errors are logged and answered with status 500 and no detail.
+func Handler(c Central, o *HandlerOpts) http.Handler {
+	if o == nil {
+		o = &HandlerOpts{}
+	}
+	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -41,6 +55,16 @@ func Handler(c Central, log *slog.Logger) http.Handler {
 		if len(events) > MaxPush {
 			http.Error(w, fmt.Sprintf("offline: at most %d events per push", MaxPush), http.StatusRequestEntityTooLarge)
 			return
+		}
+		if t := callerOf(req); t != nil {
+			for i := range events {
+				if events[i].User == "" {
+					events[i].User = t.Name
+				}
+				if events[i].Site == "" {
+					events[i].Site = t.Site
+				}
+			}
 		}
 		out, err := c.Push(req.Context(), events)
 		if err != nil {
@@ -65,7 +89,39 @@ func Handler(c Central, log *slog.Logger) http.Handler {
 		fmt.Fprintln(bw, endLine)
 		bw.Flush()
 	})
-	return mux
+	if o.Tokens == nil {
+		return mux
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		scheme, secret, _ := strings.Cut(req.Header.Get("Authorization"), " ")
+		if !strings.EqualFold(scheme, "Bearer") || secret == "" {
+			http.Error(w, "offline: bearer token required", http.StatusUnauthorized)
+			return
+		}
+		t, err := o.Tokens.Authenticate(req.Context(), strings.TrimSpace(secret))
+		if err != nil {
+			if service.ErrorCode(err) == service.EINTERNAL {
+				log.Error("offline: authenticate", "err", err)
+				http.Error(w, "internal error", http.StatusInternalServerError)
+				return
+			}
+			http.Error(w, "offline: invalid or revoked token", http.StatusUnauthorized)
+			return
+		}
+		if t.Role != service.RoleOfficer && t.Role != service.RoleAdmin {
+			http.Error(w, "offline: the "+string(t.Role)+" role may not sync a handheld", http.StatusForbidden)
+			return
+		}
+		mux.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), callerKey{}, t)))
+	})
+}
+
+type callerKey struct{}
+
+// callerOf is the token that authenticated req, nil without one.
+func callerOf(req *http.Request) *service.Token {
+	t, _ := req.Context().Value(callerKey{}).(*service.Token)
+	return t
 }
 
 // endLine closes a complete replica stream, so that a stream cut short

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,9 +48,13 @@ var transports = []struct {
 }{
 	{"direct", func(t *testing.T, s centralStore) offline.Central { return &offline.StoreCentral{Store: s} }},
 	{"http", func(t *testing.T, s centralStore) offline.Central {
-		srv := httptest.NewServer(offline.Handler(&offline.StoreCentral{Store: s}, nil))
+		srv := httptest.NewServer(offline.Handler(&offline.StoreCentral{Store: s}, &offline.HandlerOpts{Tokens: s}))
 		t.Cleanup(srv.Close)
-		return &offline.HTTPClient{URL: srv.URL, Token: "cdk_test"}
+		secret, err := s.CreateToken(context.Background(), &service.Token{Name: "officer-7", Role: service.RoleOfficer, Site: "north-patrol"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &offline.HTTPClient{URL: srv.URL, Token: secret}
 	}},
 }
 
@@ -336,6 +341,41 @@ func TestPullCutShortKeepsReplica(t *testing.T) {
 		}
 		if again, _ := r.PulledAt(ctx); !again.Equal(pulled) || pulled.IsZero() {
 			t.Errorf("%s: PulledAt moved from %v to %v on a failed pull", tt.name, pulled, again)
+		}
+	}
+}
+
+// The HTTP handler lets officers and admins sync, and nobody else.
+func TestHandlerAuth(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := backends[0].open(t)
+	seed(t, s)
+	srv := httptest.NewServer(offline.Handler(&offline.StoreCentral{Store: s}, &offline.HandlerOpts{Tokens: s}))
+	defer srv.Close()
+	clinic, err := s.CreateToken(ctx, &service.Token{Name: "vet", Role: service.RoleClinic})
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := s.CreateToken(ctx, &service.Token{Name: "root", Role: service.RoleAdmin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, token, want string
+	}{
+		{"no token", "", "401"},
+		{"unknown token", "cdk_nope", "401"},
+		{"clinic role", clinic, "403"},
+		{"admin", admin, ""},
+	} {
+		r := openReplica(t)
+		_, err := offline.Sync(ctx, r, &offline.HTTPClient{URL: srv.URL, Token: tt.token}, nil)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: Sync: %v", tt.name, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: Sync error %v, want status %s", tt.name, err, tt.want)
 		}
 	}
 }

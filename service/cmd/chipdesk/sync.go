@@ -6,6 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
+	"net/http"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -119,6 +121,24 @@ func runSync(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintln(e.stdout, "rejected events are kept on the device: chipdesk sync status lists them")
 	}
 	return nil
+}
+
+// syncPrefix is where serve mounts the handhelds' sync endpoints.
+const syncPrefix = "/api/v1/sync"
+
+// withSync serves the offline handhelds' sync endpoints (offline.Handler,
+// officer and admin tokens) under syncPrefix, and every other path with
+// next.
+func withSync(next http.Handler, st backend, log *slog.Logger) http.Handler {
+	cs, ok := st.(offline.CentralStore)
+	if !ok {
+		return next
+	}
+	mux := http.NewServeMux()
+	mux.Handle(syncPrefix+"/", http.StripPrefix(syncPrefix,
+		offline.Handler(&offline.StoreCentral{Store: cs}, &offline.HandlerOpts{Tokens: st, Logger: log})))
+	mux.Handle("/", next)
+	return mux
 }
 
 // openCentral reaches the central service: over HTTP for an http(s)://

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -126,5 +127,41 @@ func TestSyncCommandUsage(t *testing.T) {
 		if code != tt.code || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%s: run(%q) = exit %d, stderr %q; want exit %d with %q", tt.name, tt.args, code, errOut, tt.code, tt.want)
 		}
+	}
+}
+
+// serve mounts the sync endpoints beside the API: a handheld with an
+// officer token syncs at /api/v1/sync; other paths reach the API.
+func TestWithSync(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := openBackend(ctx, filepath.Join(t.TempDir(), "central.db"), migrateClock, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	secret, err := st.CreateToken(ctx, &service.Token{Name: "officer-7", Role: service.RoleOfficer, Site: "north"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "the api", http.StatusTeapot) })
+	srv := httptest.NewServer(withSync(api, st, nil))
+	defer srv.Close()
+	replica := filepath.Join(t.TempDir(), "handheld.db")
+	code, out, errOut := runCLI("sync", "--replica", replica, "--central", srv.URL+syncPrefix, "--token", secret)
+	if code != 0 || !strings.Contains(out, "replica: 0 records") {
+		t.Fatalf("sync through serve's handler: exit %d\n%s%s", code, out, errOut)
+	}
+	resp, err := http.Get(srv.URL + "/api/v1/lookup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTeapot {
+		t.Fatalf("GET /api/v1/lookup = %s, want the API's answer", resp.Status)
+	}
+	code, _, errOut = runCLI("sync", "--replica", replica, "--central", srv.URL+syncPrefix, "--token", "cdk_wrong")
+	if code != 1 || !strings.Contains(errOut, "401") {
+		t.Fatalf("sync with a bad token: exit %d, %s", code, errOut)
 	}
 }
