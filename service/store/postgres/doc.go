@@ -16,8 +16,11 @@
 // backs it. Licences, impoundments and audit events record their site.
 //
 // A record lookup (by chip, tag or animal) is one statement and one
-// round trip: a UNION ALL of index lookups with one column range per
-// part of the record.
+// round trip: a key CTE and one row of JSON parts (row_to_json and
+// json_agg over index lookups), decoded straight into the domain types.
+// Connections use generic plans (plan_cache_mode), so a lookup is never
+// planned twice on a connection. Offline handhelds' events are applied
+// once by their device-made id (service.DeviceEventService).
 //
 // # References
 //
