@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,5 +46,27 @@ func TestOpenBackend(t *testing.T) {
 				t.Fatalf("Ping: %v", err)
 			}
 		})
+	}
+}
+
+// The admin commands take a postgres:// URL for --db as well as a file.
+func TestTokenCommandOnPostgres(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.DSN(t)
+	code, out, errOut := runCLI("token", "create", "--db", dsn, "--role", "officer", "--name", "officer-7", "--site", "north")
+	if code != 0 || !strings.HasPrefix(strings.TrimSpace(out), "cdk_") {
+		t.Fatalf("token create --db postgres://: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, errOut = runCLI("token", "list", "--db", dsn)
+	if code != 0 || !strings.Contains(out, "officer-7") || !strings.Contains(out, "north") {
+		t.Fatalf("token list --db postgres://: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	st, err := postgres.Open(context.Background(), dsn, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if toks, err := st.FindTokens(context.Background()); err != nil || len(toks) != 1 || toks[0].Site != "north" {
+		t.Fatalf("tokens in PostgreSQL = %+v, %v", toks, err)
 	}
 }
