@@ -262,8 +262,14 @@ func TestBrowserScanToIntake(t *testing.T) {
 	// The officer's pages.
 	p.logout()
 	p.login(service.RoleOfficer)
-	p.do("officer lookup", chromedp.Navigate(f.srv.URL+"/officer"), chromedp.WaitVisible("#q"),
-		chromedp.SendKeys("#q", chipRex), chromedp.Submit("#q"), chromedp.WaitVisible("#danger-banner"))
+	// A keyboard-wedge reader types the chip and Enter into the focused
+	// box (autofocus): no mouse.
+	p.do("officer lookup", chromedp.Navigate(f.srv.URL+"/officer"), chromedp.WaitVisible("#q"))
+	focused, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.activeElement.id`))
+	if focused != "q" {
+		t.Errorf("focused element on /officer = %q, want the lookup box", focused)
+	}
+	p.do("wedge scan", chromedp.KeyEvent(chipRex+"\r"), chromedp.WaitVisible("#danger-banner"))
 	p.shot("06-officer-lookup")
 	p.do("compliance", chromedp.Click(`a[href$="/compliance"]`), chromedp.WaitVisible("table.deadlines"))
 	p.shot("07-officer-compliance")

@@ -141,7 +141,7 @@ func (h *Handler) handleStream(w http.ResponseWriter, r *http.Request) {
 			}
 			var b bytes.Buffer
 			fmt.Fprintf(&b, "id: %d\nevent: scan\n", ev.ID)
-			for _, line := range strings.Split(html, "\n") {
+			for _, line := range strings.Split(strings.TrimRight(html, "\n"), "\n") {
 				b.WriteString("data: ")
 				b.WriteString(strings.TrimRight(line, "\r"))
 				b.WriteByte('\n')

@@ -91,6 +91,9 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request, secret, next st
 		h.render(w, r, http.StatusUnauthorized, "login", "Sign in", &view{Error: "That token is not valid, or it was revoked or has expired.", Data: loginData{Next: next}})
 		return
 	}
+	if c, err := r.Cookie(cookieName); err == nil {
+		h.sessions.end(c.Value) // a new sign-in gets a new session id
+	}
 	ss, err := h.sessions.create(t)
 	if err != nil {
 		h.failErr(w, r, err)

@@ -553,7 +553,7 @@ func TestStream(t *testing.T) {
 	}
 	var got strings.Builder
 	buf := make([]byte, 4096)
-	for !strings.Contains(got.String(), "\n\nid:") && !strings.HasSuffix(got.String(), "</div>\n\n") {
+	for !strings.Contains(got.String(), "event: scan") || !strings.HasSuffix(got.String(), "\n\n") {
 		n, err := resp.Body.Read(buf)
 		got.Write(buf[:n])
 		if err != nil {
@@ -561,6 +561,9 @@ func TestStream(t *testing.T) {
 		}
 	}
 	s := got.String()
+	if !strings.HasSuffix(s, "data: </div>\n\n") {
+		t.Errorf("event does not end with the panel's last line and a blank line: %q", s[max(0, len(s)-40):])
+	}
 	for _, w := range []string{"event: scan", "data: ", "DANGEROUS ANIMAL", "Rex", "Jane Doe", "reader desk-1"} {
 		if !strings.Contains(s, w) {
 			t.Errorf("stream lacks %q:\n%s", w, s)
