@@ -461,6 +461,24 @@ func TestLicence(t *testing.T) {
 		t.Errorf("jobs after two clicks = %d (%v), want 1", n, jobs)
 	}
 
+	// A job the printer refused is made again with the same number.
+	jobs, _, _ := f.store.FindJobs(ctx, service.JobFilter{LicenceID: &l.ID})
+	failed, msg := service.JobFailed, "zpl: paper out"
+	if _, err := f.store.UpdateJob(ctx, jobs[0].ID, service.JobUpdate{State: &failed, Error: &msg}); err != nil {
+		t.Fatal(err)
+	}
+	st, body = c.get(fmt.Sprintf("/licences/%d/jobs", l.ID))
+	if st != http.StatusOK || !strings.Contains(body, "paper out") || !strings.Contains(body, fmt.Sprintf(`action="/jobs/%d/reprint"`, jobs[0].ID)) {
+		t.Errorf("jobs fragment = %d, want the failed job with its error and a button to make it again:\n%s", st, body)
+	}
+	c.get(fmt.Sprintf("/licences/%d", l.ID)) // the page's CSRF token
+	if st, _ := c.post(fmt.Sprintf("/jobs/%d/reprint", jobs[0].ID), nil); st != http.StatusOK {
+		t.Errorf("reprint = %d", st)
+	}
+	if j, _ := f.store.FindJobByID(ctx, jobs[0].ID); j.State != service.JobQueued || j.LicenceID != l.ID {
+		t.Errorf("job after reprint %+v, want queued for the same licence", j)
+	}
+
 	dup, _ := p.DuplicateQuote(service.TagLost)
 	st, body = c.post(fmt.Sprintf("/licences/%d/duplicate", l.ID), url.Values{"reason": {"lost"}})
 	if st != http.StatusOK || !strings.Contains(body, rules.Money(dup.TotalCents)) {
