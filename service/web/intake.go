@@ -182,7 +182,9 @@ type hit struct {
 }
 
 type searchData struct {
-	Q      string
+	Q string
+	// Reader, on the officer page, names a reader whose scans show live.
+	Reader string
 	Answer *recordView // a chip or tag answer
 	Hits   []hit
 	Note   string

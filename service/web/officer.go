@@ -15,6 +15,9 @@ import (
 func (h *Handler) handleOfficer(w http.ResponseWriter, r *http.Request) {
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	d := searchData{Q: q}
+	if h.o.Hub != nil {
+		d.Reader = r.URL.Query().Get("reader")
+	}
 	if q != "" {
 		ans, hits, err := h.search(r.Context(), q)
 		if err != nil && service.ErrorCode(err) != service.EINVALID {

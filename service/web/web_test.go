@@ -380,6 +380,20 @@ func TestBite(t *testing.T) {
 	}
 }
 
+// TestOfficerLive: /officer?reader= shows the reader's live panel.
+func TestOfficerLive(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleOfficer)
+	if _, body := c.get("/officer?reader=van-2"); !strings.Contains(body, `data-stream="/intake/stream?reader=van-2"`) {
+		t.Errorf("officer page with a reader has no live panel")
+	}
+	if _, body := c.get("/officer"); strings.Contains(body, "data-stream") {
+		t.Errorf("officer page without a reader has a live panel")
+	}
+}
+
 func TestCompliance(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, false)
