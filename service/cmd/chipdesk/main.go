@@ -62,6 +62,7 @@ func commands() []command {
 		{"import", "import CSV files (owners, animals, chips, licences, vaccinations), all or nothing", runImport},
 		{"export", "export every table as CSV files", runExport},
 		{"tag", "licence tag designs, rendering (png, svg, zpl, paths) and check codes", runTag},
+		{"print", "print or engrave licence tags and pre-numbered batches; job list", runPrint},
 		{"migrate", "copy an SQLite database into PostgreSQL, or back", runMigrate},
 		{"sync", "offline handheld: look up and queue scans offline, push and pull when online", runSync},
 	}

@@ -1,0 +1,351 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/jobs"
+	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/rules"
+	"github.com/chipdesk/chipdesk/tags"
+)
+
+const printUsage = `usage:
+  chipdesk print licence ID [--engrave] [--device SPEC]   queue (and make) the tag of a licence
+  chipdesk print batch --jurisdiction J --year Y --count N [--species S] [--key K] [--engrave] [--device SPEC]
+                                                         reserve N pre-numbered tags for a year and make them
+  chipdesk print duplicate LICENCE --reason lost|stolen [--fee CENTS] [--engrave] [--device SPEC]
+                                                         issue a duplicate licence for a lost or stolen tag
+                                                         (fee from the rules, 64.40) and queue (and make) its tag
+  chipdesk print reprint JOB [--device SPEC]             queue a failed job again (same tag number)
+  chipdesk print resume BATCH [--device SPEC]            go on with a failed batch from its next tag
+  chipdesk print list [--state STATE]                    jobs and batches
+
+With --device KIND:ADDRESS[,option=value...] (zpl, brotherql, grbl; e.g.
+zpl:10.0.0.7:9100, grbl:/dev/ttyUSB0,power=0.6) the command makes the tags
+now, after marking work left "sent" to that device by an interrupted run
+as failed; without it the tags wait in the queue for the service. A batch
+shows a progress bar on stderr. Exit status 1 when the device fails.
+common flags: --db FILE, --keys PATH, --designs DIR, --previews DIR (PNG of each tag made)`
+
+func runPrint(ctx context.Context, e *env, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(e.stderr, printUsage)
+		if len(args) == 0 {
+			return exit(2, nil)
+		}
+		return nil
+	}
+	sub, args := args[0], args[1:]
+	fs := flag.NewFlagSet("print "+sub, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	var (
+		db       = fs.String("db", envOr("CHIPDESK_DB", defaultConfig().DB), "SQLite database `file`")
+		keysPath = fs.String("keys", envOr("CHIPDESK_TAG_KEYS", ""), "check-code key `path` (file or directory)")
+		designs  = fs.String("designs", "", "extra tag design `dir`")
+		device   = fs.String("device", "", "make the tags now on `KIND:ADDRESS[,option=value...]`")
+		previews = fs.String("previews", "", "write a PNG of every tag made to `dir`")
+		engrave  = fs.Bool("engrave", false, "engrave rather than print")
+		jur      = fs.String("jurisdiction", "", "jurisdiction `profile` (batch)")
+		year     = fs.Int("year", 0, "tag `year` (batch)")
+		count    = fs.Int("count", 0, "`number` of tags (batch)")
+		species  = fs.String("species", "", "`species` line of the tags (batch; default the design's first)")
+		key      = fs.String("key", "", "idempotency `key`: a batch with this key is made once (batch)")
+		state    = fs.String("state", "", "only jobs and batches in `state` (list)")
+		reason   = fs.String("reason", "", "why the tag is replaced: lost or stolen (duplicate)")
+		fee      = fs.Int64("fee", -1, "fee charged in `cents` when the rules leave it open (duplicate)")
+	)
+	if err := parseInterspersed(fs, args); err != nil {
+		return err
+	}
+	kind := service.JobPrint
+	if *engrave {
+		kind = service.JobEngrave
+	}
+	var spec jobs.Spec
+	if *device != "" {
+		var err error
+		if spec, err = jobs.ParseSpec(*device); err != nil {
+			return usageError("print: %v", err)
+		}
+		if *engrave && spec.JobKind() != service.JobEngrave {
+			return usageError("print: --engrave with %s, a printer", spec.Name)
+		}
+		kind = spec.JobKind()
+	}
+	id := func() (int64, error) {
+		if fs.NArg() != 1 {
+			return 0, usageError("print %s: want one id", sub)
+		}
+		n, err := strconv.ParseInt(fs.Arg(0), 10, 64)
+		if err != nil || n <= 0 {
+			return 0, usageError("print %s: bad id %q", sub, fs.Arg(0))
+		}
+		return n, nil
+	}
+	switch sub {
+	case "licence", "reprint", "resume":
+		if _, err := id(); err != nil {
+			return err
+		}
+	case "duplicate":
+		if _, err := id(); err != nil {
+			return err
+		}
+		if *reason != string(service.TagLost) && *reason != string(service.TagStolen) {
+			return usageError("print duplicate: --reason must be lost or stolen (64.40)")
+		}
+	case "batch":
+		if fs.NArg() != 0 {
+			return usageError("print batch: unexpected argument %q", fs.Arg(0))
+		}
+		if *jur == "" || *year == 0 || *count <= 0 {
+			return usageError("print batch: --jurisdiction, --year and --count required")
+		}
+	case "list":
+		if *state != "" && !service.JobState(*state).Valid() {
+			return usageError("print list: --state must be queued, sent, done or failed")
+		}
+	default:
+		return usageError("print: unknown subcommand %q (want licence, duplicate, batch, reprint, resume or list)", sub)
+	}
+
+	store, err := openStore(ctx, *db, e.now)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if sub == "list" {
+		return printList(ctx, e, store, *state)
+	}
+	rs, _, err := loadRules(envOr("CHIPDESK_JURISDICTION", defaultConfig().Jurisdiction))
+	if err != nil {
+		return err
+	}
+	ds, err := tags.LoadDesigns(*designs)
+	if err != nil {
+		return err
+	}
+	keys, err := tagKeys(e, *keysPath)
+	if err != nil {
+		return err
+	}
+	is := &jobs.Issuer{Store: store, Rules: rs, Designs: ds, Keys: keys}
+
+	// target reports whether the job or batch asked for is finished.
+	var target func() (finished bool, err error)
+	switch sub {
+	case "licence", "reprint", "duplicate":
+		n, _ := id()
+		var j *service.Job
+		if sub == "duplicate" {
+			if n, err = printDuplicate(ctx, e, store, rs, n, service.ReplaceReason(*reason), *fee); err != nil {
+				return err
+			}
+		}
+		if sub != "reprint" {
+			var created bool
+			if j, created, err = is.Queue(ctx, n, kind); err != nil {
+				return err
+			}
+			if !created {
+				fmt.Fprintf(e.stderr, "licence %d already has job %d (%s, %s): one tag per licence\n", n, j.ID, j.Kind, j.State)
+			}
+		} else if j, err = is.Reprint(ctx, n); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "job %d: licence %d, %s, %s\n", j.ID, j.LicenceID, j.Kind, j.State)
+		target = func() (bool, error) {
+			if j, err = store.FindJobByID(ctx, j.ID); err != nil {
+				return true, err
+			}
+			return jobResult(e, j.State, fmt.Sprintf("job %d", j.ID), j.Error)
+		}
+	case "batch", "resume":
+		var b *service.TagBatch
+		if sub == "batch" {
+			var created bool
+			b, created, err = is.QueueBatch(ctx, jobs.BatchRequest{Kind: kind, Jurisdiction: *jur, Year: *year,
+				Count: *count, Species: *species, Key: *key})
+			if err != nil {
+				return err
+			}
+			if !created {
+				fmt.Fprintf(e.stderr, "batch with key %q exists: no new numbers reserved\n", *key)
+			}
+		} else {
+			n, _ := id()
+			if b, err = is.ResumeBatch(ctx, n); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(e.stdout, "batch %d: %s %d tags %d-%d, %s, %s\n", b.ID, b.Jurisdiction, b.Year, b.First, b.Last, b.Kind, b.State)
+		target = func() (bool, error) {
+			if b, err = store.FindTagBatchByID(ctx, b.ID); err != nil {
+				return true, err
+			}
+			return jobResult(e, b.State, fmt.Sprintf("batch %d", b.ID), b.Error)
+		}
+	}
+	if spec.Kind == "" {
+		return nil
+	}
+	return printRun(ctx, e, is, spec, *previews, target)
+}
+
+// jobResult says whether a job in state st is finished, and prints the
+// outcome; a failed one is exit status 1.
+func jobResult(e *env, st service.JobState, what, msg string) (bool, error) {
+	switch st {
+	case service.JobDone:
+		fmt.Fprintf(e.stdout, "%s done\n", what)
+		return true, nil
+	case service.JobFailed:
+		return true, exit(1, fmt.Errorf("%s failed: %s", what, msg))
+	}
+	return false, nil
+}
+
+// printRun opens the device and makes queued work until target is
+// finished.
+func printRun(ctx context.Context, e *env, is *jobs.Issuer, spec jobs.Spec, previews string, target func() (bool, error)) error {
+	dev, err := jobs.Open(ctx, spec)
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
+	bar := &progressBar{w: e.stderr}
+	r, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: is, Previews: previews, Now: e.now, OnEvent: bar.event})
+	if err != nil {
+		return err
+	}
+	if n, err := r.Recover(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		fmt.Fprintf(e.stderr, "%d interrupted job(s) on %s marked failed (chipdesk print list --state failed)\n", n, spec.Name)
+	}
+	for {
+		if finished, err := target(); finished || err != nil {
+			return err
+		}
+		did, err := r.RunOnce(ctx, dev)
+		if err != nil {
+			return err
+		}
+		if !did {
+			return exit(1, fmt.Errorf("print: nothing queued for %s", spec.Name))
+		}
+	}
+}
+
+// progressBar draws the progress of a batch on one terminal line:
+// "[#########...........] 45/100 MPLS 2026 tag 000145".
+type progressBar struct {
+	w     io.Writer
+	drawn bool
+}
+
+const barWidth = 30
+
+func (p *progressBar) event(ev jobs.Event) {
+	if ev.Batch == 0 {
+		if ev.State == service.JobFailed && ev.Error != "" {
+			p.end()
+		}
+		return
+	}
+	if ev.State != service.JobSent {
+		p.draw(ev)
+		p.end()
+		return
+	}
+	p.draw(ev)
+}
+
+func (p *progressBar) draw(ev jobs.Event) {
+	fill := 0
+	if ev.Total > 0 {
+		fill = ev.Done * barWidth / ev.Total
+	}
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d tag %d ", strings.Repeat("#", fill), strings.Repeat(".", barWidth-fill), ev.Done, ev.Total, ev.Tag)
+	p.drawn = true
+}
+
+func (p *progressBar) end() {
+	if p.drawn {
+		fmt.Fprintln(p.w)
+		p.drawn = false
+	}
+}
+
+func printList(ctx context.Context, e *env, store service.Store, state string) error {
+	var st *service.JobState
+	if state != "" {
+		s := service.JobState(state)
+		st = &s
+	}
+	js, _, err := store.FindJobs(ctx, service.JobFilter{State: st})
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "JOB\tLICENCE\tKIND\tREASON\tSTATE\tDEVICE\tTRIES\tUPDATED\tERROR")
+	for _, j := range js {
+		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", j.ID, j.LicenceID, j.Kind, j.Reason, j.State, j.Device,
+			j.Attempts, j.UpdatedAt.Format(time.DateTime), j.Error)
+	}
+	if bs, ok := store.(service.TagBatchService); ok {
+		list, _, err := bs.FindTagBatches(ctx, service.TagBatchFilter{State: st})
+		if err != nil {
+			return err
+		}
+		if len(list) > 0 {
+			fmt.Fprintln(tw, "\nBATCH\tTAGS\tKIND\tYEAR\tSTATE\tDEVICE\tDONE\tUPDATED\tERROR")
+		}
+		for _, b := range list {
+			fmt.Fprintf(tw, "%d\t%s %d-%d\t%s\t%d\t%s\t%s\t%d/%d\t%s\t%s\n", b.ID, b.Jurisdiction, b.First, b.Last, b.Kind, b.Year,
+				b.State, b.Device, b.Done, b.Count(), b.UpdatedAt.Format(time.DateTime), b.Error)
+		}
+	}
+	return tw.Flush()
+}
+
+// printDuplicate issues the duplicate licence of licence id for a lost
+// or stolen tag, with the fee of the rules (Minneapolis 64.40; fee
+// cents when the ordinance leaves the amount to a resolution), and
+// returns its id. Its tag gets a new number; the old tag is void.
+func printDuplicate(ctx context.Context, e *env, store service.Store, rs *rules.Set, id int64, reason service.ReplaceReason, fee int64) (int64, error) {
+	old, err := store.FindLicenceByID(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	lk, err := lookup.New(&lookup.Opts{Store: store, Rules: rs, Now: e.now})
+	if err != nil {
+		return 0, err
+	}
+	req := &lookup.LicenceRequest{AnimalID: old.AnimalID, Jurisdiction: old.Jurisdiction, IssuedBy: old.IssuedBy,
+		Clinic: old.Clinic, Replaces: old.ID, ReplaceReason: reason, Site: old.Site}
+	if fee >= 0 {
+		req.FeeCents = &fee
+	}
+	l, err := lk.IssueLicence(ctx, req)
+	if err != nil && service.ErrorCode(err) != service.EINTERNAL {
+		return 0, errors.New(service.ErrorMessage(err))
+	} else if err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(e.stdout, "licence %d replaces licence %d (tag %d, %s): tag %d, fee %s\n",
+		l.ID, old.ID, old.TagNumber, reason, l.TagNumber, rules.Money(l.FeeCents))
+	for _, w := range l.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %s\n", w)
+	}
+	return l.ID, nil
+}

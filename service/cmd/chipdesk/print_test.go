@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
+	"github.com/chipdesk/chipdesk/firmware-tools/sim/grblsim"
+	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/sqlite"
+)
+
+// runPrintCmd runs "chipdesk print ARGS..." and returns status, stdout, stderr.
+func runPrintCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, now: time.Now}
+	code := run(context.Background(), e, append(append([]string{"print"}, args...), "--keys", ""))
+	return code, out.String(), errb.String()
+}
+
+// printDB makes a database with one licensed dog and returns its path
+// and the licence.
+func printDB(t *testing.T) (string, *service.Licence) {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "chipdesk.db")
+	db, err := sqlite.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	o := &service.Owner{Name: "Ada Lund"}
+	a := &service.Animal{Name: "Rex", Species: service.Dog}
+	l := &service.Licence{Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-03-15"), ExpiresOn: service.MustDate("2027-03-31")}
+	for _, err := range []error{db.CreateOwner(ctx, o), func() error { a.OwnerID = o.ID; return db.CreateAnimal(ctx, a) }(),
+		func() error { l.AnimalID = a.ID; return db.CreateLicence(ctx, l) }()} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return path, l
+}
+
+func TestPrintLicence(t *testing.T) {
+	t.Parallel()
+	db, l := printDB(t)
+	sim, err := zplsim.Listen(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	previews := t.TempDir()
+	id := fmt.Sprint(l.ID)
+	dev := "zpl:" + sim.Addr()
+
+	sim.SetStatus(func(st *zpl.HostStatus) { st.HeadOpen = true })
+	code, out, errs := runPrintCmd(t, "licence", id, "--db", db, "--device", dev, "--previews", previews)
+	if code != 1 || !strings.Contains(errs, "job 1 failed") || !strings.Contains(errs, "head open") {
+		t.Fatalf("print licence on an open printer = %d\n%s%s; want 1 and the fault", code, out, errs)
+	}
+	sim.SetStatus(func(st *zpl.HostStatus) { st.HeadOpen = false })
+	code, out, errs = runPrintCmd(t, "reprint", "1", "--db", db, "--device", dev, "--previews", previews)
+	if code != 0 || !strings.Contains(out, "job 1 done") {
+		t.Fatalf("print reprint = %d\n%s%s; want job 1 done", code, out, errs)
+	}
+	labels := sim.Jobs()
+	if len(labels) != 1 || !bytes.Contains(labels[0].Data, fmt.Appendf(nil, "NO. %06d", l.TagNumber)) {
+		t.Fatalf("printer got %d labels, want one with tag %d", len(labels), l.TagNumber)
+	}
+	if _, err := os.Stat(filepath.Join(previews, fmt.Sprintf("mpls-2026-%06d.png", l.TagNumber))); err != nil {
+		t.Errorf("preview: %v", err)
+	}
+	code, _, errs = runPrintCmd(t, "licence", id, "--db", db)
+	if code != 0 || !strings.Contains(errs, "already has job 1") {
+		t.Errorf("print licence again = %d %s; want the existing job (one tag per licence)", code, errs)
+	}
+	code, out, _ = runPrintCmd(t, "list", "--db", db, "--state", "done")
+	if code != 0 || !strings.Contains(out, dev) || !strings.Contains(out, "done") {
+		t.Errorf("print list = %d\n%s; want the done job on %s", code, out, dev)
+	}
+}
+
+func TestPrintBatchProgress(t *testing.T) {
+	t.Parallel()
+	db, l := printDB(t)
+	sim, err := grblsim.Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	args := []string{"batch", "--db", db, "--jurisdiction", "minneapolis", "--year", "2026", "--count", "3",
+		"--key", "office-2026", "--device", "grbl:" + sim.TTY() + ",speed=3000"}
+	code, out, errs := runPrintCmd(t, args...)
+	first := l.TagNumber + 1
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("tags %d-%d", first, first+2)) || !strings.Contains(out, "batch 1 done") {
+		t.Fatalf("print batch = %d\n%s%s; want tags %d-%d done", code, out, errs, first, first+2)
+	}
+	t.Logf("stderr:\n%s", errs)
+	if !strings.Contains(errs, "[##############################] 3/3") || !strings.Contains(errs, "] 1/3") {
+		t.Errorf("progress bar on stderr = %q", errs)
+	}
+	code, out, errs = runPrintCmd(t, args...)
+	if code != 0 || !strings.Contains(errs, "no new numbers reserved") || !strings.Contains(out, fmt.Sprintf("tags %d-%d", first, first+2)) {
+		t.Errorf("print batch with the same key = %d\n%s%s; want the same batch", code, out, errs)
+	}
+}
+
+func TestPrintUsage(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"no subcommand", nil},
+		{"unknown subcommand", []string{"stamp"}},
+		{"licence without id", []string{"licence"}},
+		{"bad id", []string{"licence", "x"}},
+		{"batch without count", []string{"batch", "--jurisdiction", "minneapolis", "--year", "2026"}},
+		{"bad device", []string{"licence", "1", "--device", "epson:1.2.3.4"}},
+		{"engrave on a printer", []string{"licence", "1", "--engrave", "--device", "zpl:127.0.0.1:1"}},
+		{"bad state", []string{"list", "--state", "lost"}},
+	} {
+		if code, _, errs := runPrintCmd(t, tt.args...); code != 2 {
+			t.Errorf("%s: print %v = %d %s, want 2", tt.name, tt.args, code, errs)
+		}
+	}
+}
+
+func TestDemoPrinting(t *testing.T) {
+	t.Parallel()
+	db, l := printDB(t)
+	store, err := sqlite.Open(context.Background(), db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	dir := t.TempDir()
+	var errb bytes.Buffer
+	e := &env{stdout: &bytes.Buffer{}, stderr: &errb, now: time.Now}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { demoPrinting(ctx, e, store, dir); close(done) }()
+	png := filepath.Join(dir, "previews", fmt.Sprintf("mpls-2026-%06d.png", l.TagNumber))
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if j, _, err := store.FindJobs(ctx, service.JobFilter{}); err == nil && len(j) == 1 && j[0].State == service.JobDone {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if _, err := os.Stat(png); err != nil {
+		t.Fatalf("demo preview: %v\nstderr: %s", err, errb.String())
+	}
+	if strings.Contains(errb.String(), "demo: printing:") {
+		t.Errorf("demo printing reported a problem: %s", errb.String())
+	}
+}
+
+// TestPrintDuplicate_64_40: a lost tag is replaced by a duplicate licence
+// with the $5 fee of the rules and a new number; the old licence gets no
+// second tag, and a second duplicate for the same loss is refused.
+func TestPrintDuplicate_64_40(t *testing.T) {
+	t.Parallel()
+	db, l := printDB(t)
+	sim, err := zplsim.Listen(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	dev := "zpl:" + sim.Addr()
+	id := fmt.Sprint(l.ID)
+	if code, out, errs := runPrintCmd(t, "duplicate", id, "--reason", "misplaced", "--db", db); code != 2 {
+		t.Errorf("duplicate for a reason 64.40 does not allow = %d %s%s, want 2", code, out, errs)
+	}
+	code, out, errs := runPrintCmd(t, "duplicate", id, "--reason", "lost", "--db", db, "--device", dev)
+	newTag := l.TagNumber + 1
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("replaces licence %d (tag %d, lost): tag %d, fee $5.00", l.ID, l.TagNumber, newTag)) ||
+		!strings.Contains(out, "done") {
+		t.Fatalf("print duplicate = %d\n%s%s; want the duplicate's tag %d made for $5.00", code, out, errs, newTag)
+	}
+	labels := sim.Jobs()
+	if len(labels) != 1 || !bytes.Contains(labels[0].Data, fmt.Appendf(nil, "NO. %06d", newTag)) {
+		t.Fatalf("printer got %d labels, want the duplicate's tag %d", len(labels), newTag)
+	}
+	if code, out, errs := runPrintCmd(t, "duplicate", id, "--reason", "lost", "--db", db); code != 1 {
+		t.Errorf("second duplicate of the same licence = %d %s%s, want 1", code, out, errs)
+	}
+	if code, out, errs := runPrintCmd(t, "licence", id, "--db", db); code != 1 || !strings.Contains(errs, "replaced") {
+		t.Errorf("tag of the replaced licence = %d %s%s, want 1", code, out, errs)
+	}
+}
