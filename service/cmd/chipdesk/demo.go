@@ -110,6 +110,7 @@ Stop with Ctrl-C.
 `, login, demoReader, admin, intake, *kind, sim.Path(), *every, intake, base, chips[0], intake, base, demoReader)
 
 	go demoScans(ctx, sim, chips, *every, e)
+	go demoPrinting(ctx, e, a.store, dir) // print_demo.go
 	return a.run(ctx)
 }
 
