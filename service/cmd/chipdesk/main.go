@@ -65,6 +65,7 @@ func commands() []command {
 		{"print", "print or engrave licence tags and pre-numbered batches; job list", runPrint},
 		{"migrate", "copy an SQLite database into PostgreSQL, or back", runMigrate},
 		{"sync", "offline handheld: look up and queue scans offline, push and pull when online", runSync},
+		{"bench", "measure lookups, scans, import, demodulation, tags and memory against their targets", runBench},
 	}
 }
 

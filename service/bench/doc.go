@@ -1,0 +1,35 @@
+// Package bench measures chipdesk as a user meets it: it builds a data
+// set of generated animals (package csvio's generator, with licences,
+// chips and a share of dangerous and quarantined animals), runs
+// "chipdesk serve" as a child process on loopback, drives it from
+// outside with HTTP clients and a simulated reader on a pseudo-terminal,
+// and prints one table with each figure beside its target.
+//
+// The figures and targets:
+//
+//   - lookup by chip over loopback HTTP at 1,000,000 animals: at least
+//     20,000 lookups/s, with p50 and p99 (SQLite; PostgreSQL when a server
+//     is reachable);
+//   - scan-to-event latency, from the last byte of a WL-134 frame written
+//     on the reader's pseudo-terminal to the event read from the SSE
+//     stream: p99 at most 5 ms;
+//   - peak resident memory of the service: at most 100 MB;
+//   - CSV import of 1,000,000 licences (and their owners, animals, chips
+//     and vaccinations): at most 20 s;
+//   - rules evaluation of one record: at most 20 µs;
+//   - raw FDX-B demodulation: at least 50 M samples/s;
+//   - one tag to ZPL: at most 1 ms; to engraving paths: at most 20 ms;
+//     a batch of 1,000 tags laid out and turned into paths: at most 10 s.
+//
+// Load (package function Load) is also the load generator of the
+// reliability suite.
+//
+// # References
+//
+//   - ISO 11784:1996 and ISO 11785:1996, the FDX-B telegram the
+//     demodulation figure decodes.
+//   - Minneapolis Code of Ordinances 64.110 (dangerous animals) and 66.40
+//     (bite quarantine), the records the data set carries.
+//   - The HTML Living Standard, "Server-sent events" (the scan stream).
+//   - proc(5), /proc/PID/status VmHWM (peak resident set size).
+package bench

@@ -1,0 +1,344 @@
+package bench
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	mrand "math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/postgres"
+	"github.com/chipdesk/chipdesk/service/store/sqlite"
+)
+
+// Opts configure Run.
+type Opts struct {
+	// Animals is the size of the data set; 0 means 1,000,000.
+	Animals int
+	// Binary is the chipdesk executable run as "chipdesk serve".
+	Binary string
+	// Dir holds the data set and the database; empty means a temporary
+	// directory, removed at the end.
+	Dir string
+	// Postgres is a postgres:// URL; when set and reachable, the lookup
+	// figures are measured on PostgreSQL too, in a schema of their own
+	// dropped at the end.
+	Postgres string
+	// Clients and LookupTime shape the lookup load; 0 means 16 clients
+	// for 10 s.
+	Clients    int
+	LookupTime time.Duration
+	// Scans is the number of scan-to-event measurements; 0 means 200.
+	Scans int
+	// MicroTime is how long each in-process figure is timed; 0 means 1 s.
+	MicroTime time.Duration
+	// Progress receives a line per step; nil discards them.
+	Progress io.Writer
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Targets from the issues; see the package documentation.
+const (
+	targetLookups    = 20_000 // lookups/s at 1,000,000 animals
+	targetScanP99    = 5      // ms
+	targetRSS        = 100    // MB
+	targetImport     = 20     // s for 1,000,000 licences
+	targetEvaluate   = 20     // µs
+	targetDemod      = 50     // M samples/s
+	targetZPL        = 1      // ms
+	targetPaths      = 20     // ms
+	targetBatch      = 10     // s for 1,000 tags
+	fullSize         = 1_000_000
+	readerName       = "bench"
+	postgresStartMax = 2 * time.Minute
+)
+
+// Run builds the data set, runs the service and measures every figure.
+// A figure that cannot be measured (PostgreSQL unreachable) is reported
+// as skipped; an error measuring one ends the run.
+func Run(ctx context.Context, o *Opts) (*Report, error) {
+	if o == nil || o.Binary == "" {
+		return nil, errors.New("bench: no chipdesk binary to serve")
+	}
+	n := o.Animals
+	if n <= 0 {
+		n = fullSize
+	}
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	micro := o.MicroTime
+	if micro <= 0 {
+		micro = time.Second
+	}
+	progress := o.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+	step := func(format string, a ...any) {
+		fmt.Fprintf(progress, "bench: "+format+"\n", a...)
+	}
+	dir := o.Dir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "chipdesk-bench-")
+		if err != nil {
+			return nil, fmt.Errorf("bench: %w", err)
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	csvDir := filepath.Join(dir, "csv")
+	if err := os.MkdirAll(csvDir, 0o755); err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	r := &Report{Animals: n, CPUs: runtime.NumCPU(), Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
+	at := ""
+	if n != fullSize {
+		at = "target is for 1,000,000; here " + thousands(float64(n))
+	}
+
+	step("generating %s animals", thousands(float64(n)))
+	t0 := time.Now()
+	ds, err := Generate(&DatasetOpts{Animals: n, Dir: csvDir, Now: now})
+	if err != nil {
+		return nil, err
+	}
+	step("generated in %s: %d ISO chips, %d dangerous, %d quarantined", time.Since(t0).Round(time.Millisecond),
+		len(ds.Chips), len(ds.Dangerous), len(ds.Quarantined))
+	if len(ds.Chips) == 0 {
+		return nil, errors.New("bench: the data set has no ISO chips")
+	}
+
+	// SQLite: import, mark, token, record for the rules figure.
+	dbPath := filepath.Join(dir, "chipdesk.db")
+	os.Remove(dbPath)
+	st, err := sqlite.Open(ctx, dbPath, &sqlite.Opts{Now: now})
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	step("importing the CSV files into SQLite")
+	imp, err := ds.Import(ctx, st)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	r.add(Figure{Name: "CSV import, SQLite", Value: imp.Seconds(), Unit: "s", Target: importTarget(n), Better: Lower,
+		Note: importNote(n)})
+	var token string
+	var rec *service.Record
+	err = func() error {
+		defer st.Close()
+		if err := ds.Mark(ctx, st, now); err != nil {
+			return err
+		}
+		if token, err = st.CreateToken(ctx, &service.Token{Name: "bench", Role: service.RoleIntake}); err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		rec, err = recordForRules(ctx, st, ds)
+		return err
+	}()
+	if err != nil {
+		return nil, err
+	}
+
+	// The service, with a simulated WL-134 reader on a pseudo-terminal.
+	sim, err := readersim.Start(&readersim.Opts{Protocol: "wl134"})
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	defer sim.Close()
+	step("starting chipdesk serve on SQLite")
+	srv, err := startServe(ctx, o.Binary, dbPath, "--reader", "wl134:"+sim.Path()+",name="+readerName+",debounce=1ms")
+	if err != nil {
+		return nil, err
+	}
+	defer srv.Stop(15 * time.Second)
+	if err := lookupFigures(ctx, r, o, srv.URL, token, ds, "SQLite", at, step); err != nil {
+		return nil, err
+	}
+	step("scan to event through the pseudo-terminal")
+	q, err := ScanToEvent(ctx, &ScanOpts{URL: srv.URL, Token: token, Reader: readerName, Sim: sim, Chips: ds.Chips, Scans: o.Scans})
+	if err != nil {
+		return nil, fmt.Errorf("%w\n%s", err, srv.Log())
+	}
+	note := fmt.Sprintf("p50 %s, %d scans, WL-134 frame on a pty to SSE event", ms(q.P50), q.N)
+	r.add(Figure{Name: "scan to event p99", Value: msf(q.P99), Unit: "ms", Target: targetScanP99, Better: Lower, Note: note})
+	rss, err := srv.PeakRSS()
+	if err != nil {
+		return nil, err
+	}
+	r.add(Figure{Name: "peak resident memory (serve)", Value: float64(rss) / 1e6, Unit: "MB", Target: targetRSS, Better: Lower,
+		Note: "VmHWM after the lookups and scans; " + cmpNote(at, "SQLite")})
+	if err := srv.Stop(15 * time.Second); err != nil {
+		step("serve did not stop cleanly: %v", err)
+	}
+
+	// PostgreSQL, when reachable.
+	if err := postgresFigures(ctx, r, o, ds, now, at, step); err != nil {
+		return nil, err
+	}
+
+	// In-process figures.
+	step("rules, demodulation and tags in process")
+	ev, err := Evaluate(ctx, rec, service.DateIn(now(), time.UTC), micro)
+	if err != nil {
+		return nil, err
+	}
+	r.add(Figure{Name: "rules evaluation of one record", Value: float64(ev.Nanoseconds()) / 1e3, Unit: "µs", Target: targetEvaluate, Better: Lower,
+		Note: "a dangerous dog's record from the store"})
+	sps, err := Demod(ctx, ds.Chips[0], micro)
+	if err != nil {
+		return nil, err
+	}
+	r.add(Figure{Name: "FDX-B demodulation", Value: sps / 1e6, Unit: "M samples/s", Target: targetDemod, Better: Higher,
+		Note: "synthesised capture, noise 0.3, one core"})
+	tt, err := Tags(ctx, micro)
+	if err != nil {
+		return nil, err
+	}
+	r.add(Figure{Name: "one tag to ZPL", Value: msf(tt.ZPL), Unit: "ms", Target: targetZPL, Better: Lower})
+	r.add(Figure{Name: "one tag to engraving paths", Value: msf(tt.Paths), Unit: "ms", Target: targetPaths, Better: Lower})
+	r.add(Figure{Name: "1,000-tag batch to paths", Value: tt.Batch.Seconds(), Unit: "s", Target: targetBatch, Better: Lower,
+		Note: "issue, lay out on 300x200 mm plates, paths"})
+	return r, nil
+}
+
+// startServe runs chipdesk serve on db, on a free loopback port.
+func startServe(ctx context.Context, bin, db string, args ...string) (*Server, error) {
+	sctx, cancel := context.WithTimeout(ctx, postgresStartMax)
+	defer cancel()
+	return StartServer(sctx, bin, append([]string{"serve", "--db", db, "--listen", "127.0.0.1:0"}, args...)...)
+}
+
+// lookupFigures runs the lookup load and adds its figures.
+func lookupFigures(ctx context.Context, r *Report, o *Opts, base, token string, ds *Dataset, backend, at string, step func(string, ...any)) error {
+	step("lookup load on %s", backend)
+	res, err := Load(ctx, &LoadOpts{URL: base, Token: token, Clients: o.Clients, Duration: o.LookupTime, Seed: 1,
+		Path: func(rng *mrand.Rand) string { return "/api/v1/lookup?chip=" + ds.Chips[rng.IntN(len(ds.Chips))] }})
+	if err != nil {
+		return err
+	}
+	if res.Errors > 0 {
+		return fmt.Errorf("bench: %d of %d lookups on %s failed: %s", res.Errors, res.Requests, backend, res.FirstError)
+	}
+	clients := o.Clients
+	if clients <= 0 {
+		clients = 16
+	}
+	note := fmt.Sprintf("%d clients, %s lookups in %s", clients, thousands(float64(res.Requests)), res.Elapsed.Round(time.Millisecond))
+	r.add(Figure{Name: "lookup by chip, " + backend + ", HTTP", Value: res.PerSecond(), Unit: "/s", Target: targetLookups, Better: Higher,
+		Note: cmpNote(at, note)})
+	r.add(Figure{Name: "  lookup p50, " + backend, Value: msf(res.Latency.P50), Unit: "ms"})
+	r.add(Figure{Name: "  lookup p99, " + backend, Value: msf(res.Latency.P99), Unit: "ms", Note: "max " + ms(res.Latency.Max)})
+	return nil
+}
+
+// postgresFigures measures the lookups on PostgreSQL, or reports them
+// skipped when no server is named or reachable.
+func postgresFigures(ctx context.Context, r *Report, o *Opts, ds *Dataset, now func() time.Time, at string, step func(string, ...any)) error {
+	skip := func(why string) {
+		r.add(Figure{Name: "lookup by chip, PostgreSQL, HTTP", Unit: "/s", Target: targetLookups, Better: Higher, Skipped: why})
+	}
+	if o.Postgres == "" {
+		skip("no PostgreSQL URL (--postgres, CHIPDESK_BENCH_POSTGRES)")
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	conn, err := pgx.Connect(cctx, o.Postgres)
+	cancel()
+	if err != nil {
+		skip("PostgreSQL not reachable")
+		step("PostgreSQL not reachable: %v", err)
+		return nil
+	}
+	defer conn.Close(context.Background())
+	var b [6]byte
+	rand.Read(b[:])
+	schema := "chipdesk_bench_" + hex.EncodeToString(b[:])
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+pgx.Identifier{schema}.Sanitize()); err != nil {
+		return fmt.Errorf("bench: postgres: %w", err)
+	}
+	defer conn.Exec(context.Background(), "DROP SCHEMA "+pgx.Identifier{schema}.Sanitize()+" CASCADE")
+	u, err := url.Parse(o.Postgres)
+	if err != nil {
+		return fmt.Errorf("bench: postgres URL: %w", err)
+	}
+	qv := u.Query()
+	qv.Set("search_path", schema)
+	u.RawQuery = qv.Encode()
+	dsn := u.String()
+	st, err := postgres.Open(ctx, dsn, &postgres.Opts{Now: now})
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	step("importing the CSV files into PostgreSQL")
+	imp, err := ds.Import(ctx, st)
+	if err != nil {
+		st.Close()
+		return err
+	}
+	r.add(Figure{Name: "CSV import, PostgreSQL", Value: imp.Seconds(), Unit: "s", Target: importTarget(ds.Animals), Better: Lower,
+		Note: importNote(ds.Animals)})
+	token, err := st.CreateToken(ctx, &service.Token{Name: "bench", Role: service.RoleIntake})
+	st.Close()
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	step("starting chipdesk serve on PostgreSQL")
+	srv, err := startServe(ctx, o.Binary, dsn)
+	if err != nil {
+		return err
+	}
+	defer srv.Stop(15 * time.Second)
+	return lookupFigures(ctx, r, o, srv.URL, token, ds, "PostgreSQL", at, step)
+}
+
+// recordForRules returns the record of a dangerous dog (or of the
+// first chip's animal), as the lookup reads it.
+func recordForRules(ctx context.Context, st service.Store, ds *Dataset) (*service.Record, error) {
+	id := int64(1)
+	if len(ds.Dangerous) > 0 {
+		id = ds.Dangerous[0]
+	}
+	rec, err := st.FindRecordByAnimal(ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("bench: record of animal %d: %w", id, err)
+	}
+	return rec, nil
+}
+
+// importTarget is the import target for n licences: 20 s for
+// 1,000,000, in proportion for other sizes.
+func importTarget(n int) float64 { return targetImport * float64(n) / fullSize }
+
+func importNote(n int) string {
+	what := thousands(float64(n)) + " licences with owners, animals, chips, vaccinations"
+	if n == fullSize {
+		return what
+	}
+	return what + "; target 20 s for 1,000,000, in proportion"
+}
+
+func cmpNote(at, note string) string {
+	if at == "" {
+		return note
+	}
+	return note + "; " + at
+}
+
+func msf(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+func ms(d time.Duration) string { return format(msf(d), "ms") }

@@ -1,0 +1,145 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Server is "chipdesk serve" running as a child process.
+type Server struct {
+	// URL is the base URL the service printed ("http://127.0.0.1:PORT").
+	URL string
+
+	cmd  *exec.Cmd
+	done chan struct{}
+	err  error // the Wait error, once done is closed
+
+	mu  sync.Mutex
+	log bytes.Buffer // the child's stderr, for errors
+}
+
+// urlRE finds the URL in serve's "serving" log line.
+var urlRE = regexp.MustCompile(`url=(http://[^\s"]+)`)
+
+// StartServer runs bin (a chipdesk binary) with args (starting with
+// "serve"; add --listen 127.0.0.1:0) and waits until it logs the URL it
+// serves, at most until ctx is done.
+func StartServer(ctx context.Context, bin string, args ...string) (*Server, error) {
+	s := &Server{cmd: exec.Command(bin, args...), done: make(chan struct{})}
+	s.cmd.Env = append(os.Environ(), "CHIPDESK_LOG_LEVEL=info", "CHIPDESK_LOG_FORMAT=text")
+	setDeathSignal(s.cmd)
+	stderr, err := s.cmd.StderrPipe()
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	if err := s.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("bench: start %s: %w", bin, err)
+	}
+	urls := make(chan string, 1)
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		found := false
+		for sc.Scan() {
+			line := sc.Text()
+			s.mu.Lock()
+			if s.log.Len() < 1<<20 {
+				s.log.WriteString(line + "\n")
+			}
+			s.mu.Unlock()
+			if m := urlRE.FindStringSubmatch(line); m != nil && !found {
+				found = true
+				urls <- m[1]
+			}
+		}
+		io.Copy(io.Discard, stderr)
+	}()
+	go func() {
+		<-copied
+		s.err = s.cmd.Wait()
+		close(s.done)
+	}()
+	select {
+	case s.URL = <-urls:
+		return s, nil
+	case <-s.done:
+		return nil, fmt.Errorf("bench: %s exited before serving: %v\n%s", bin, s.err, s.Log())
+	case <-ctx.Done():
+		s.Kill()
+		return nil, fmt.Errorf("bench: %s did not start: %w\n%s", bin, ctx.Err(), s.Log())
+	}
+}
+
+// Log returns what the child wrote on stderr so far (at most 1 MiB).
+func (s *Server) Log() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log.String()
+}
+
+// Pid is the child's process id.
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
+// PeakRSS returns the child's peak resident set size in bytes (VmHWM of
+// /proc/PID/status, proc(5)); it must be read while the child runs.
+func (s *Server) PeakRSS() (int64, error) { return peakRSS(s.cmd.Process.Pid) }
+
+var hwmRE = regexp.MustCompile(`VmHWM:\s+(\d+) kB`)
+
+func peakRSS(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, fmt.Errorf("bench: peak memory: %w", err)
+	}
+	m := hwmRE.FindSubmatch(b)
+	if m == nil {
+		return 0, errors.New("bench: peak memory: no VmHWM in /proc status")
+	}
+	kb, err := strconv.ParseInt(string(m[1]), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("bench: peak memory: %w", err)
+	}
+	return kb << 10, nil
+}
+
+// Stop asks the child to shut down (SIGTERM) and waits at most timeout
+// before killing it. It returns the child's exit error, if any, other
+// than being killed by Stop itself.
+func (s *Server) Stop(timeout time.Duration) error {
+	select {
+	case <-s.done:
+		return s.err
+	default:
+	}
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+		return s.err
+	case <-time.After(timeout):
+		s.Kill()
+		return fmt.Errorf("bench: service did not stop within %s", timeout)
+	}
+}
+
+// Kill ends the child at once (SIGKILL: no shutdown, no flushing) and
+// waits for it.
+func (s *Server) Kill() {
+	s.cmd.Process.Signal(syscall.SIGKILL)
+	<-s.done
+}
+
+// Done is closed when the child has exited.
+func (s *Server) Done() <-chan struct{} { return s.done }

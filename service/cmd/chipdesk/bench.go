@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service/bench"
+)
+
+const benchUsage = `usage: chipdesk bench [-n ANIMALS] [--quick] [--json] [--postgres URL] [--strict]
+
+Builds a data set of generated animals (licences, chips, dangerous and
+quarantined animals), runs "chipdesk serve" on loopback and prints one
+table: each figure beside its target and a mark.`
+
+// runBench is "chipdesk bench": package bench's figures as a table (or
+// JSON). The exit status is 1 when a figure misses its target and
+// --strict is given.
+func runBench(ctx context.Context, e *env, args []string) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() { fmt.Fprintln(e.stderr, benchUsage); fs.PrintDefaults() }
+	var (
+		n        = fs.Int("n", 1_000_000, "number of `animals` (one licence each)")
+		quick    = fs.Bool("quick", false, "a quick run for CI: 20,000 animals, shorter loads")
+		asJSON   = fs.Bool("json", false, "print the report as JSON")
+		pg       = fs.String("postgres", envOr("CHIPDESK_BENCH_POSTGRES", ""), "PostgreSQL `URL` for the PostgreSQL figures (a schema is made and dropped)")
+		dir      = fs.String("dir", "", "keep the data set and database in `dir` (default a temporary one)")
+		clients  = fs.Int("clients", 16, "concurrent HTTP `clients` of the lookup load")
+		duration = fs.Duration("duration", 10*time.Second, "`time` of each lookup load")
+		scans    = fs.Int("scans", 500, "`number` of scans timed from the pty to the event")
+		binary   = fs.String("binary", "", "chipdesk `executable` to serve (default this one)")
+		strict   = fs.Bool("strict", false, "exit 1 when a figure misses its target")
+		quiet    = fs.Bool("q", false, "no progress lines on stderr")
+	)
+	if err := parseInterspersed(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("bench: unexpected argument %q", fs.Arg(0))
+	}
+	if *n <= 0 {
+		return usageError("bench: -n must be positive")
+	}
+	o := &bench.Opts{Animals: *n, Dir: *dir, Postgres: *pg, Clients: *clients, LookupTime: *duration,
+		Scans: *scans, MicroTime: time.Second, Progress: e.stderr, Now: e.now, Binary: *binary}
+	if *quick {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["n"] {
+			o.Animals = 20_000
+		}
+		if !set["duration"] {
+			o.LookupTime = 3 * time.Second
+		}
+		if !set["scans"] {
+			o.Scans = 100
+		}
+		o.MicroTime = 300 * time.Millisecond
+	}
+	if *quiet {
+		o.Progress = io.Discard
+	}
+	if o.Binary == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		o.Binary = exe
+	}
+	r, err := bench.Run(ctx, o)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		err = r.WriteJSON(e.stdout)
+	} else {
+		err = r.WriteTable(e.stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if failed := r.Failed(); *strict && len(failed) > 0 {
+		return exit(1, fmt.Errorf("missed %s", strings.Join(failed, "; ")))
+	}
+	return nil
+}
