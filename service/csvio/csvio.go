@@ -119,43 +119,117 @@ type Report struct {
 
 // Import reads the files (any subset of the tables), checks every row
 // and stores all of them in one transaction, or nothing.
+//
+// When the store is a Streamer, decoding and storing overlap: rows go to
+// the store in chunks while later rows are still being read, inside the
+// store's one transaction, which is rolled back if any row turns out bad.
 func Import(ctx context.Context, st Store, files map[Table]io.Reader) (*Report, error) {
-	b, err := Decode(ctx, st, files)
-	if err != nil {
-		return nil, err
+	ss, ok := st.(Streamer)
+	if !ok {
+		b, err := Decode(ctx, st, files)
+		if err != nil {
+			return nil, err
+		}
+		if err := st.Import(ctx, b); err != nil {
+			return nil, fmt.Errorf("csvio: import: %w", err)
+		}
+		return &Report{Owners: len(b.Owners), Animals: len(b.Animals), Chips: len(b.Chips),
+			Licences: len(b.Licences), Vaccinations: len(b.Vaccinations)}, nil
 	}
-	if err := st.Import(ctx, b); err != nil {
+	var rep Report
+	err := ss.ImportStream(ctx, func(put func(*service.Batch) error) error {
+		chunks := make(chan *service.Batch, 4)
+		var derr error
+		go func() {
+			defer close(chunks)
+			d := newDecoder(ctx, st)
+			d.emit = func(b *service.Batch) { chunks <- b }
+			derr = d.run(files)
+		}()
+		var perr error
+		for b := range chunks {
+			if perr == nil {
+				perr = put(b)
+				rep.add(b)
+			}
+			// after a store error, drain: the decoder's row errors
+			// say more than the store's.
+		}
+		if derr != nil {
+			return derr
+		}
+		return perr
+	})
+	if err != nil {
+		var ie *ImportError
+		if errors.As(err, &ie) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("csvio: import: %w", err)
 	}
-	return &Report{Owners: len(b.Owners), Animals: len(b.Animals), Chips: len(b.Chips),
-		Licences: len(b.Licences), Vaccinations: len(b.Vaccinations)}, nil
+	return &rep, nil
 }
+
+func (r *Report) add(b *service.Batch) {
+	r.Owners += len(b.Owners)
+	r.Animals += len(b.Animals)
+	r.Chips += len(b.Chips)
+	r.Licences += len(b.Licences)
+	r.Vaccinations += len(b.Vaccinations)
+}
+
+// Streamer is implemented by stores that take an import in chunks
+// within one transaction (store/sqlite's ImportStream).
+type Streamer interface {
+	ImportStream(ctx context.Context, fill func(put func(*service.Batch) error) error) error
+}
+
+// chunkRows is how many records the decoder hands a Streamer at a time.
+const chunkRows = 4096
 
 // Decode reads and checks the files into a batch without storing it.
 // st resolves references to records outside the files; it may be nil,
 // and then such references are errors.
 func Decode(ctx context.Context, st Store, files map[Table]io.Reader) (*service.Batch, error) {
-	d := &decoder{ctx: ctx, st: st, errs: &ImportError{}, b: &service.Batch{},
+	d := newDecoder(ctx, st)
+	if err := d.run(files); err != nil {
+		return nil, err
+	}
+	return d.b, nil
+}
+
+func newDecoder(ctx context.Context, st Store) *decoder {
+	return &decoder{ctx: ctx, st: st, errs: &ImportError{}, b: &service.Batch{},
 		chips: map[string]int{}, tags: map[tagKey]int{}, ids: map[Table]map[int64]int{}}
+}
+
+// run reads the files in table order and checks the references. With
+// emit set, it hands over full chunks while all rows so far are good,
+// and the rest once everything checked out.
+func (d *decoder) run(files map[Table]io.Reader) error {
 	for t := range files {
 		if _, ok := Columns[t]; !ok {
-			return nil, fmt.Errorf("csvio: unknown table %q", t)
+			return fmt.Errorf("csvio: unknown table %q", t)
 		}
 	}
 	for _, t := range Tables {
 		if r, ok := files[t]; ok {
 			if err := d.read(t, r); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
 	if err := d.checkRefs(); err != nil {
-		return nil, err
+		return err
 	}
 	if len(d.errs.Rows) > 0 {
-		return nil, d.errs
+		return d.errs
 	}
-	return d.b, nil
+	if d.emit != nil && d.b.Len() > 0 {
+		d.emit(d.b)
+		d.b = &service.Batch{}
+	}
+	return nil
 }
 
 type tagKey struct {
@@ -168,6 +242,8 @@ type decoder struct {
 	st   Store
 	errs *ImportError
 	b    *service.Batch
+	// emit, when set, takes chunks of the batch as they fill.
+	emit func(*service.Batch)
 
 	owners, animals map[int64]bool // ids in the files
 	licences        map[int64]int  // licence id → line
@@ -337,6 +413,10 @@ func (d *decoder) read(t Table, rd io.Reader) error {
 		}
 		r.line, r.fields = line, rec
 		d.decode(&r)
+		if d.emit != nil && len(d.errs.Rows) == 0 && d.b.Len() >= chunkRows {
+			d.emit(d.b)
+			d.b = &service.Batch{}
+		}
 	}
 }
 

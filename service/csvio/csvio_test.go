@@ -306,3 +306,28 @@ func TestImportRefsWithoutIDChecker(t *testing.T) {
 		}
 	}
 }
+
+// Ensure a bad row after thousands of good ones, when chunks have
+// already gone to the store, still leaves the store unchanged.
+func TestImportLateBadRowStoresNothing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openDB(t)
+	bufs := generate(t, 9000)
+	bufs[csvio.Licences].WriteString("999999,1,licence,minneapolis,2026,,2026-02-01,2026-13-01,active,0,,office,,0,,,\n")
+	lines := bytes.Count(bufs[csvio.Licences].Bytes(), []byte("\n"))
+	_, err := csvio.Import(ctx, db, readers(bufs))
+	var ie *csvio.ImportError
+	if !errors.As(err, &ie) || len(ie.Rows) != 1 || ie.Rows[0].Line != lines || ie.Rows[0].Column != "expires_on" {
+		t.Fatalf("Import = %v, want one bad expires_on on licences.csv line %d", err, lines)
+	}
+	for _, tb := range csvio.Tables {
+		var out bytes.Buffer
+		if err := csvio.Export(ctx, db, tb, &out); err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(out.Bytes(), []byte("\n")); n != 1 {
+			t.Errorf("after a failed import %s holds %d rows, want none", tb, n-1)
+		}
+	}
+}

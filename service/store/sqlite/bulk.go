@@ -11,8 +11,45 @@ import (
 )
 
 // Import implements service.BulkService: the whole batch in one
-// transaction, with one prepared statement per table.
+// transaction.
 func (db *DB) Import(ctx context.Context, b *service.Batch) error {
+	return db.ImportStream(ctx, func(put func(*service.Batch) error) error { return put(b) })
+}
+
+// ImportStream stores the batches that fill puts, all in one
+// transaction: nothing is stored unless fill returns nil and every
+// reference holds at the end. References are checked at commit
+// (defer_foreign_keys), so a batch may refer to records of a later one;
+// licences without a tag number are numbered after all batches, past the
+// numbers the batches carry. An importer can thus decode and store at
+// the same time, without holding the whole import in memory.
+func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batch) error) error) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
+			return mapErr(err, "Import")
+		}
+		im := &importer{ctx: ctx, tx: tx, now: now}
+		if err := fill(im.put); err != nil {
+			return err
+		}
+		for _, l := range im.unnumbered {
+			if err := insertLicence(ctx, tx, l, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// importer stores the batches of one ImportStream.
+type importer struct {
+	ctx        context.Context
+	tx         *sql.Tx
+	now        time.Time
+	unnumbered []*service.Licence
+}
+
+func (im *importer) put(b *service.Batch) error {
 	for _, o := range b.Owners {
 		if err := o.Validate(); err != nil {
 			return err
@@ -38,64 +75,62 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 			return err
 		}
 	}
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		if err := bulkInsert(ctx, tx, b.Owners, `INSERT INTO owners (`+ownerCols+`) VALUES (?,?,?,?,?,?,?,?,?,?)`,
-			func(o *service.Owner) []any {
-				stampNew(&o.CreatedAt, now)
-				stampNew(&o.UpdatedAt, now)
-				return []any{nullID(o.ID), o.Name, o.Address, o.City, o.State, o.Postcode, o.Phone, o.Email,
-					formatStamp(o.CreatedAt), formatStamp(o.UpdatedAt)}
-			}, func(o *service.Owner) *int64 { return &o.ID }, "Owner"); err != nil {
-			return err
+	ctx, tx, now := im.ctx, im.tx, im.now
+	if err := bulkInsert(ctx, tx, b.Owners, `INSERT INTO owners (`+ownerCols+`) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+		func(o *service.Owner) []any {
+			stampNew(&o.CreatedAt, now)
+			stampNew(&o.UpdatedAt, now)
+			return []any{nullID(o.ID), o.Name, o.Address, o.City, o.State, o.Postcode, o.Phone, o.Email,
+				formatStamp(o.CreatedAt), formatStamp(o.UpdatedAt)}
+		}, func(o *service.Owner) *int64 { return &o.ID }, "Owner"); err != nil {
+		return err
+	}
+	if err := bulkInsert(ctx, tx, b.Animals, insertAnimalSQL, func(a *service.Animal) []any {
+		stampNew(&a.CreatedAt, now)
+		stampNew(&a.UpdatedAt, now)
+		return animalArgs(a)
+	}, func(a *service.Animal) *int64 { return &a.ID }, "Animal"); err != nil {
+		return err
+	}
+	if err := bulkInsert(ctx, tx, b.Chips, insertChipSQL, func(c *service.Chip) []any {
+		stampNew(&c.CreatedAt, now)
+		return chipArgs(c)
+	}, func(c *service.Chip) *int64 { return &c.ID }, "Chip"); err != nil {
+		return err
+	}
+	// Licences with a tag number now, raising the counters past them;
+	// the ones to number at the end.
+	type key struct {
+		jur  string
+		year int
+	}
+	var numbered []*service.Licence
+	top := map[key]int{}
+	for _, l := range b.Licences {
+		if l.TagNumber == 0 {
+			im.unnumbered = append(im.unnumbered, l)
+			continue
 		}
-		if err := bulkInsert(ctx, tx, b.Animals, insertAnimalSQL, func(a *service.Animal) []any {
-			stampNew(&a.CreatedAt, now)
-			stampNew(&a.UpdatedAt, now)
-			return animalArgs(a)
-		}, func(a *service.Animal) *int64 { return &a.ID }, "Animal"); err != nil {
-			return err
+		numbered = append(numbered, l)
+		if k := (key{l.Jurisdiction, l.Year}); l.TagNumber > top[k] {
+			top[k] = l.TagNumber
 		}
-		if err := bulkInsert(ctx, tx, b.Chips, insertChipSQL, func(c *service.Chip) []any {
-			stampNew(&c.CreatedAt, now)
-			return chipArgs(c)
-		}, func(c *service.Chip) *int64 { return &c.ID }, "Chip"); err != nil {
-			return err
+	}
+	if err := bulkInsert(ctx, tx, numbered, insertLicenceSQL, func(l *service.Licence) []any {
+		stampNew(&l.CreatedAt, now)
+		return licenceArgs(l)
+	}, func(l *service.Licence) *int64 { return &l.ID }, "Licence or tag number"); err != nil {
+		return err
+	}
+	for k, n := range top {
+		if _, err := tx.ExecContext(ctx, raiseTagSQL, k.jur, k.year, n); err != nil {
+			return mapErr(err, "Tag number")
 		}
-		// Licences with a tag number first, then the counters raised
-		// past them, then the ones to number.
-		var numbered, unnumbered []*service.Licence
-		for _, l := range b.Licences {
-			if l.TagNumber != 0 {
-				numbered = append(numbered, l)
-			} else {
-				unnumbered = append(unnumbered, l)
-			}
-		}
-		licenceRow := func(l *service.Licence) []any {
-			stampNew(&l.CreatedAt, now)
-			return licenceArgs(l)
-		}
-		if err := bulkInsert(ctx, tx, numbered, insertLicenceSQL, licenceRow,
-			func(l *service.Licence) *int64 { return &l.ID }, "Licence or tag number"); err != nil {
-			return err
-		}
-		if len(numbered) > 0 {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO tag_counters (jurisdiction, year, last)
-				SELECT jurisdiction, year, MAX(tag_number) FROM licences GROUP BY jurisdiction, year
-				ON CONFLICT (jurisdiction, year) DO UPDATE SET last = MAX(last, excluded.last)`); err != nil {
-				return mapErr(err, "Tag number")
-			}
-		}
-		for _, l := range unnumbered {
-			if err := insertLicence(ctx, tx, l, now); err != nil {
-				return err
-			}
-		}
-		return bulkInsert(ctx, tx, b.Vaccinations, insertVaccinationSQL, func(v *service.RabiesVaccination) []any {
-			stampNew(&v.CreatedAt, now)
-			return vaccinationArgs(v)
-		}, func(v *service.RabiesVaccination) *int64 { return &v.ID }, "Vaccination")
-	})
+	}
+	return bulkInsert(ctx, tx, b.Vaccinations, insertVaccinationSQL, func(v *service.RabiesVaccination) []any {
+		stampNew(&v.CreatedAt, now)
+		return vaccinationArgs(v)
+	}, func(v *service.RabiesVaccination) *int64 { return &v.ID }, "Vaccination")
 }
 
 func stampNew(t *time.Time, now time.Time) {

@@ -186,7 +186,8 @@ func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx, now time.Time) erro
 		return err
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: commit: %w", err)
+		// A deferred reference check fails here.
+		return mapErr(err, "A record")
 	}
 	return nil
 }
