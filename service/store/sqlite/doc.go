@@ -9,6 +9,12 @@
 // (migration/*.sql) and applied by Open, each file in its own transaction,
 // recorded in the migrations table.
 //
+// A record lookup (FindRecordByChip, FindRecordByTag) is an index
+// lookup of the key and one UNION ALL statement over the animal's rows.
+// Pages are read through a memory map. Imports (Import, ImportStream)
+// insert many rows per statement and check references at commit, so a
+// streaming importer can store chunks while it still decodes.
+//
 // Dates are stored as 'YYYY-MM-DD' text, instants as RFC 3339 UTC text
 // with nanoseconds, money as integer cents: the same columns map to
 // PostgreSQL's TEXT/BIGINT, and store/storetest checks both backends
