@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/chipdesk/chipdesk/drivers/engravers"
 	"github.com/chipdesk/chipdesk/drivers/engravers/grbl"
@@ -208,26 +209,90 @@ func (sp Spec) String() string {
 	return b.String()
 }
 
-// Device is an open printer or engraver: exactly one of Printer and
-// Engraver is set, matching Spec.Kind.
+// Device is a printer or engraver. An open device (Open, or a literal)
+// has exactly one of Printer and Engraver set, matching Spec.Kind. A
+// device from Pending has neither until the runner opens it; the runner
+// opens it again after its link fails, so a printer switched off when
+// chipdesk starts is used once it is on. Set the fields before the
+// device is given to a Runner and do not change them after.
 type Device struct {
 	Spec     Spec
 	Printer  printers.Printer
 	Engraver engravers.Engraver
+
+	pending bool
+	mu      sync.Mutex // guards Printer and Engraver of a pending device
+}
+
+// Pending returns the device of sp, to be opened by the runner when it
+// is first needed.
+func Pending(sp Spec) *Device { return &Device{Spec: sp, pending: true} }
+
+// PendingDevices parses specs (KIND:ADDRESS[,option=value...]) into
+// pending devices, for a runner configured from a file or flags.
+func PendingDevices(specs []string) ([]*Device, error) {
+	out := make([]*Device, 0, len(specs))
+	for _, s := range specs {
+		sp, err := ParseSpec(s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Pending(sp))
+	}
+	return out, nil
 }
 
 // String names the device (Spec.Name).
 func (d *Device) String() string { return d.Spec.Name }
 
+// drivers returns the open drivers; both nil while a pending device is
+// not open.
+func (d *Device) drivers() (printers.Printer, engravers.Engraver) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.Printer, d.Engraver
+}
+
+// connect opens a pending device that is not open.
+func (d *Device) connect(ctx context.Context) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.pending || d.Printer != nil || d.Engraver != nil {
+		return nil
+	}
+	o, err := Open(ctx, d.Spec)
+	if err != nil {
+		return err
+	}
+	d.Printer, d.Engraver = o.Printer, o.Engraver
+	return nil
+}
+
+// linkFailed closes a pending device whose link failed, so that the next
+// job opens it again. An open device given by the caller stays.
+func (d *Device) linkFailed(err error) {
+	if !d.pending || !(errors.Is(err, port.ErrHangup) || errors.Is(err, port.ErrClosed) ||
+		errors.Is(err, zpl.ErrNoReply) || errors.Is(err, grbl.ErrAckTimeout)) {
+		return
+	}
+	d.Close()
+}
+
 // Close closes the driver and its port.
 func (d *Device) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var err error
 	if d.Printer != nil {
-		return d.Printer.Close()
+		err = d.Printer.Close()
 	}
 	if d.Engraver != nil {
-		return d.Engraver.Close()
+		err = d.Engraver.Close()
 	}
-	return nil
+	if d.pending {
+		d.Printer, d.Engraver = nil, nil
+	}
+	return err
 }
 
 // Open opens the port of sp and its driver. A ZPL printer and a Brother

@@ -107,10 +107,14 @@ func New(devices []*Device, o *Opts) (*Runner, error) {
 	r := &Runner{o: *o, devices: devices, wake: make(chan struct{}, 1)}
 	names := map[string]bool{}
 	for _, d := range devices {
-		if (d.Printer == nil) == (d.Engraver == nil) {
+		pr, en := d.drivers()
+		if d.pending && pr == nil && en == nil {
+			if d.Spec.Kind != KindZPL && d.Spec.Kind != KindBrotherQL && d.Spec.Kind != KindGRBL {
+				return nil, fmt.Errorf("jobs: device %s: unknown kind %q", d, d.Spec.Kind)
+			}
+		} else if (pr == nil) == (en == nil) {
 			return nil, fmt.Errorf("jobs: device %s needs a printer or an engraver", d)
-		}
-		if (d.Engraver != nil) != (d.Spec.JobKind() == service.JobEngrave) {
+		} else if (en != nil) != (d.Spec.JobKind() == service.JobEngrave) {
 			return nil, fmt.Errorf("jobs: device %s is a %s but has the wrong driver", d, d.Spec.Kind)
 		}
 		if names[d.Spec.Name] {
@@ -210,6 +214,9 @@ func (r *Runner) loop(ctx context.Context, d *Device, wake chan struct{}) {
 func (r *Runner) RunOnce(ctx context.Context, d *Device) (bool, error) {
 	store := r.o.Issuer.Store
 	kind := d.Spec.JobKind()
+	if err := d.connect(ctx); err != nil {
+		return false, err
+	}
 	j, err := store.ClaimJob(ctx, kind, d.Spec.Name)
 	if err == nil {
 		return true, r.runJob(ctx, d, j)
@@ -320,28 +327,40 @@ func (r *Runner) make(ctx context.Context, d *Device, t *tags.Tag, name string) 
 	if err := r.preview(t); err != nil {
 		return err
 	}
+	pr, en := d.drivers()
+	if pr == nil && en == nil {
+		return fmt.Errorf("jobs: %s is not connected", d)
+	}
+	err := r.send(ctx, d, pr, en, t, name)
+	if err != nil {
+		d.linkFailed(err)
+	}
+	return err
+}
+
+func (r *Runner) send(ctx context.Context, d *Device, pr printers.Printer, en engravers.Engraver, t *tags.Tag, name string) error {
 	rd := r.o.Renderer
 	switch {
-	case d.Engraver != nil:
+	case en != nil:
 		tp, err := rd.Paths(t)
 		if err != nil {
 			return fmt.Errorf("jobs: render: %w", err)
 		}
 		j := engravers.Job{Name: name, Paths: engravers.FromToolpath(tp, d.Spec.Cut),
 			Power: d.Spec.Power, Speed: d.Spec.Speed, Passes: d.Spec.Passes}
-		return d.Engraver.Engrave(ctx, j, nil)
+		return en.Engrave(ctx, j, nil)
 	case d.Spec.Kind == KindZPL:
 		l, err := rd.ZPL(t, &tags.ZPLOpts{Dpmm: d.Spec.Dpmm, Margin: tags.DefaultZPLOpts.Margin, Copies: 1})
 		if err != nil {
 			return fmt.Errorf("jobs: render: %w", err)
 		}
-		return d.Printer.Print(ctx, printers.Label{ZPL: l.ZPL})
+		return pr.Print(ctx, printers.Label{ZPL: l.ZPL})
 	default:
 		img, err := rd.Image(t, 300)
 		if err != nil {
 			return fmt.Errorf("jobs: render: %w", err)
 		}
-		return d.Printer.Print(ctx, printers.Label{Image: labelImage(img, t.Design.Metal.Mark)})
+		return pr.Print(ctx, printers.Label{Image: labelImage(img, t.Design.Metal.Mark)})
 	}
 }
 
@@ -483,8 +502,15 @@ func (r *Runner) Recover(ctx context.Context) (int, error) {
 func (r *Runner) deviceNow(ctx context.Context, d *Device) string {
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	if d.Printer != nil {
-		st, err := d.Printer.Status(sctx)
+	pr, en := d.drivers()
+	if pr == nil && en == nil {
+		if err := d.connect(sctx); err != nil {
+			return "; it is not connected (" + err.Error() + ")"
+		}
+		pr, en = d.drivers()
+	}
+	if pr != nil {
+		st, err := pr.Status(sctx)
 		switch {
 		case err != nil:
 			return "; its status cannot be read (" + err.Error() + ")"
@@ -493,7 +519,7 @@ func (r *Runner) deviceNow(ctx context.Context, d *Device) string {
 		}
 		return "; it reports ready"
 	}
-	st, err := d.Engraver.Status(sctx)
+	st, err := en.Status(sctx)
 	switch {
 	case err != nil:
 		return "; its status cannot be read (" + err.Error() + ")"
