@@ -39,12 +39,10 @@ type adminData struct {
 
 func designKey(d *tags.Design, year int) string { return fmt.Sprintf("%s/%d", d.Jurisdiction, year) }
 
-func (h *Handler) adminData(r *http.Request) (*adminData, error) {
-	ctx := r.Context()
-	d := &adminData{CSRF: sess(r).csrf,
-		Roles: []service.Role{service.RoleIntake, service.RoleOfficer, service.RoleClinic, service.RolePublic, service.RoleAdmin}}
+// approvals returns the newest approval of each design key.
+func (h *Handler) approvals(ctx context.Context) (map[string]*service.AuditEvent, error) {
 	ent := "design"
-	evs, _, err := h.o.Store.FindAuditEvents(ctx, service.AuditFilter{Entity: &ent, Limit: 500})
+	evs, _, err := h.o.Store.FindAuditEvents(ctx, service.AuditFilter{Entity: &ent, Limit: 1000})
 	if err != nil {
 		return nil, err
 	}
@@ -53,6 +51,34 @@ func (h *Handler) adminData(r *http.Request) (*adminData, error) {
 		if e.Action == "design.approve" && approved[e.Detail] == nil {
 			approved[e.Detail] = e
 		}
+	}
+	return approved, nil
+}
+
+// designApproved returns nil when the design of licence l's tag was
+// approved on the admin page, else an ECONFLICT error saying so.
+func (h *Handler) designApproved(ctx context.Context, l *service.Licence) error {
+	d, err := h.o.Jobs.Design(l.Jurisdiction, l.Year)
+	if err != nil {
+		return service.Errorf(service.EINVALID, "No tag can be made: %v", err)
+	}
+	approved, err := h.approvals(ctx)
+	if err != nil {
+		return err
+	}
+	if approved[designKey(d, l.Year)] == nil {
+		return service.Errorf(service.ECONFLICT, "The %s %d tag design is not approved yet; an administrator approves it on the admin page.", d.Name, l.Year)
+	}
+	return nil
+}
+
+func (h *Handler) adminData(r *http.Request) (*adminData, error) {
+	ctx := r.Context()
+	d := &adminData{CSRF: sess(r).csrf,
+		Roles: []service.Role{service.RoleIntake, service.RoleOfficer, service.RoleClinic, service.RolePublic, service.RoleAdmin}}
+	approved, err := h.approvals(ctx)
+	if err != nil {
+		return nil, err
 	}
 	year := h.o.Now().Year()
 	for _, ds := range h.o.Jobs.Designs.All() {

@@ -317,6 +317,16 @@ func TestBrowserLicenceToPrinter(t *testing.T) {
 	}()
 	t.Cleanup(func() { cancel(); <-done; dev.Close() })
 
+	// The admin approves the year's design first: no tag is made from a
+	// design nobody approved.
+	p.login(service.RoleAdmin)
+	p.do("approve design", chromedp.Click(`form[action="/admin/designs/MPLS/2026/approve"] button`), chromedp.WaitVisible(".flash"))
+	if s := p.text(".flash"); !strings.Contains(s, "MPLS/2026 approved") {
+		t.Errorf("flash after approval: %q", s)
+	}
+	p.shot("09-admin-design-approved")
+	p.logout()
+
 	p.login(service.RoleClinic)
 	p.shot("10-clinic")
 	p.do("find the cat", chromedp.SendKeys("#q", chipTom), chromedp.Submit("#q"), chromedp.WaitVisible("#issue"))

@@ -209,6 +209,9 @@ type licenceData struct {
 	Animal    *service.Animal
 	CSRF      string
 	TagErr    string
+	// NotApproved says why no job can be queued yet: the design awaits
+	// approval.
+	NotApproved string
 	Jobs      []*service.Job
 	Duplicate map[service.ReplaceReason]*rules.Breakdown
 	Reasons   []service.ReplaceReason
@@ -232,6 +235,10 @@ func (h *Handler) licenceData(r *http.Request) (*licenceData, error) {
 		Reasons: []service.ReplaceReason{service.TagLost, service.TagStolen}, Duplicate: map[service.ReplaceReason]*rules.Breakdown{}}
 	if _, err := h.o.Jobs.LicenceTag(ctx, l); err != nil {
 		d.TagErr = err.Error()
+	} else if err := h.designApproved(ctx, l); service.ErrorCode(err) == service.ECONFLICT {
+		d.NotApproved = service.ErrorMessage(err)
+	} else if err != nil {
+		return nil, err
 	}
 	if d.Jobs, _, err = h.o.Store.FindJobs(ctx, service.JobFilter{LicenceID: &l.ID, Limit: 20}); err != nil {
 		return nil, err
@@ -300,10 +307,19 @@ func (h *Handler) handleLicenceTag(w http.ResponseWriter, r *http.Request) {
 
 // handleCreateJob queues a print or engrave job for the licence's tag
 // (jobs.Issuer.Queue: one job per licence, so a double click or a second
-// device finds the first).
+// device finds the first), once an admin approved the year's design.
 func (h *Handler) handleCreateJob(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	l, err := h.o.Store.FindLicenceByID(r.Context(), id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	if err := h.designApproved(r.Context(), l); err != nil {
 		h.failErr(w, r, err)
 		return
 	}

@@ -369,11 +369,17 @@ func (h *Handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
 // seeOther redirects after a POST, with a message for the next page.
 func seeOther(w http.ResponseWriter, r *http.Request, path, done string) {
 	if done != "" {
+		path, frag, hasFrag := strings.Cut(path, "#")
 		sep := "?"
 		if strings.Contains(path, "?") {
 			sep = "&"
 		}
 		path += sep + "done=" + url.QueryEscape(done)
+		if hasFrag {
+			path += "#" + frag
+		}
+		http.Redirect(w, r, path, http.StatusSeeOther)
+		return
 	}
 	http.Redirect(w, r, path, http.StatusSeeOther)
 }

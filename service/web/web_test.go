@@ -461,6 +461,20 @@ func TestLicence(t *testing.T) {
 		t.Errorf("tag.svg = %d %.60q", st, svg)
 	}
 
+	// No tag is made before an admin approves the year's design.
+	if !strings.Contains(body, `id="not-approved"`) {
+		t.Errorf("licence page of an unapproved design lacks the notice")
+	}
+	if st, _ = c.post(fmt.Sprintf("/licences/%d/jobs", l.ID), url.Values{"kind": {"print"}}); st != http.StatusConflict {
+		t.Errorf("print before approval = %d, want 409", st)
+	}
+	admin := f.client()
+	admin.login(service.RoleAdmin)
+	admin.get("/admin")
+	if st, _ := admin.post("/admin/designs/MPLS/2026/approve", nil); st != http.StatusOK {
+		t.Fatalf("approve = %d", st)
+	}
+	c.get(fmt.Sprintf("/licences/%d", l.ID))
 	st, body = c.post(fmt.Sprintf("/licences/%d/jobs", l.ID), url.Values{"kind": {"print"}})
 	if st != http.StatusOK || !strings.Contains(body, "queued") {
 		t.Errorf("print = %d, page lacks the queued job", st)
@@ -529,8 +543,12 @@ func TestAdmin(t *testing.T) {
 	if st, svg := c.get("/admin/designs/MPLS/2027/preview.svg"); st != http.StatusOK || !strings.Contains(svg, "<svg") {
 		t.Errorf("design preview = %d", st)
 	}
-	st, body = c.post("/admin/designs/MPLS/2027/approve", nil)
-	if st != http.StatusOK || !strings.Contains(body, "approved</span> by test admin") {
+	st, loc, _ := c.do("POST", "/admin/designs/MPLS/2027/approve", url.Values{"csrf": {c.csrf}})
+	if want := "/admin?done=Design+MPLS%2F2027+approved.#designs"; st != http.StatusSeeOther || loc != want {
+		t.Errorf("approve = %d %q, want 303 %q", st, loc, want)
+	}
+	st, body = c.get(loc)
+	if st != http.StatusOK || !strings.Contains(body, "approved</span> by test admin") || !strings.Contains(body, `class="flash"`) {
 		t.Errorf("approve = %d, page does not show the approval", st)
 	}
 	st, body = c.post("/admin/tokens", url.Values{"name": {"Front desk 2"}, "role": {"intake"}, "days": {"30"}})
