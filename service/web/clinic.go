@@ -205,16 +205,16 @@ func parseMoney(s string) (int64, error) {
 }
 
 type licenceData struct {
-	L         *service.Licence
-	Animal    *service.Animal
-	CSRF      string
-	TagErr    string
+	L      *service.Licence
+	Animal *service.Animal
+	CSRF   string
+	TagErr string
 	// NotApproved says why no job can be queued yet: the design awaits
 	// approval.
 	NotApproved string
-	Jobs      []*service.Job
-	Duplicate map[service.ReplaceReason]*rules.Breakdown
-	Reasons   []service.ReplaceReason
+	Jobs        []*service.Job
+	Duplicate   map[service.ReplaceReason]*rules.Breakdown
+	Reasons     []service.ReplaceReason
 }
 
 func (h *Handler) licenceData(r *http.Request) (*licenceData, error) {
