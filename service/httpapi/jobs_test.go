@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -199,5 +200,43 @@ func TestJobsAPIWithoutDevices(t *testing.T) {
 	code, b := h.do(service.RoleClinic, "POST", "/api/v1/licences/1/tag", "{}")
 	if code != http.StatusNotFound || !strings.Contains(string(b), `"code":"not_found"`) {
 		t.Errorf("tag request without devices = %d %s, want 404", code, b)
+	}
+}
+
+// TestJobRoles: every job endpoint refuses a missing token (401) and the
+// roles it does not list (403), and lets the listed ones through.
+func TestJobRoles(t *testing.T) {
+	h := newJobsHarness(t)
+	counter := []service.Role{service.RoleClinic, service.RoleIntake}
+	staff := []service.Role{service.RoleClinic, service.RoleIntake, service.RoleOfficer}
+	office := []service.Role{service.RoleIntake}
+	for _, tt := range []struct {
+		method, path string
+		roles        []service.Role
+	}{
+		{"POST", "/api/v1/licences/999/tag", counter},
+		{"GET", "/api/v1/jobs", staff},
+		{"GET", "/api/v1/jobs/999", staff},
+		{"POST", "/api/v1/jobs/999/reprint", counter},
+		{"POST", "/api/v1/tag-batches", office},
+		{"GET", "/api/v1/tag-batches", office},
+		{"GET", "/api/v1/tag-batches/999", office},
+		{"POST", "/api/v1/tag-batches/999/resume", office},
+		{"GET", "/api/v1/devices", staff},
+	} {
+		var body any
+		if tt.method == "POST" {
+			body = "{}"
+		}
+		if code, b := h.do("", tt.method, tt.path, body); code != http.StatusUnauthorized {
+			t.Errorf("%s %s without token = %d %s, want 401", tt.method, tt.path, code, b)
+		}
+		for _, r := range roles {
+			code, b := h.do(r, tt.method, tt.path, body)
+			allowed := r == service.RoleAdmin || slices.Contains(tt.roles, r)
+			if allowed && (code == http.StatusUnauthorized || code == http.StatusForbidden) || !allowed && code != http.StatusForbidden {
+				t.Errorf("%s %s as %s = %d %s (allowed %v)", tt.method, tt.path, r, code, b, allowed)
+			}
+		}
 	}
 }
