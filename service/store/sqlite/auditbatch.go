@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -11,7 +12,8 @@ import (
 // CreateAuditEvents stores events in order in one transaction: the batch
 // form of CreateAuditEvent, which the HTTP layer's audit queue uses so
 // that auditing every lookup costs one commit per batch, not per lookup.
-// Either every event is stored (each gets its ID) or none is.
+// Rows go in by multi-row INSERTs of auditChunk events. Either every
+// event is stored or none is; the events' IDs are not read back.
 func (db *DB) CreateAuditEvents(ctx context.Context, evs []*service.AuditEvent) error {
 	for _, e := range evs {
 		if e.Actor == "" || e.Action == "" {
@@ -19,19 +21,27 @@ func (db *DB) CreateAuditEvents(ctx context.Context, evs []*service.AuditEvent) 
 		}
 	}
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO audit_events (`+auditCols+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`)
-		if err != nil {
-			return mapErr(err, "Audit event")
-		}
-		defer st.Close()
-		for _, e := range evs {
-			if e.At.IsZero() {
-				e.At = now
+		args := make([]any, 0, 9*auditChunk)
+		for len(evs) > 0 {
+			n := min(len(evs), auditChunk)
+			args = args[:0]
+			for _, e := range evs[:n] {
+				if e.At.IsZero() {
+					e.At = now
+				}
+				args = append(args, nullID(e.ID), formatStamp(e.At), e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site)
 			}
-			if err := st.QueryRowContext(ctx, nullID(e.ID), formatStamp(e.At), e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site).Scan(&e.ID); err != nil {
+			q := `INSERT INTO audit_events (` + auditCols + `) VALUES ` +
+				strings.TrimSuffix(strings.Repeat("(?,?,?,?,?,?,?,?,?),", n), ",")
+			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 				return mapErr(err, "Audit event")
 			}
+			evs = evs[n:]
 		}
 		return nil
 	})
 }
+
+// auditChunk is the number of events per INSERT statement (9 parameters
+// each, well under SQLite's limit of 32766).
+const auditChunk = 100
