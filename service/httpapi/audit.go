@@ -44,6 +44,10 @@ type auditItem struct {
 const (
 	auditQueue = 8192
 	auditBatch = 512
+	// auditLinger is how long the writer waits for more lookup events
+	// before committing a batch (group commit): one commit per batch
+	// instead of one per lookup. A change's event is written at once.
+	auditLinger = 5 * time.Millisecond
 )
 
 func newAuditWriter(store service.AuditService, log *slog.Logger) *auditWriter {
@@ -88,18 +92,35 @@ func (a *auditWriter) run() {
 			return
 		}
 		batch = append(batch[:0], it)
+		waiting := it.sync != nil
+		linger := time.NewTimer(auditLinger)
 	fill:
 		for len(batch) < auditBatch {
+			if waiting {
+				// A change waits: take only what is queued already.
+				select {
+				case it, ok := <-a.q:
+					if !ok {
+						break fill
+					}
+					batch = append(batch, it)
+				default:
+					break fill
+				}
+				continue
+			}
 			select {
 			case it, ok := <-a.q:
 				if !ok {
 					break fill
 				}
 				batch = append(batch, it)
-			default:
+				waiting = it.sync != nil
+			case <-linger.C:
 				break fill
 			}
 		}
+		linger.Stop()
 		a.write(batch)
 	}
 }
@@ -115,18 +136,26 @@ func (a *auditWriter) write(batch []auditItem) {
 			evs[i] = it.ev
 		}
 		if err := ba.CreateAuditEvents(ctx, evs); err != nil {
-			a.log.Error("httpapi: audit write failed", "events", len(evs), "err", err)
+			// One bad event must not lose the batch: store them singly.
+			a.log.Warn("httpapi: audit batch refused, writing one by one", "events", len(evs), "err", err)
+			a.writeEach(ctx, batch)
 		}
 	} else {
-		for _, it := range batch {
-			if err := a.store.CreateAuditEvent(ctx, it.ev); err != nil {
-				a.log.Error("httpapi: audit write failed", "action", it.ev.Action, "err", err)
-			}
-		}
+		a.writeEach(ctx, batch)
 	}
 	for _, it := range batch {
 		if it.sync != nil {
 			close(it.sync)
+		}
+	}
+}
+
+// writeEach stores the events one by one, logging those refused.
+func (a *auditWriter) writeEach(ctx context.Context, batch []auditItem) {
+	for _, it := range batch {
+		it.ev.ID = 0 // an id from a rolled-back batch is not taken
+		if err := a.store.CreateAuditEvent(ctx, it.ev); err != nil {
+			a.log.Error("httpapi: audit write failed", "action", it.ev.Action, "err", err)
 		}
 	}
 }

@@ -54,7 +54,7 @@ func (s *Server) change(r *http.Request, action, entity string, id int64, detail
 func (s *Server) logAudit(r *http.Request, action, entity string, id int64, detail string, wait bool) {
 	ev := &service.AuditEvent{At: s.now().UTC(), Action: action, Entity: entity, EntityID: id, Detail: detail}
 	if t := callerOf(r.Context()); t != nil {
-		ev.Actor, ev.Role = t.Name, t.Role
+		ev.Actor, ev.Role, ev.Site = t.Name, t.Role, t.Site
 	}
 	s.audit.add(r.Context(), ev, wait)
 }
