@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -154,14 +153,7 @@ func (h *Handler) handleDesignPreview(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, service.Errorf(service.EINVALID, "The design cannot make a tag: %v", err))
 		return
 	}
-	var b bytes.Buffer
-	if err := h.o.Renderer.SVG(&b, tag); err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Type", "image/svg+xml")
-	w.Header().Set("Cache-Control", "private, max-age=300")
-	b.WriteTo(w)
+	h.writeSVG(w, r, tag)
 }
 
 // handleApproveDesign records the approval of a valid design.

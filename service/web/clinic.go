@@ -10,31 +10,12 @@ import (
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/lookup"
 	"github.com/chipdesk/chipdesk/service/rules"
+	"github.com/chipdesk/chipdesk/tags"
 )
 
 // handleClinic is the clinic counter's start: find the animal.
 func (h *Handler) handleClinic(w http.ResponseWriter, r *http.Request) {
-	q := strings.TrimSpace(r.URL.Query().Get("q"))
-	d := searchData{Q: q}
-	if q != "" {
-		ans, hits, err := h.search(r.Context(), q)
-		if err != nil && service.ErrorCode(err) != service.EINVALID {
-			h.failErr(w, r, err)
-			return
-		}
-		if ans != nil && ans.Found && ans.Animal != nil && len(hits) == 0 {
-			seeOther(w, r, fmt.Sprintf("/animals/%d/licence", ans.Animal.ID), "")
-			return
-		}
-		if ans != nil {
-			d.Answer = h.recordView(r, ans)
-		}
-		d.Hits = hits
-		if ans == nil && len(hits) == 0 {
-			d.Note = fmt.Sprintf("Nothing matches %q.", q)
-		}
-	}
-	h.render(w, r, http.StatusOK, "clinic", "Clinic counter", &view{Data: d})
+	h.searchPage(w, r, "clinic", "Clinic counter", searchData{}, "/animals/%d/licence")
 }
 
 type licenceFormData struct {
@@ -295,6 +276,11 @@ func (h *Handler) handleLicenceTag(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, service.Errorf(service.ENOTFOUND, "No tag design for this licence."))
 		return
 	}
+	h.writeSVG(w, r, tag)
+}
+
+// writeSVG draws tag as SVG (package tags).
+func (h *Handler) writeSVG(w http.ResponseWriter, r *http.Request, tag *tags.Tag) {
 	var b bytes.Buffer
 	if err := h.o.Renderer.SVG(&b, tag); err != nil {
 		h.failErr(w, r, err)

@@ -193,29 +193,33 @@ type searchData struct {
 // handleSearch finds animals by chip (any form reader/chipid reads), by
 // licence tag, or by the owner's name or address.
 func (h *Handler) handleSearch(w http.ResponseWriter, r *http.Request) {
-	q := strings.TrimSpace(r.URL.Query().Get("q"))
-	d := searchData{Q: q}
-	if q == "" {
-		h.render(w, r, http.StatusOK, "search", "Search", &view{Data: d})
-		return
+	h.searchPage(w, r, "search", "Search", searchData{}, "/animals/%d")
+}
+
+// searchPage answers the search ?q= on page name. When the search finds
+// one animal and to is not empty, the browser goes to
+// fmt.Sprintf(to, animal id) instead.
+func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request, name, title string, d searchData, to string) {
+	d.Q = strings.TrimSpace(r.URL.Query().Get("q"))
+	if d.Q != "" {
+		ans, hits, err := h.search(r.Context(), d.Q)
+		if err != nil && service.ErrorCode(err) != service.EINVALID {
+			h.failErr(w, r, err)
+			return
+		}
+		if to != "" && ans != nil && ans.Found && ans.Animal != nil && len(hits) == 0 {
+			seeOther(w, r, fmt.Sprintf(to, ans.Animal.ID), "")
+			return
+		}
+		if ans != nil {
+			d.Answer = h.recordView(r, ans)
+		}
+		d.Hits = hits
+		if ans == nil && len(hits) == 0 {
+			d.Note = fmt.Sprintf("Nothing matches %q.", d.Q)
+		}
 	}
-	ans, hits, err := h.search(r.Context(), q)
-	if err != nil && service.ErrorCode(err) != service.EINVALID {
-		h.failErr(w, r, err)
-		return
-	}
-	if ans != nil && ans.Found && ans.Animal != nil && len(hits) == 0 {
-		seeOther(w, r, fmt.Sprintf("/animals/%d", ans.Animal.ID), "")
-		return
-	}
-	if ans != nil {
-		d.Answer = h.recordView(r, ans)
-	}
-	d.Hits = hits
-	if ans == nil && len(hits) == 0 {
-		d.Note = "Nothing matches " + strconv.Quote(q) + "."
-	}
-	h.render(w, r, http.StatusOK, "search", "Search", &view{Data: d})
+	h.render(w, r, http.StatusOK, name, title, &view{Data: d})
 }
 
 // search tries, in turn, a tag number, a chip and an owner's name or

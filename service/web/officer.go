@@ -13,26 +13,11 @@ import (
 // reader types into the focused box) a chip, a tag, an owner or an
 // address.
 func (h *Handler) handleOfficer(w http.ResponseWriter, r *http.Request) {
-	q := strings.TrimSpace(r.URL.Query().Get("q"))
-	d := searchData{Q: q}
+	var d searchData
 	if h.o.Hub != nil {
 		d.Reader = r.URL.Query().Get("reader")
 	}
-	if q != "" {
-		ans, hits, err := h.search(r.Context(), q)
-		if err != nil && service.ErrorCode(err) != service.EINVALID {
-			h.failErr(w, r, err)
-			return
-		}
-		if ans != nil {
-			d.Answer = h.recordView(r, ans)
-		}
-		d.Hits = hits
-		if ans == nil && len(hits) == 0 {
-			d.Note = fmt.Sprintf("Nothing matches %q.", q)
-		}
-	}
-	h.render(w, r, http.StatusOK, "officer", "Officer", &view{Data: d})
+	h.searchPage(w, r, "officer", "Officer", d, "")
 }
 
 // handleBite records a bite; lookup.RecordBite starts the quarantine the
