@@ -687,7 +687,11 @@ func TestEvaluate_ScanAlerts(t *testing.T) {
 // every object holding a value, an amount or a period names its source.
 func TestProfiles_EveryValueCitesASection(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"minneapolis", "chanhassen"} {
+	set, err := rules.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range set.IDs() {
 		data, err := rules.ProfileData(name)
 		if err != nil {
 			t.Fatal(err)
