@@ -403,6 +403,9 @@ func Embedded() (*Set, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", n, err)
 		}
+		if want := strings.TrimSuffix(n[len("profiles/"):], ".json"); p.ID != want {
+			return nil, fmt.Errorf("%w: %s holds id %q, want %q", ErrProfile, n, p.ID, want)
+		}
 		s.Add(p)
 	}
 	return s, nil
