@@ -233,6 +233,9 @@ func TestBrowserScanToIntake(t *testing.T) {
 	if live != "assertive" {
 		t.Errorf("scan panel aria-live = %q, want assertive", live)
 	}
+	if ok, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`(() => { const i = document.querySelector("#scan-panel .photo img"); return !!i && i.complete && i.naturalWidth === 120; })()`)); err != nil || !ok {
+		t.Errorf("Rex's photo did not load in the scan panel: %v", err)
+	}
 	p.shot("03-intake-scan-dangerous")
 	p.do("portrait tablet", chromedp.EmulateViewport(800, 1280))
 	p.shot("03b-intake-scan-dangerous-portrait")

@@ -1,13 +1,18 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
+	"image"
+	"image/color"
+	"image/png"
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/chipdesk/chipdesk/reader/chipid"
@@ -22,6 +27,25 @@ import (
 	"github.com/chipdesk/chipdesk/tags"
 	"github.com/chipdesk/chipdesk/tags/check"
 )
+
+// photos is the photo folder: rex.png, a brindle square.
+func photos(t *testing.T) fstest.MapFS {
+	img := image.NewRGBA(image.Rect(0, 0, 120, 120))
+	for y := range 120 {
+		for x := range 120 {
+			c := color.RGBA{0x8a, 0x5a, 0x2b, 0xff}
+			if (x/8+y/8)%2 == 0 {
+				c = color.RGBA{0x3b, 0x27, 0x14, 0xff}
+			}
+			img.Set(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return fstest.MapFS{"rex.png": {Data: b.Bytes()}, "notes.svg": {Data: []byte("<svg/>")}}
+}
 
 // testLog writes log lines to the test's log.
 type testLog struct{ t *testing.T }
@@ -104,7 +128,7 @@ func newFixture(t *testing.T, tls bool) *fixture {
 	f.issuer = &jobs.Issuer{Store: f.store, Rules: f.rules, Designs: designs, Keys: check.DevelopmentKeys()}
 	f.seed(ctx)
 	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Rules: f.rules, Jobs: f.issuer, Hub: f.hub,
-		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: f, Logger: slog.New(slog.NewTextHandler(testLog{t}, nil)),
+		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: f, Photos: photos(t), Logger: slog.New(slog.NewTextHandler(testLog{t}, nil)),
 		Wake: func() {
 			select {
 			case f.wake <- struct{}{}:
@@ -152,7 +176,7 @@ func (f *fixture) seed(ctx context.Context) {
 	}
 	f.owner = &service.Owner{Name: "Jane Doe", Address: "12 Oak Street", City: "Minneapolis", State: "MN", Postcode: "55401", Phone: "612-555-0101"}
 	must(f.store.CreateOwner(ctx, f.owner))
-	rex := &service.Animal{OwnerID: f.owner.ID, Name: "Rex", Species: service.Dog, Breed: "Mastiff mix", Colour: "brindle",
+	rex := &service.Animal{OwnerID: f.owner.ID, Name: "Rex", Species: service.Dog, Breed: "Mastiff mix", Colour: "brindle", Photo: "rex.png",
 		Sex: service.Male, BirthDate: service.MustDate("2021-03-01"), Description: "White blaze on chest, torn left ear"}
 	must(f.store.CreateAnimal(ctx, rex))
 	f.rex = rex.ID

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -35,6 +37,8 @@ type recordView struct {
 	CanBite       bool
 	CanLicence    bool
 	CanCompliance bool
+	// Photos is set when photographs are served (Opts.Photos).
+	Photos bool
 }
 
 // Danger reports whether the red banner shows: the animal is declared
@@ -47,7 +51,7 @@ func (h *Handler) recordView(r *http.Request, a *lookup.Answer) *recordView {
 	ss := sess(r)
 	p, _ := h.profile("")
 	v := &recordView{A: a, CSRF: ss.csrf, Role: ss.role, Today: h.today(p),
-		Jurisdictions: h.o.Rules.IDs(), Default: h.o.Jurisdiction}
+		Jurisdictions: h.o.Rules.IDs(), Default: h.o.Jurisdiction, Photos: h.o.Photos != nil}
 	if a != nil && a.Found && a.Animal != nil {
 		v.CanImpound = allowed(ss.role, intakeRoles) && !held(a)
 		v.CanBite = allowed(ss.role, officerRoles)
@@ -390,4 +394,19 @@ func (h *Handler) handleImpound(w http.ResponseWriter, r *http.Request) {
 	}
 	h.render(w, r, http.StatusCreated, "animal", recordTitle(a),
 		&view{Flash: "Impoundment started.", Data: animalData{R: h.recordView(r, a), Impound: res}})
+}
+
+// photoTypes are the picture files served; nothing a browser would run
+// (SVG, HTML) is.
+var photoTypes = map[string]bool{".jpg": true, ".jpeg": true, ".png": true, ".webp": true, ".gif": true}
+
+// handlePhoto serves an animal's photograph from Opts.Photos.
+func (h *Handler) handlePhoto(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	if h.o.Photos == nil || !fs.ValidPath(name) || strings.ContainsAny(name, "/\\") || !photoTypes[strings.ToLower(path.Ext(name))] {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Cache-Control", "private, max-age=3600")
+	http.ServeFileFS(w, r, h.o.Photos, name)
 }

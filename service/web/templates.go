@@ -27,11 +27,6 @@ var funcs = template.FuncMap{
 		return strings.ToUpper(s[:1]) + s[1:]
 	},
 	"str": func(v any) string { return fmt.Sprint(v) },
-	"localphoto": func(p string) bool {
-		// Only photos this service serves itself; nothing is loaded from
-		// another site.
-		return strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "//")
-	},
 }
 
 // parsePages parses layout.html and partials.html once per page file, so

@@ -58,6 +58,10 @@ type Opts struct {
 	// Hub carries the scan events of the live panel; nil shows no live
 	// scans.
 	Hub *events.Hub
+	// Photos holds the animals' photographs, named by Animal.Photo
+	// ("rex.jpg"); nil shows none. JPEG, PNG, WebP and GIF files are
+	// served to signed-in staff at /photos/NAME.
+	Photos fs.FS
 	// Devices lists readers and printers for the admin page; nil lists
 	// none.
 	Devices Devices
@@ -159,6 +163,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /intake/stream", h.page(deskRoles, h.handleStream))
 	m.HandleFunc("GET /search", h.page(staffRoles, h.handleSearch))
 	m.HandleFunc("GET /animals/{id}", h.page(staffRoles, h.handleAnimal))
+	m.HandleFunc("GET /photos/{name}", h.page(staffRoles, h.handlePhoto))
 	m.HandleFunc("POST /animals/{id}/impound", h.page(intakeRoles, h.handleImpound))
 
 	m.HandleFunc("GET /officer", h.page(officerRoles, h.handleOfficer))

@@ -380,6 +380,36 @@ func TestBite(t *testing.T) {
 	}
 }
 
+func TestPhotos(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	if st, _, _ := c.do("GET", "/photos/rex.png", nil); st != http.StatusSeeOther {
+		t.Errorf("photo signed out = %d, want 303 to login", st)
+	}
+	c.login(service.RoleOfficer)
+	for _, tc := range []struct {
+		name, path string
+		status     int
+	}{
+		{"photo", "/photos/rex.png", 200},
+		{"missing", "/photos/tom.png", 404},
+		{"svg refused", "/photos/notes.svg", 404},
+		{"dot dot", "/photos/..%2Frex.png", 404},
+	} {
+		st, _, body := c.do("GET", tc.path, nil)
+		if st != tc.status {
+			t.Errorf("%s: GET %s = %d, want %d", tc.name, tc.path, st, tc.status)
+		}
+		if tc.status == 200 && !strings.HasPrefix(body, "\x89PNG") {
+			t.Errorf("%s: body is not the PNG", tc.name)
+		}
+	}
+	if _, body := c.get(fmt.Sprintf("/animals/%d", f.rex)); !strings.Contains(body, `<img src="/photos/rex.png" alt="Photo of Rex"`) {
+		t.Errorf("record page lacks Rex's photo")
+	}
+}
+
 // TestOfficerLive: /officer?reader= shows the reader's live panel.
 func TestOfficerLive(t *testing.T) {
 	t.Parallel()
