@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
@@ -19,7 +20,8 @@ import (
 // log). Print and engrave jobs queued on the pages wait for a job
 // runner ("chipdesk print", the demo's simulated printers).
 // $CHIPDESK_SECURE_COOKIES=1 marks the session cookie Secure behind a
-// TLS proxy.
+// TLS proxy; $CHIPDESK_PHOTOS names the folder of the animals'
+// photographs.
 func newWeb(a *app, rs *rules.Set, log *slog.Logger, now func() time.Time) (http.Handler, error) {
 	designs, err := tags.LoadDesigns("")
 	if err != nil {
@@ -33,7 +35,12 @@ func newWeb(a *app, rs *rules.Set, log *slog.Logger, now func() time.Time) (http
 	} else {
 		log.Warn("web: no CHIPDESK_TAG_KEYS: tag previews use the public DEVELOPMENT keys")
 	}
+	var photos fs.FS
+	if dir := os.Getenv("CHIPDESK_PHOTOS"); dir != "" {
+		photos = os.DirFS(dir)
+	}
 	return web.New(&web.Opts{
+		Photos: photos,
 		Store: a.store, Lookup: a.lookup, Rules: rs, Hub: a.hub,
 		Jobs:          &jobs.Issuer{Store: a.store, Rules: rs, Designs: designs, Keys: keys},
 		Devices:       web.ReaderDevices(a.hw, now),
