@@ -41,7 +41,7 @@ func newWeb(a *app, rs *rules.Set, log *slog.Logger, now func() time.Time) (http
 	}
 	return web.New(&web.Opts{
 		Photos: photos,
-		Store: a.store, Lookup: a.lookup, Rules: rs, Hub: a.hub,
+		Store:  a.store, Lookup: a.lookup, Rules: rs, Hub: a.hub,
 		Jobs:          &jobs.Issuer{Store: a.store, Rules: rs, Designs: designs, Keys: keys},
 		Devices:       web.ReaderDevices(a.hw, now),
 		Jurisdiction:  a.cfg.Jurisdiction,
