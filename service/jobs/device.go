@@ -18,6 +18,8 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/printers/brotherql"
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/tags"
+	"github.com/chipdesk/chipdesk/tags/toolpath"
 )
 
 // Device kinds.
@@ -54,6 +56,26 @@ type Spec struct {
 	Speed  float64
 	Passes int
 	Cut    bool
+	// PlateW and PlateH are the size in mm of a plate of blanks on the
+	// laser's bed (option plate=WxH): a batch is engraved a plate at a
+	// time, the tags in a grid (PlateMargin at the edges, PlateGap
+	// between). Zero engraves one blank at a time at the origin.
+	PlateW, PlateH float64
+}
+
+// Plate layout of an engraver with a plate.
+const (
+	PlateMargin = 5.0 // mm
+	PlateGap    = 3.0 // mm
+)
+
+func (sp Spec) layout() tags.Layout {
+	return tags.Layout{Width: sp.PlateW, Height: sp.PlateH, Margin: PlateMargin, Gap: PlateGap}
+}
+
+// engraving is the engraver job of a rendered tag or plate.
+func (sp Spec) engraving(tp *toolpath.Job, name string) engravers.Job {
+	return engravers.Job{Name: name, Paths: engravers.FromToolpath(tp, sp.Cut), Power: sp.Power, Speed: sp.Speed, Passes: sp.Passes}
 }
 
 // Defaults of a spec's options.
@@ -79,7 +101,8 @@ func (sp Spec) JobKind() service.JobKind {
 
 // ParseSpec reads KIND:ADDRESS[,option=value...]. Options: name=NAME,
 // baud=N; for zpl dpmm=8|12|24; for brotherql model=M, media=M; for
-// grbl power=0..1, speed=MM_PER_MIN, passes=N, cut=true|false.
+// grbl power=0..1, speed=MM_PER_MIN, passes=N, cut=true|false,
+// plate=WxH (mm).
 func ParseSpec(s string) (Spec, error) {
 	head, opts, _ := strings.Cut(s, ",")
 	kind, addr, ok := strings.Cut(head, ":")
@@ -157,6 +180,14 @@ func (sp *Spec) set(k, v string) error {
 		sp.Speed, err = num(1, 100000)
 	case k == "passes" && sp.Kind == KindGRBL:
 		sp.Passes, err = integer(1, 100)
+	case k == "plate" && sp.Kind == KindGRBL:
+		ws, hs, ok := strings.Cut(v, "x")
+		w, werr := strconv.ParseFloat(ws, 64)
+		h, herr := strconv.ParseFloat(hs, 64)
+		if !ok || werr != nil || herr != nil || !(w >= 10 && w <= 2000) || !(h >= 10 && h <= 2000) {
+			return fmt.Errorf("option plate=%s: want WIDTHxHEIGHT in mm, 10 to 2000", v)
+		}
+		sp.PlateW, sp.PlateH = w, h
 	case k == "cut" && sp.Kind == KindGRBL:
 		sp.Cut, err = strconv.ParseBool(v)
 		if err != nil {
@@ -204,6 +235,9 @@ func (sp Spec) String() string {
 		}
 		if sp.Cut {
 			opt("cut", "true")
+		}
+		if sp.PlateW != 0 {
+			opt("plate", strconv.FormatFloat(sp.PlateW, 'g', -1, 64)+"x"+strconv.FormatFloat(sp.PlateH, 'g', -1, 64))
 		}
 	}
 	return b.String()

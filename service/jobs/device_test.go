@@ -24,6 +24,8 @@ func TestParseSpec(t *testing.T) {
 			Baud: 115200, Power: 0.8, Speed: 600, Passes: 1}},
 		{"grbl options", "grbl:/dev/ttyACM0,power=0.35,speed=1200,passes=2,cut=true",
 			jobs.Spec{Kind: "grbl", Addr: "/dev/ttyACM0", Name: "grbl:/dev/ttyACM0", Baud: 115200, Power: 0.35, Speed: 1200, Passes: 2, Cut: true}},
+		{"grbl plate", "grbl:/dev/ttyUSB1,plate=300x200.5", jobs.Spec{Kind: "grbl", Addr: "/dev/ttyUSB1", Name: "grbl:/dev/ttyUSB1",
+			Baud: 115200, Power: 0.8, Speed: 600, Passes: 1, PlateW: 300, PlateH: 200.5}},
 	}
 	for _, tt := range tests {
 		got, err := jobs.ParseSpec(tt.in)
@@ -51,6 +53,9 @@ func TestParseSpecErrors(t *testing.T) {
 		{"power NaN", "grbl:/dev/ttyUSB0,power=NaN"},
 		{"zero passes", "grbl:/dev/ttyUSB0,passes=0"},
 		{"bad cut", "grbl:/dev/ttyUSB0,cut=maybe"},
+		{"plate without height", "grbl:/dev/ttyUSB0,plate=300"},
+		{"plate too small", "grbl:/dev/ttyUSB0,plate=5x5"},
+		{"plate on a printer", "zpl:10.0.0.1,plate=300x200"},
 	} {
 		if sp, err := jobs.ParseSpec(tt.in); !errors.Is(err, jobs.ErrSpec) {
 			t.Errorf("%s: ParseSpec(%q) = %+v, %v; want ErrSpec", tt.name, tt.in, sp, err)
@@ -74,7 +79,7 @@ func TestSpecJobKind(t *testing.T) {
 // that parses to the same spec.
 func FuzzParseSpec(f *testing.F) {
 	for _, s := range []string{"zpl:10.0.0.7:9100", "zpl:/dev/ttyS0,dpmm=12,baud=19200,name=front",
-		"brotherql:10.0.0.8,model=QL-820NWB,media=62", "grbl:/dev/ttyUSB0,power=0.35,speed=1200,passes=2,cut=true"} {
+		"brotherql:10.0.0.8,model=QL-820NWB,media=62", "grbl:/dev/ttyUSB0,power=0.35,speed=1200,passes=2,cut=true,plate=300x200"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

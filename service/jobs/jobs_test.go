@@ -327,7 +327,7 @@ func TestBatchEngraveAlarmResume(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		armed = armed || (ev.Done == 2 && ev.State == service.JobSent)
-	}}, dev)
+	}, NextBlank: func(context.Context, string, int, int) error { return nil }}, dev)
 	b, created, err := e.issuer.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobEngrave, Jurisdiction: "minneapolis",
 		Year: 2026, Count: 4, Species: "dog", Key: "office/2026/a"})
 	must(t, err)

@@ -41,6 +41,12 @@ type Opts struct {
 	Previews string
 	// PreviewDPI is the previews' resolution; 0 means 300.
 	PreviewDPI float64
+	// NextBlank is asked before each engraving of a batch after the
+	// first one of a run: a person loads the next blank, or the next
+	// plate of blanks, and confirms (a prompt at the terminal). Nil, or
+	// an error, pauses the batch there: it is marked failed with a
+	// message saying which tags to load, and Issuer.ResumeBatch goes on.
+	NextBlank func(ctx context.Context, device string, first, last int) error
 	// Poll is how often an idle device looks at the queue; 0 means
 	// DefaultPoll. Wake makes it look at once.
 	Poll   time.Duration
@@ -276,18 +282,33 @@ func (r *Runner) runJob(ctx context.Context, d *Device, j *service.Job) error {
 func (r *Runner) runBatch(ctx context.Context, d *Device, bs service.TagBatchService, b *service.TagBatch) error {
 	ev := Event{Batch: b.ID, Kind: b.Kind, State: service.JobSent, Device: d.Spec.Name,
 		Jurisdiction: b.Jurisdiction, Year: b.Year, Done: b.Done, Total: b.Count()}
-	var err error
-	for n := b.First + b.Done; n <= b.Last && err == nil; n++ {
-		ev.Tag = n
+	var (
+		err    error
+		paused string
+	)
+	for next, start := b.First+b.Done, b.First+b.Done; next <= b.Last && err == nil; {
+		ev.Tag = next
+		var group []*tags.Tag
+		if group, err = r.group(d, b, next); err != nil {
+			break
+		}
+		last := next + len(group) - 1
+		if next > start && d.Spec.JobKind() == service.JobEngrave {
+			// A person puts the next blank or plate on the bed.
+			if r.o.NextBlank == nil {
+				paused = fmt.Sprintf("paused: tags %d-%d made; load the blanks for tags %d-%d, then resume", b.First, next-1, next, last)
+				break
+			}
+			if nerr := r.o.NextBlank(ctx, d.Spec.Name, next, last); nerr != nil {
+				paused = fmt.Sprintf("paused: tags %d-%d made; load the blanks for tags %d-%d, then resume (%v)", b.First, next-1, next, last, nerr)
+				break
+			}
+		}
 		r.emit(ev)
-		var tag *tags.Tag
-		if tag, err = r.o.Issuer.BatchTag(b, n); err != nil {
+		if err = r.makeGroup(ctx, d, group, fmt.Sprintf("batch %d tags %d-%d", b.ID, next, last)); err != nil {
 			break
 		}
-		if err = r.make(ctx, d, tag, fmt.Sprintf("batch %d tag %d", b.ID, n)); err != nil {
-			break
-		}
-		done := n - b.First + 1
+		done := last - b.First + 1
 		wctx, cancel := finalCtx(ctx)
 		b, err = bs.UpdateTagBatch(wctx, b.ID, service.TagBatchUpdate{Done: &done})
 		cancel()
@@ -295,14 +316,18 @@ func (r *Runner) runBatch(ctx context.Context, d *Device, bs service.TagBatchSer
 			return fmt.Errorf("jobs: batch %d: %w", ev.Batch, err)
 		}
 		ev.Done = b.Done
-		if ctx.Err() != nil {
+		next = last + 1
+		if ctx.Err() != nil && next <= b.Last {
 			err = ctx.Err()
 		}
 	}
 	state, msg := service.JobDone, ""
-	if err != nil {
+	switch {
+	case err != nil:
 		state, msg = service.JobFailed, fmt.Sprintf("tag %d: %s", ev.Tag, deviceError(ctx, err))
 		r.o.Logger.Warn("jobs: batch failed", "batch", b.ID, "device", d.String(), "err", err)
+	case paused != "":
+		state, msg = service.JobFailed, paused
 	}
 	wctx, cancel := finalCtx(ctx)
 	defer cancel()
@@ -312,6 +337,64 @@ func (r *Runner) runBatch(ctx context.Context, d *Device, bs service.TagBatchSer
 	ev.State, ev.Error = state, msg
 	r.emit(ev)
 	return nil
+}
+
+// maxPlate bounds the tags laid out at once to fill one plate.
+const maxPlate = 1000
+
+// group returns the tags made in one step from tag next of batch b: a
+// plate full for an engraver with a plate, else one tag.
+func (r *Runner) group(d *Device, b *service.TagBatch, next int) ([]*tags.Tag, error) {
+	n := 1
+	if d.Spec.JobKind() == service.JobEngrave && d.Spec.PlateW > 0 {
+		n = min(b.Last-next+1, maxPlate)
+	}
+	out := make([]*tags.Tag, 0, n)
+	for i := range n {
+		t, err := r.o.Issuer.BatchTag(b, next+i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	if n == 1 {
+		return out, nil
+	}
+	sheets, err := d.Spec.layout().Place(out)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: %s: %w", d, err)
+	}
+	return out[:len(sheets[0].Tags)], nil
+}
+
+// makeGroup makes one tag, or engraves a plate of tags laid out by the
+// device's plate.
+func (r *Runner) makeGroup(ctx context.Context, d *Device, group []*tags.Tag, name string) error {
+	if len(group) == 1 {
+		return r.make(ctx, d, group[0], name)
+	}
+	for _, t := range group {
+		if err := r.preview(t); err != nil {
+			return err
+		}
+	}
+	_, en := d.drivers()
+	if en == nil {
+		return fmt.Errorf("jobs: %s is not connected", d)
+	}
+	sheets, err := d.Spec.layout().Place(group)
+	if err != nil {
+		return fmt.Errorf("jobs: %s: %w", d, err)
+	}
+	tp, err := r.o.Renderer.SheetPaths(sheets[0])
+	if err != nil {
+		return fmt.Errorf("jobs: render: %w", err)
+	}
+	err = en.Engrave(ctx, d.Spec.engraving(tp, name), nil)
+	if err != nil {
+		d.linkFailed(err)
+	}
+	return err
 }
 
 // deviceError is the message recorded on a failed job.
@@ -346,9 +429,7 @@ func (r *Runner) send(ctx context.Context, d *Device, pr printers.Printer, en en
 		if err != nil {
 			return fmt.Errorf("jobs: render: %w", err)
 		}
-		j := engravers.Job{Name: name, Paths: engravers.FromToolpath(tp, d.Spec.Cut),
-			Power: d.Spec.Power, Speed: d.Spec.Speed, Passes: d.Spec.Passes}
-		return en.Engrave(ctx, j, nil)
+		return en.Engrave(ctx, d.Spec.engraving(tp, name), nil)
 	case d.Spec.Kind == KindZPL:
 		l, err := rd.ZPL(t, &tags.ZPLOpts{Dpmm: d.Spec.Dpmm, Margin: tags.DefaultZPLOpts.Margin, Copies: 1})
 		if err != nil {
