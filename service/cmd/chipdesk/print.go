@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -33,7 +34,9 @@ With --device KIND:ADDRESS[,option=value...] (zpl, brotherql, grbl; e.g.
 zpl:10.0.0.7:9100, grbl:/dev/ttyUSB0,power=0.6) the command makes the tags
 now, after marking work left "sent" to that device by an interrupted run
 as failed; without it the tags wait in the queue for the service. A batch
-shows a progress bar on stderr. Exit status 1 when the device fails.
+shows a progress bar on stderr; an engraver asks at the terminal for each
+next blank (or plate, option plate=WxH mm), and without an answer the
+batch pauses until "print resume". Exit status 1 when the device fails.
 common flags: --db FILE, --keys PATH, --designs DIR, --previews DIR (PNG of each tag made)`
 
 func runPrint(ctx context.Context, e *env, args []string) error {
@@ -223,7 +226,23 @@ func printRun(ctx context.Context, e *env, is *jobs.Issuer, spec jobs.Spec, prev
 	}
 	defer dev.Close()
 	bar := &progressBar{w: e.stderr}
-	r, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: is, Previews: previews, Now: e.now, OnEvent: bar.event})
+	in := bufio.NewReader(e.stdin)
+	// Between the blanks (or plates) of an engraved batch, the person at
+	// the laser loads the next ones and presses Enter.
+	next := func(ctx context.Context, device string, first, last int) error {
+		bar.end()
+		if first == last {
+			fmt.Fprintf(e.stderr, "load the blank for tag %d on %s, then press Enter: ", first, device)
+		} else {
+			fmt.Fprintf(e.stderr, "load the plate for tags %d-%d on %s, then press Enter: ", first, last, device)
+		}
+		if _, err := in.ReadString('\n'); err != nil {
+			fmt.Fprintln(e.stderr)
+			return errors.New("no one at the terminal")
+		}
+		return nil
+	}
+	r, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: is, Previews: previews, Now: e.now, OnEvent: bar.event, NextBlank: next})
 	if err != nil {
 		return err
 	}

@@ -20,8 +20,15 @@ import (
 // runPrintCmd runs "chipdesk print ARGS..." and returns status, stdout, stderr.
 func runPrintCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	return runPrintIn(t, "", args...)
+}
+
+// runPrintIn is runPrintCmd with stdin, the answers of the person at the
+// terminal.
+func runPrintIn(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, now: time.Now}
+	e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, now: time.Now}
 	code := run(context.Background(), e, append(append([]string{"print"}, args...), "--keys", ""))
 	return code, out.String(), errb.String()
 }
@@ -98,7 +105,7 @@ func TestPrintBatchProgress(t *testing.T) {
 	defer sim.Close()
 	args := []string{"batch", "--db", db, "--jurisdiction", "minneapolis", "--year", "2026", "--count", "3",
 		"--key", "office-2026", "--device", "grbl:" + sim.TTY() + ",speed=3000"}
-	code, out, errs := runPrintCmd(t, args...)
+	code, out, errs := runPrintIn(t, "\n\n", args...)
 	first := l.TagNumber + 1
 	if code != 0 || !strings.Contains(out, fmt.Sprintf("tags %d-%d", first, first+2)) || !strings.Contains(out, "batch 1 done") {
 		t.Fatalf("print batch = %d\n%s%s; want tags %d-%d done", code, out, errs, first, first+2)
@@ -106,6 +113,9 @@ func TestPrintBatchProgress(t *testing.T) {
 	t.Logf("stderr:\n%s", errs)
 	if !strings.Contains(errs, "[##############################] 3/3") || !strings.Contains(errs, "] 1/3") {
 		t.Errorf("progress bar on stderr = %q", errs)
+	}
+	if !strings.Contains(errs, fmt.Sprintf("load the blank for tag %d", first+2)) {
+		t.Errorf("no prompt for the third blank on stderr: %q", errs)
 	}
 	code, out, errs = runPrintCmd(t, args...)
 	if code != 0 || !strings.Contains(errs, "no new numbers reserved") || !strings.Contains(out, fmt.Sprintf("tags %d-%d", first, first+2)) {
@@ -197,5 +207,26 @@ func TestPrintDuplicate_64_40(t *testing.T) {
 	}
 	if code, out, errs := runPrintCmd(t, "licence", id, "--db", db); code != 1 || !strings.Contains(errs, "replaced") {
 		t.Errorf("tag of the replaced licence = %d %s%s, want 1", code, out, errs)
+	}
+}
+
+// TestPrintBatchPauseResume: nobody answers at the terminal, so the
+// engraved batch pauses after its first blank; "print resume" goes on.
+func TestPrintBatchPauseResume(t *testing.T) {
+	t.Parallel()
+	db, _ := printDB(t)
+	sim, err := grblsim.Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	dev := "grbl:" + sim.TTY() + ",speed=6000"
+	code, out, errs := runPrintCmd(t, "batch", "--db", db, "--jurisdiction", "minneapolis", "--year", "2026", "--count", "2", "--device", dev)
+	if code != 1 || !strings.Contains(errs, "batch 1 failed: paused") {
+		t.Fatalf("batch without an operator = %d\n%s%s; want 1, paused", code, out, errs)
+	}
+	code, out, errs = runPrintCmd(t, "resume", "1", "--db", db, "--device", dev)
+	if code != 0 || !strings.Contains(out, "batch 1 done") {
+		t.Fatalf("print resume = %d\n%s%s; want batch 1 done", code, out, errs)
 	}
 }
