@@ -98,6 +98,16 @@ type Event struct {
 // (Reprint, ResumeBatch), with the same number. A batch counts every
 // tag as it is made, so it resumes at the tag that was interrupted and
 // never reserves new numbers.
+//
+// Batches. A printer makes a batch's labels one after the other. An
+// engraver makes one blank at a time at its origin, or with a plate
+// (Spec.PlateW) a plate of blanks at a time; between two it needs a
+// person to load the next (Opts.NextBlank), and without one the batch
+// pauses (failed, saying which tags to load) until it is resumed.
+//
+// One runner drives a device: two processes must not name the same
+// device, or the second's Recover takes the first's work for
+// interrupted.
 type Runner struct {
 	o       Opts
 	devices []*Device
