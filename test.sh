@@ -68,6 +68,9 @@ CGO_ENABLED=0 go build ./...
 go build -tags libusb ./...
 
 log "go test"
+# Browser screenshots and other test artifacts land here.
+export CHIPDESK_ARTIFACTS="$root/.tools/artifacts"
+mkdir -p "$CHIPDESK_ARTIFACTS"
 go test -count=1 ./...
 
 log "go test -tags libusb (USB transport through libusb)"
