@@ -7,8 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -29,6 +31,8 @@ const printUsage = `usage:
   chipdesk print reprint JOB [--device SPEC]             queue a failed job again (same tag number)
   chipdesk print resume BATCH [--device SPEC]            go on with a failed batch from its next tag
   chipdesk print list [--state STATE]                    jobs and batches
+  chipdesk print run --device SPEC [--device SPEC...]    make queued tags (from the pages, the API, other
+                                                         print commands) on the devices until interrupted
 
 With --device KIND:ADDRESS[,option=value...] (zpl, brotherql, grbl; e.g.
 zpl:10.0.0.7:9100, grbl:/dev/ttyUSB0,power=0.6) the command makes the tags
@@ -54,7 +58,6 @@ func runPrint(ctx context.Context, e *env, args []string) error {
 		db       = fs.String("db", envOr("CHIPDESK_DB", defaultConfig().DB), "SQLite database `file`")
 		keysPath = fs.String("keys", envOr("CHIPDESK_TAG_KEYS", ""), "check-code key `path` (file or directory)")
 		designs  = fs.String("designs", "", "extra tag design `dir`")
-		device   = fs.String("device", "", "make the tags now on `KIND:ADDRESS[,option=value...]`")
 		previews = fs.String("previews", "", "write a PNG of every tag made to `dir`")
 		engrave  = fs.Bool("engrave", false, "engrave rather than print")
 		jur      = fs.String("jurisdiction", "", "jurisdiction `profile` (batch)")
@@ -66,6 +69,8 @@ func runPrint(ctx context.Context, e *env, args []string) error {
 		reason   = fs.String("reason", "", "why the tag is replaced: lost or stolen (duplicate)")
 		fee      = fs.Int64("fee", -1, "fee charged in `cents` when the rules leave it open (duplicate)")
 	)
+	var devices []string
+	fs.Var(&stringsFlag{vals: &devices}, "device", "make the tags now on `KIND:ADDRESS[,option=value...]` (run: repeatable)")
 	if err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
@@ -74,9 +79,12 @@ func runPrint(ctx context.Context, e *env, args []string) error {
 		kind = service.JobEngrave
 	}
 	var spec jobs.Spec
-	if *device != "" {
+	if len(devices) > 1 && sub != "run" {
+		return usageError("print %s: one --device", sub)
+	}
+	if len(devices) > 0 {
 		var err error
-		if spec, err = jobs.ParseSpec(*device); err != nil {
+		if spec, err = jobs.ParseSpec(devices[0]); err != nil {
 			return usageError("print: %v", err)
 		}
 		if *engrave && spec.JobKind() != service.JobEngrave {
@@ -113,12 +121,21 @@ func runPrint(ctx context.Context, e *env, args []string) error {
 		if *jur == "" || *year == 0 || *count <= 0 {
 			return usageError("print batch: --jurisdiction, --year and --count required")
 		}
+	case "run":
+		if len(devices) == 0 || fs.NArg() != 0 {
+			return usageError("print run: want --device SPEC (repeatable) and no arguments")
+		}
+		for _, d := range devices[1:] {
+			if _, err := jobs.ParseSpec(d); err != nil {
+				return usageError("print: %v", err)
+			}
+		}
 	case "list":
 		if *state != "" && !service.JobState(*state).Valid() {
 			return usageError("print list: --state must be queued, sent, done or failed")
 		}
 	default:
-		return usageError("print: unknown subcommand %q (want licence, duplicate, batch, reprint, resume or list)", sub)
+		return usageError("print: unknown subcommand %q (want licence, duplicate, batch, reprint, resume, list or run)", sub)
 	}
 
 	store, err := openStore(ctx, *db, e.now)
@@ -142,6 +159,9 @@ func runPrint(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	is := &jobs.Issuer{Store: store, Rules: rs, Designs: ds, Keys: keys}
+	if sub == "run" {
+		return printDaemon(ctx, e, is, devices, *previews)
+	}
 
 	// target reports whether the job or batch asked for is finished.
 	var target func() (finished bool, err error)
@@ -226,23 +246,8 @@ func printRun(ctx context.Context, e *env, is *jobs.Issuer, spec jobs.Spec, prev
 	}
 	defer dev.Close()
 	bar := &progressBar{w: e.stderr}
-	in := bufio.NewReader(e.stdin)
-	// Between the blanks (or plates) of an engraved batch, the person at
-	// the laser loads the next ones and presses Enter.
-	next := func(ctx context.Context, device string, first, last int) error {
-		bar.end()
-		if first == last {
-			fmt.Fprintf(e.stderr, "load the blank for tag %d on %s, then press Enter: ", first, device)
-		} else {
-			fmt.Fprintf(e.stderr, "load the plate for tags %d-%d on %s, then press Enter: ", first, last, device)
-		}
-		if _, err := in.ReadString('\n'); err != nil {
-			fmt.Fprintln(e.stderr)
-			return errors.New("no one at the terminal")
-		}
-		return nil
-	}
-	r, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: is, Previews: previews, Now: e.now, OnEvent: bar.event, NextBlank: next})
+	r, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: is, Previews: previews, Now: e.now, OnEvent: bar.event,
+		NextBlank: askNextBlank(e, bar.end)})
 	if err != nil {
 		return err
 	}
@@ -263,6 +268,85 @@ func printRun(ctx context.Context, e *env, is *jobs.Issuer, spec jobs.Spec, prev
 			return exit(1, fmt.Errorf("print: nothing queued for %s", spec.Name))
 		}
 	}
+}
+
+// askNextBlank asks the person at the laser to load the next blank (or
+// plate) of an engraved batch and press Enter; before it, clear ends a
+// progress bar's line. Stdin is read by one goroutine, so a cancelled
+// context is not held up by a terminal nobody answers.
+func askNextBlank(e *env, clear func()) func(ctx context.Context, device string, first, last int) error {
+	var (
+		once  sync.Once
+		lines = make(chan error, 1)
+	)
+	read := func() {
+		in := bufio.NewReader(e.stdin)
+		for {
+			_, err := in.ReadString('\n')
+			lines <- err
+			if err != nil {
+				close(lines)
+				return
+			}
+		}
+	}
+	return func(ctx context.Context, device string, first, last int) error {
+		clear()
+		if first == last {
+			fmt.Fprintf(e.stderr, "load the blank for tag %d on %s, then press Enter: ", first, device)
+		} else {
+			fmt.Fprintf(e.stderr, "load the plate for tags %d-%d on %s, then press Enter: ", first, last, device)
+		}
+		once.Do(func() { go read() })
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(e.stderr)
+			return ctx.Err()
+		case err, ok := <-lines:
+			if !ok || err != nil {
+				fmt.Fprintln(e.stderr)
+				return errors.New("no one at the terminal")
+			}
+			return nil
+		}
+	}
+}
+
+// printDaemon runs the queue on the devices until ctx ends (Ctrl-C),
+// reporting every job on stdout. Devices that are off or unplugged are
+// opened when they answer.
+func printDaemon(ctx context.Context, e *env, is *jobs.Issuer, specs []string, previews string) error {
+	devs, err := jobs.PendingDevices(specs)
+	if err != nil {
+		return usageError("print: %v", err)
+	}
+	defer func() {
+		for _, d := range devs {
+			d.Close()
+		}
+	}()
+	report := func(ev jobs.Event) {
+		what := fmt.Sprintf("job %d", ev.Job)
+		if ev.Batch != 0 {
+			what = fmt.Sprintf("batch %d (%d/%d)", ev.Batch, ev.Done, ev.Total)
+		}
+		line := fmt.Sprintf("%s %s %s tag %d on %s: %s", ev.At.Format(time.TimeOnly), what, ev.Jurisdiction, ev.Tag, ev.Device, ev.State)
+		if ev.Error != "" {
+			line += ": " + ev.Error
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	r, err := jobs.New(devs, &jobs.Opts{Issuer: is, Previews: previews, Now: e.now, OnEvent: report, Logger: log,
+		NextBlank: askNextBlank(e, func() {})})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "making queued tags on %s; stop with Ctrl-C\n", strings.Join(specs, ", "))
+	if err := r.Run(ctx); !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
 }
 
 // progressBar draws the progress of a batch on one terminal line:

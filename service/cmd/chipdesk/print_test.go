@@ -137,6 +137,8 @@ func TestPrintUsage(t *testing.T) {
 		{"bad device", []string{"licence", "1", "--device", "epson:1.2.3.4"}},
 		{"engrave on a printer", []string{"licence", "1", "--engrave", "--device", "zpl:127.0.0.1:1"}},
 		{"bad state", []string{"list", "--state", "lost"}},
+		{"run without a device", []string{"run"}},
+		{"two devices for one licence", []string{"licence", "1", "--device", "zpl:a", "--device", "zpl:b"}},
 	} {
 		if code, _, errs := runPrintCmd(t, tt.args...); code != 2 {
 			t.Errorf("%s: print %v = %d %s, want 2", tt.name, tt.args, code, errs)
@@ -228,5 +230,38 @@ func TestPrintBatchPauseResume(t *testing.T) {
 	code, out, errs = runPrintCmd(t, "resume", "1", "--db", db, "--device", dev)
 	if code != 0 || !strings.Contains(out, "batch 1 done") {
 		t.Fatalf("print resume = %d\n%s%s; want batch 1 done", code, out, errs)
+	}
+}
+
+// TestPrintRun: "print run" makes what others queued (a licence's tag
+// queued without a device, as the pages and the API do) until stopped.
+func TestPrintRun(t *testing.T) {
+	t.Parallel()
+	db, l := printDB(t)
+	sim, err := zplsim.Listen(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	if code, out, errs := runPrintCmd(t, "licence", fmt.Sprint(l.ID), "--db", db); code != 0 || !strings.Contains(out, "queued") {
+		t.Fatalf("print licence without a device = %d %s%s, want the job queued", code, out, errs)
+	}
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, now: time.Now}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, e, []string{"print", "run", "--db", db, "--keys", "", "--device", "zpl:" + sim.Addr() + ",name=front"})
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(sim.Jobs()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("print run = %d\n%s", code, errb.String())
+	}
+	if len(sim.Jobs()) != 1 || !strings.Contains(out.String(), fmt.Sprintf("job 1 minneapolis tag %d on front: done", l.TagNumber)) {
+		t.Errorf("print run made %d labels, said:\n%s", len(sim.Jobs()), out.String())
 	}
 }
