@@ -20,6 +20,27 @@ type Config struct {
 	Now    func() time.Time
 }
 
+// Opts configures New of a driver that only listens to its device and
+// needs nothing more than its line and a clock; such drivers use it as
+// their own Opts.
+type Opts struct {
+	// Mode is set on the port when it supports it; zero Baud leaves the
+	// port's framing alone.
+	Mode port.Mode
+	// Now stamps reads; nil means time.Now.
+	Now func() time.Time
+}
+
+// Listen is NewBase for a driver whose New takes Opts: nil o means def,
+// and the Mode and Now of the options replace c's.
+func Listen(p port.Port, o *Opts, def Opts, c Config) (Base, error) {
+	if o == nil {
+		o = &def
+	}
+	c.Mode, c.Now = o.Mode, o.Now
+	return NewBase(p, c)
+}
+
 // Base is the part of a reader driver that every protocol shares: a
 // Stream and its decoder. Drivers embed it to get Next, Stats, String
 // and Close.

@@ -166,3 +166,48 @@ func TestBase(t *testing.T) {
 		t.Errorf("Next() after Close = %v, want reader.ErrClosed", err)
 	}
 }
+
+// Listen: nil Opts means the driver's defaults; given Opts replace them,
+// and their clock stamps the reads.
+func TestListen(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	def := Opts{Mode: port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 2}}
+	set := Opts{Mode: port.Mode{Baud: 19200, DataBits: 8, Parity: port.ParityNone, StopBits: 1}, Now: func() time.Time { return at }}
+	decode := func(f []byte) (reader.Read, bool, error) { return reader.Read{}, true, nil }
+	tests := []struct {
+		name string
+		o    *Opts
+		want port.Mode
+	}{
+		{"nil opts", nil, def.Mode},
+		{"given opts", &set, set.Mode},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			host, dev := porttest.Pipe("dev")
+			defer dev.Close()
+			b, err := Listen(host, tt.o, def, Config{Format: "test", Split: LineSplit(16, matchOK), Decode: decode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			if got := host.Mode(); got != tt.want {
+				t.Errorf("Listen(%v) set mode %v, want %v", tt.o, got, tt.want)
+			}
+			if _, err := dev.Write([]byte("OK1\r")); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			r, err := b.Next(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.o != nil && !r.At.Equal(at) {
+				t.Errorf("Next().At = %v, want %v from Opts.Now", r.At, at)
+			}
+		})
+	}
+}

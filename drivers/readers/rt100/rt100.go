@@ -2,7 +2,6 @@ package rt100
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/readers"
@@ -16,33 +15,20 @@ const Format = "rt100"
 // Mode is the scanner's line: 9600 8N1.
 var Mode = port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 1}
 
-// Opts configures New.
-type Opts struct {
-	// Mode is set on the port when it supports it; zero Baud leaves the
-	// port's framing alone.
-	Mode port.Mode
-	// Now stamps reads; nil means time.Now.
-	Now func() time.Time
-}
+// Opts configures New: the port's line and the clock that stamps reads.
+type Opts = readers.Opts
 
 // DefaultOpts is used when New is given nil Opts.
 var DefaultOpts = Opts{Mode: Mode}
 
 // Dev is a PetScan RT100 on a port.
-type Dev struct {
-	readers.Base
-}
+type Dev struct{ readers.Base }
 
 var _ reader.Reader = (*Dev)(nil)
 
 // New reads RT100 frames from p. The scanner only sends.
 func New(p port.Port, o *Opts) (*Dev, error) {
-	if o == nil {
-		o = &DefaultOpts
-	}
-	b, err := readers.NewBase(p, readers.Config{
-		Format: Format, Mode: o.Mode, Split: Split, Max: 256, Decode: ReadFrame, Now: o.Now,
-	})
+	b, err := readers.Listen(p, o, DefaultOpts, readers.Config{Format: Format, Split: Split, Max: 256, Decode: ReadFrame})
 	if err != nil {
 		return nil, err
 	}
