@@ -3,6 +3,7 @@ package offline_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -377,5 +378,63 @@ func TestHandlerAuth(t *testing.T) {
 		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
 			t.Errorf("%s: Sync error %v, want status %s", tt.name, err, tt.want)
 		}
+	}
+}
+
+// many serves n records, running hook before record i.
+type many struct {
+	offline.Central
+	n    int
+	hook func(i int)
+}
+
+func (m *many) Pull(_ context.Context, fn func(*service.Record) error) error {
+	for i := 1; i <= m.n; i++ {
+		m.hook(i)
+		r := &service.Record{Animal: service.Animal{ID: int64(i), Species: service.Cat},
+			Chips: []service.Chip{{AnimalID: int64(i), Code: fmt.Sprintf("999%012d", i), Kind: chipid.KindISO}}}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// An officer can queue a scan while a long pull is being written: the
+// pull writes in batches and the scan gets in between them.
+func TestQueueDuringPull(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := backends[0].open(t)
+	seed(t, s)
+	r := openReplica(t)
+	done := make(chan error, 1)
+	c := &many{Central: &offline.StoreCentral{Store: s}, n: 1200, hook: func(i int) {
+		switch i {
+		case 100:
+			go func() {
+				_, err := r.RecordScan(ctx, parse(t, dogChip), "handheld-3")
+				done <- err
+			}()
+		case 1100: // two batches later
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("RecordScan during a pull: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Errorf("RecordScan waited for the whole pull")
+			}
+		}
+	}}
+	rep, err := offline.Sync(ctx, r, c, nil)
+	if err != nil {
+		t.Fatalf("Sync: %v", err)
+	}
+	if rep.Records != 1200 || rep.Queued != 1 {
+		t.Fatalf("Sync = %+v, want 1200 records and the scan queued during the pull", rep)
+	}
+	if rep := syncOK(t, r, &offline.StoreCentral{Store: s}); rep.Applied != 1 || rep.Records != 2 {
+		t.Fatalf("next Sync = %+v, want the scan applied and the 2 real records", rep)
 	}
 }

@@ -20,11 +20,6 @@ import (
 // look up (each as the JSON of a minimal service.Record), their chip and
 // tag keys, and the outbox of events recorded offline.
 const replicaSchema = `
-CREATE TABLE IF NOT EXISTS records (animal_id INTEGER PRIMARY KEY, body TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS chips (code TEXT PRIMARY KEY, animal_id INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS tags (
-	jurisdiction TEXT NOT NULL, year INTEGER NOT NULL, tag INTEGER NOT NULL, animal_id INTEGER NOT NULL,
-	PRIMARY KEY (jurisdiction, year, tag));
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS outbox (
 	seq       INTEGER PRIMARY KEY,
@@ -36,6 +31,18 @@ CREATE TABLE IF NOT EXISTS outbox (
 	synced_at TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS outbox_state ON outbox (state, seq);
 `
+
+// recordTables creates the looked-up tables with a name suffix: "" for
+// the live ones, "_next" for those a pull fills before it swaps them in.
+func recordTables(suffix string) string {
+	return `
+CREATE TABLE IF NOT EXISTS records` + suffix + ` (animal_id INTEGER PRIMARY KEY, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS chips` + suffix + ` (code TEXT PRIMARY KEY, animal_id INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS tags` + suffix + ` (
+	jurisdiction TEXT NOT NULL, year INTEGER NOT NULL, tag INTEGER NOT NULL, animal_id INTEGER NOT NULL,
+	PRIMARY KEY (jurisdiction, year, tag));
+`
+}
 
 // State is where a queued event is.
 type State string
@@ -87,7 +94,7 @@ func Open(ctx context.Context, path string, o *Opts) (*Replica, error) {
 		return nil, fmt.Errorf("offline: open: %w", err)
 	}
 	db.SetMaxOpenConns(1)
-	if _, err := db.ExecContext(ctx, replicaSchema); err != nil {
+	if _, err := db.ExecContext(ctx, replicaSchema+recordTables("")); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("offline: open %s: %w", path, err)
 	}

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -117,50 +118,89 @@ func (r *Replica) settle(ctx context.Context, outcomes []Outcome, rep *Report) e
 	return nil
 }
 
-// pull replaces the records with the central's, in one transaction: a
-// pull cut short leaves the replica as it was.
-func (r *Replica) pull(ctx context.Context, c Central, rep *Report) error {
-	tx, err := r.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("offline: %w", err)
+// pullBatch is the number of records written per transaction while a
+// pull fills the new tables; between batches, events can be queued.
+const pullBatch = 500
+
+// pull fills fresh tables with the central's records, a batch per
+// transaction, then swaps them for the live ones in one short
+// transaction: lookups see the old replica or the new one, never a mix,
+// and a pull cut short leaves the old one as it was.
+func (r *Replica) pull(ctx context.Context, c Central, rep *Report) (err error) {
+	drop := `DROP TABLE IF EXISTS records_next; DROP TABLE IF EXISTS chips_next; DROP TABLE IF EXISTS tags_next;`
+	if _, err := r.db.ExecContext(ctx, drop+recordTables("_next")); err != nil {
+		return fmt.Errorf("offline: pull: %w", err)
 	}
-	defer tx.Rollback()
-	for _, t := range []string{"records", "chips", "tags"} {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM `+t); err != nil {
-			return fmt.Errorf("offline: pull: %w", err)
+	defer func() {
+		if err != nil {
+			r.db.ExecContext(context.WithoutCancel(ctx), drop)
 		}
-	}
+	}()
+	var tx *sql.Tx
+	defer func() {
+		if tx != nil {
+			tx.Rollback()
+		}
+	}()
 	n := 0
 	err = c.Pull(ctx, func(rec *service.Record) error {
+		if tx == nil {
+			var err error
+			if tx, err = r.db.BeginTx(ctx, nil); err != nil {
+				return err
+			}
+		}
 		body, err := json.Marshal(rec)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO records (animal_id, body) VALUES (?, ?)`, rec.Animal.ID, string(body)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO records_next (animal_id, body) VALUES (?, ?)`, rec.Animal.ID, string(body)); err != nil {
 			return err
 		}
 		for _, ch := range rec.Chips {
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO chips (code, animal_id) VALUES (?, ?)`, ch.Code, rec.Animal.ID); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO chips_next (code, animal_id) VALUES (?, ?)`, ch.Code, rec.Animal.ID); err != nil {
 				return err
 			}
 		}
 		for _, l := range rec.Licences {
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tags (jurisdiction, year, tag, animal_id) VALUES (?, ?, ?, ?)`,
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tags_next (jurisdiction, year, tag, animal_id) VALUES (?, ?, ?, ?)`,
 				l.Jurisdiction, l.Year, l.TagNumber, rec.Animal.ID); err != nil {
 				return err
 			}
 		}
 		n++
+		if n%pullBatch == 0 {
+			err := tx.Commit()
+			tx = nil
+			return err
+		}
 		return nil
 	})
+	if err == nil && tx != nil {
+		err = tx.Commit()
+		tx = nil
+	}
 	if err != nil {
 		return fmt.Errorf("offline: pull: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value) VALUES ('pulled_at', ?)`,
+	swap, err := r.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("offline: pull: %w", err)
+	}
+	defer swap.Rollback()
+	for _, stmt := range []string{
+		`DROP TABLE records`, `DROP TABLE chips`, `DROP TABLE tags`,
+		`ALTER TABLE records_next RENAME TO records`, `ALTER TABLE chips_next RENAME TO chips`, `ALTER TABLE tags_next RENAME TO tags`,
+	} {
+		if _, err := swap.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("offline: pull: %w", err)
+		}
+	}
+	if _, err := swap.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value) VALUES ('pulled_at', ?)`,
 		r.o.Now().UTC().Format(time.RFC3339Nano)); err != nil {
 		return fmt.Errorf("offline: pull: %w", err)
 	}
-	if err := tx.Commit(); err != nil {
+	if err := swap.Commit(); err != nil {
 		return fmt.Errorf("offline: pull: %w", err)
 	}
 	rep.Records = n
