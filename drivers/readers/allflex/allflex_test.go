@@ -2,56 +2,23 @@ package allflex
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/chipdesk/chipdesk/drivers/readers"
+	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
-type line struct {
-	Reader string         `json:"reader"`
-	Raw    string         `json:"raw"`
-	Expect map[string]any `json:"expect"`
-	Src    string         `json:"src"`
-}
-
-func manualLines(t testing.TB, reader string) []line {
-	t.Helper()
-	b, err := os.ReadFile("../testdata/reader_lines.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v struct{ Lines []line }
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	var out []line
-	for _, l := range v.Lines {
-		if strings.HasPrefix(l.Reader, reader) {
-			out = append(out, l)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatalf("no %s lines", reader)
-	}
-	return out
-}
-
-func num(m map[string]any, k string) (uint64, bool) {
-	v, ok := m[k].(float64)
-	return uint64(v), ok
-}
+const manual = "../testdata/reader_lines.json"
 
 // The lines quoted in the Allflex manuals decode as the manuals say, and
 // encode back to the same bytes.
 func TestManualLines(t *testing.T) {
 	t.Parallel()
-	for _, l := range manualLines(t, "Allflex") {
+	for _, l := range readerstest.ManualLines(t, manual, "Allflex") {
 		t.Run(strings.TrimSpace(l.Raw), func(t *testing.T) {
 			raw := []byte(l.Raw)
 			sc := readers.NewScanner(Split, 0)
@@ -72,12 +39,12 @@ func TestManualLines(t *testing.T) {
 					t.Errorf("ToRead(industrial) = %v, %v, want no read", ok, err)
 				}
 			} else {
-				c, _ := num(l.Expect, "country")
-				n, _ := num(l.Expect, "national")
+				c, _ := l.Num("country")
+				n, _ := l.Num("national")
 				if uint64(f.Country) != c || f.National != n {
 					t.Errorf("Decode(%q) = %d %d, want %d %d", fr, f.Country, f.National, c, n)
 				}
-				if db, ok := num(l.Expect, "data_block"); ok && (f.DataBlock != (db == 1) || !f.TIRIS) {
+				if db, ok := l.Num("data_block"); ok && (f.DataBlock != (db == 1) || !f.TIRIS) {
 					t.Errorf("Decode(%q) = %+v, want TIRIS form, data block %d", fr, f, db)
 				}
 				r, ok, err := ToRead(f)
@@ -133,20 +100,13 @@ func TestSplitNoise(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	for _, l := range manualLines(f, "Allflex") {
+	for _, l := range readerstest.ManualLines(f, manual, "Allflex") {
 		f.Add([]byte(l.Raw))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		fr, err := Decode(b)
-		if err != nil {
+		enc, ok := readerstest.RoundTrip(t, b, Decode, Encode)
+		if !ok {
 			return
-		}
-		enc, err := Encode(fr)
-		if err != nil {
-			t.Fatalf("Encode(Decode(%q)) = %v", b, err)
-		}
-		if back, err := Decode(enc); err != nil || back != fr {
-			t.Fatalf("Decode(Encode(%+v)) = %+v, %v", fr, back, err)
 		}
 		if !bytes.Equal(readers.TrimEOL(enc), readers.TrimEOL(b)) {
 			t.Fatalf("Encode(Decode(%q)) = %q", b, enc)
@@ -157,13 +117,7 @@ func FuzzDecode(f *testing.F) {
 func FuzzSplit(f *testing.F) {
 	f.Add([]byte("noiseLA 982 000001088420\r\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		sc := readers.NewScanner(Split, 0)
-		sc.Write(b)
-		for fr := sc.Frame(); fr != nil; fr = sc.Frame() {
-			if _, err := Decode(fr); err != nil {
-				t.Fatalf("Split gave %q, which Decode rejects: %v", fr, err)
-			}
-		}
+		readerstest.SplitDecodes(t, Split, b, Decode)
 	})
 }
 

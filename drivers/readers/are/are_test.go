@@ -3,41 +3,21 @@ package are
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/port/porttest"
 	"github.com/chipdesk/chipdesk/drivers/readers"
+	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
 // manualRecord is the record printed in the AEG ARE H9 HF manual §7.4.
 func manualRecord(t testing.TB) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/reader_lines.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v struct {
-		Lines []struct {
-			Reader, Raw string
-		}
-	}
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range v.Lines {
-		if strings.HasPrefix(l.Reader, "AEG") {
-			return []byte(l.Raw)
-		}
-	}
-	t.Fatal("no AEG line")
-	return nil
+	return []byte(readerstest.ManualLines(t, "../testdata/reader_lines.json", "AEG")[0].Raw)
 }
 
 // The manual's record: K, 01.01.2001 00:01:33, 16 nibbles,
@@ -125,30 +105,14 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("2858997D3A4F0000\r\n"))
 	f.Add(manualRecord(f))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		fr, err := Decode(b)
-		if err != nil {
-			return
-		}
-		enc, err := Encode(fr)
-		if err != nil {
-			t.Fatalf("Encode(Decode(%q)) = %v", b, err)
-		}
-		if back, err := Decode(enc); err != nil || back != fr {
-			t.Fatalf("Decode(Encode(%+v)) = %+v, %v", fr, back, err)
-		}
+		readerstest.RoundTrip(t, b, Decode, Encode)
 	})
 }
 
 func FuzzSplit(f *testing.F) {
 	f.Add(append([]byte("x\x02y\r\n"), manualRecord(f)...))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		sc := readers.NewScanner(Split, 0)
-		sc.Write(b)
-		for fr := sc.Frame(); fr != nil; fr = sc.Frame() {
-			if _, err := Decode(fr); err != nil {
-				t.Fatalf("Split gave %q, which Decode rejects: %v", fr, err)
-			}
-		}
+		readerstest.SplitDecodes(t, Split, b, Decode)
 	})
 }
 

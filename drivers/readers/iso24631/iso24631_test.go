@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chipdesk/chipdesk/drivers/readers"
+	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
 )
 
 func TestDecode(t *testing.T) {
@@ -62,30 +63,14 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("\x02982 000123456789 3 17 000\r\n"))
 	f.Add([]byte("\x02982 000123456789\r\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		fr, err := Decode(b)
-		if err != nil {
-			return
-		}
-		enc, err := Encode(fr)
-		if err != nil {
-			t.Fatalf("Encode(Decode(%q)) = %v", b, err)
-		}
-		if back, err := Decode(enc); err != nil || back != fr {
-			t.Fatalf("Decode(Encode(%+v)) = %+v, %v", fr, back, err)
-		}
+		readerstest.RoundTrip(t, b, Decode, Encode)
 	})
 }
 
 func FuzzSplit(f *testing.F) {
 	f.Add([]byte("zz\x02982 000123456789 0 00 000\r\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		sc := readers.NewScanner(Split, 0)
-		sc.Write(b)
-		for fr := sc.Frame(); fr != nil; fr = sc.Frame() {
-			if _, err := Decode(fr); err != nil {
-				t.Fatalf("Split gave %q, which Decode rejects: %v", fr, err)
-			}
-		}
+		readerstest.SplitDecodes(t, Split, b, Decode)
 	})
 }
 

@@ -3,41 +3,22 @@ package rfidrw
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port/porttest"
 	"github.com/chipdesk/chipdesk/drivers/readers"
+	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
-type line struct {
-	Reader string         `json:"reader"`
-	Raw    string         `json:"raw"`
-	Expect map[string]any `json:"expect"`
-}
-
-func manualLines(t testing.TB) []line {
+// manualLines returns the four Priority 1 Design lines of the manual.
+func manualLines(t testing.TB) []readerstest.Line {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/reader_lines.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v struct{ Lines []line }
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	var out []line
-	for _, l := range v.Lines {
-		if strings.HasPrefix(l.Reader, "Priority 1 Design") {
-			out = append(out, l)
-		}
-	}
+	out := readerstest.ManualLines(t, "../testdata/reader_lines.json", "Priority 1 Design")
 	if len(out) != 4 {
 		t.Fatalf("%d RFIDRW lines, want 4", len(out))
 	}
@@ -158,16 +139,9 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("999_000000001008\r"))
 	f.Add([]byte("999_000000001007_1_0_AEC4_000000\r"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		fr, err := Decode(b)
-		if err != nil {
+		enc, ok := readerstest.RoundTrip(t, b, Decode, Encode)
+		if !ok {
 			return
-		}
-		enc, err := Encode(fr)
-		if err != nil {
-			t.Fatalf("Encode(Decode(%q)) = %v", b, err)
-		}
-		if back, err := Decode(enc); err != nil || back != fr {
-			t.Fatalf("Decode(Encode(%+v)) = %+v, %v", fr, back, err)
 		}
 		if !bytes.EqualFold(readers.TrimEOL(enc), readers.TrimEOL(b)) {
 			t.Fatalf("Encode(Decode(%q)) = %q", b, enc)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chipdesk/chipdesk/drivers/readers"
+	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
@@ -90,17 +91,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(good)
 	f.Add(append([]byte("\xAA0001*"), good...))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		fr, err := Decode(b)
-		if err != nil {
-			return
-		}
-		enc, err := Encode(fr)
-		if err != nil {
-			t.Fatalf("Encode(Decode(%q)) = %v", b, err)
-		}
-		if back, err := Decode(enc); err != nil || back != fr {
-			t.Fatalf("Decode(Encode(%+v)) = %+v, %v", fr, back, err)
-		}
+		readerstest.RoundTrip(t, b, Decode, Encode)
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chipdesk/chipdesk/drivers/readers"
+	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
@@ -215,13 +216,7 @@ func FuzzSplit(f *testing.F) {
 		f.Add(v.raw)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		sc := readers.NewScanner(Split, 0)
-		sc.Write(b)
-		for fr := sc.Frame(); fr != nil; fr = sc.Frame() {
-			if _, err := Decode(fr); err != nil {
-				t.Fatalf("Split gave %x, which Decode rejects: %v", fr, err)
-			}
-		}
+		readerstest.SplitDecodes(t, Split, b, Decode)
 	})
 }
 
