@@ -66,7 +66,9 @@ func CRC16(b []byte) uint16 {
 	return crc
 }
 
-func codeCRC(c iso11784.Code) uint16 {
+// CodeCRC returns the ISO 11785 CRC of a code: CRC16 over its 8 bytes
+// in wire order, as a telegram carries it.
+func CodeCRC(c iso11784.Code) uint16 {
 	w := c.WireBytes()
 	return CRC16(w[:])
 }

@@ -98,6 +98,9 @@ func TestFDXBVectors(t *testing.T) {
 			if w := code.WireBytes(); CRC16(w[:]) != wantT.CRC {
 				t.Errorf("CRC16(% X) = %04X, want %04X", w, CRC16(w[:]), wantT.CRC)
 			}
+			if got := CodeCRC(code); got != wantT.CRC {
+				t.Errorf("CodeCRC(%#x) = %04X, want %04X", uint64(code), got, wantT.CRC)
+			}
 			hdx := EncodeHDX(code, ext)
 			if g, err := DecodeHDX(hdx); err != nil || g != wantT {
 				t.Errorf("DecodeHDX(% X) = %+v, %v, want %+v", hdx, g, err, wantT)
@@ -270,7 +273,7 @@ func FuzzFDXB(f *testing.F) {
 			if !errors.Is(err, ErrInvalidCode) {
 				t.Fatalf("DecodeFDXB(EncodeFDXB(%#x)) = %v, want ErrInvalidCode", v, err)
 			}
-		} else if err != nil || got.Code != code || got.Ext != ext || got.CRC != codeCRC(code) {
+		} else if err != nil || got.Code != code || got.Ext != ext || got.CRC != CodeCRC(code) {
 			t.Fatalf("DecodeFDXB(EncodeFDXB(%#x, %06X)) = %+v, %v", v, ext, got, err)
 		}
 		var in [16]byte
@@ -293,7 +296,7 @@ func FuzzHDX(f *testing.F) {
 			if !errors.Is(err, ErrInvalidCode) {
 				t.Fatalf("DecodeHDX(EncodeHDX(%#x)) = %v", v, err)
 			}
-		} else if err != nil || got != (Telegram{Code: code, CRC: codeCRC(code), Ext: ext}) {
+		} else if err != nil || got != (Telegram{Code: code, CRC: CodeCRC(code), Ext: ext}) {
 			t.Fatalf("DecodeHDX(EncodeHDX(%#x, %06X)) = %+v, %v", v, ext, got, err)
 		}
 		if d, err := DecodeHDX(raw); err == nil && len(raw) == 14 && raw[0] == HDXStartRO &&

@@ -233,8 +233,7 @@ func ToRead(f Frame) (reader.Read, error) {
 			return reader.Read{}, fmt.Errorf("rfidrw: %w", err)
 		}
 		c = c.WithDataBlock(f.DataBlock)
-		w := c.WireBytes()
-		if want := iso11785.CRC16(w[:]); f.CRC != want {
+		if want := iso11785.CodeCRC(c); f.CRC != want {
 			return reader.Read{}, fmt.Errorf("%w: RAT carries %04X, the code gives %04X", ErrCRC, f.CRC, want)
 		}
 		id = readers.ChipISO(c)

@@ -144,14 +144,13 @@ func telegramDecode(e *env, args []string) error {
 		return exit(1, fmt.Errorf("invalid telegram %s: %w", h, derr))
 	}
 	c := t.Code
-	w := c.WireBytes()
 	out := telegramJSON{
 		Code: c.String(), Display: c.Display(), Country: c.Country(), National: c.National(),
 		Animal: c.Animal(), DataBlock: c.DataBlock(), RUDI: c.RUDI(), RetagCounter: c.RetagCounter(),
 		UserInfo: c.UserInfo(), Reserved: c.Reserved(),
 		ID64: fmt.Sprintf("%016X", uint64(c)), Raw: fmt.Sprintf("%016X", c.Reversed()),
 		Ext: fmt.Sprintf("%06X", t.Ext), CRC: fmt.Sprintf("%04X", t.CRC),
-		CRCOK:     t.CRC == iso11785.CRC16(w[:]),
+		CRCOK:     t.CRC == iso11785.CodeCRC(c),
 		CodeValid: c.Valid() == nil,
 	}
 	if out.CodeValid {

@@ -8,7 +8,6 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port/porttest"
 	"github.com/chipdesk/chipdesk/drivers/readers/allflex"
 	"github.com/chipdesk/chipdesk/drivers/readers/rfidrw"
-	"github.com/chipdesk/chipdesk/reader/iso11784"
 	"github.com/chipdesk/chipdesk/reader/iso11785"
 )
 
@@ -88,7 +87,7 @@ func (s *Sim) rfidrw(cmd string) []byte {
 		c := chip.ISO
 		b, err := rfidrw.Line(rfidrw.Frame{
 			Country: c.Country(), National: c.National(), RAT: true,
-			Animal: c.Animal(), DataBlock: c.DataBlock(), CRC: crc(c),
+			Animal: c.Animal(), DataBlock: c.DataBlock(), CRC: iso11785.CodeCRC(c),
 		})
 		if err != nil {
 			return []byte("?2")
@@ -96,10 +95,4 @@ func (s *Sim) rfidrw(cmd string) []byte {
 		return b
 	}
 	return []byte("?0")
-}
-
-// crc is the ISO 11785 CRC of the code, as a RAT reply carries it.
-func crc(c iso11784.Code) uint16 {
-	w := c.WireBytes()
-	return iso11785.CRC16(w[:])
 }
