@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/chipdesk/chipdesk/reader/internal/vectortest"
 	"github.com/chipdesk/chipdesk/reader/iso11784"
 )
 
@@ -160,15 +161,6 @@ func TestParseAmbiguous(t *testing.T) {
 	}
 }
 
-type fdxbVector struct {
-	Case      string `json:"case"`
-	ID15      string `json:"id15"`
-	Display   string `json:"display"`
-	Animal    int    `json:"animal"`
-	ID64      string `json:"id64"`
-	RawBitrev string `json:"raw_bitrev64"`
-}
-
 func readJSON(t testing.TB, name string, v any) {
 	t.Helper()
 	b, err := os.ReadFile("testdata/" + name)
@@ -184,15 +176,8 @@ func readJSON(t testing.TB, name string, v any) {
 // written forms.
 func TestParseVectors(t *testing.T) {
 	t.Parallel()
-	var f struct {
-		Positive []fdxbVector `json:"positive"`
-		Negative []fdxbVector `json:"negative"`
-	}
-	readJSON(t, "fdxb_vectors.json", &f)
-	if len(f.Positive) != 18 {
-		t.Fatalf("%d vectors", len(f.Positive))
-	}
-	for _, v := range f.Positive {
+	pos, neg := vectortest.LoadFDXB(t, "testdata/fdxb_vectors.json")
+	for _, v := range pos {
 		t.Run(v.Case, func(t *testing.T) {
 			t.Parallel()
 			id64, err := strconv.ParseUint(v.ID64, 16, 64)
@@ -218,7 +203,7 @@ func TestParseVectors(t *testing.T) {
 			}
 		})
 	}
-	for _, v := range f.Negative {
+	for _, v := range neg {
 		if v.ID64 == "" {
 			continue
 		}

@@ -2,45 +2,17 @@ package iso11784
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chipdesk/chipdesk/reader/internal/vectortest"
 )
 
-type vector struct {
-	Case       string `json:"case"`
-	Country    uint16 `json:"country"`
-	National   uint64 `json:"national"`
-	Display    string `json:"display"`
-	ID15       string `json:"id15"`
-	Animal     int    `json:"animal"`
-	DataBlock  int    `json:"data_block"`
-	Reserved14 uint16 `json:"reserved14"`
-	ID64       string `json:"id64"`
-	WireBytes  string `json:"id64_wire_bytes"`
-	RawBitrev  string `json:"raw_bitrev64"`
-}
-
-func loadVectors(t testing.TB) (pos, neg []vector) {
+func loadVectors(t testing.TB) (pos, neg []vectortest.FDXB) {
 	t.Helper()
-	b, err := os.ReadFile("testdata/fdxb_vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Positive []vector `json:"positive"`
-		Negative []vector `json:"negative"`
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	if len(f.Positive) != 18 || len(f.Negative) != 4 {
-		t.Fatalf("vectors: %d positive, %d negative, want 18, 4", len(f.Positive), len(f.Negative))
-	}
-	return f.Positive, f.Negative
+	return vectortest.LoadFDXB(t, "testdata/fdxb_vectors.json")
 }
 
 func hex64(t testing.TB, s string) uint64 {

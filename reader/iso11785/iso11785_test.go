@@ -3,43 +3,18 @@ package iso11785
 import (
 	"bytes"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 
+	"github.com/chipdesk/chipdesk/reader/internal/vectortest"
 	"github.com/chipdesk/chipdesk/reader/iso11784"
 )
 
-type vector struct {
-	Case      string `json:"case"`
-	Ext24     string `json:"ext24"`
-	ID64      string `json:"id64"`
-	CRC16     string `json:"crc16"`
-	Telegram  string `json:"telegram128_hex"`
-	DataBlock int    `json:"data_block"`
-	Reason    string `json:"reason"`
-}
-
-func loadVectors(t testing.TB) (pos, neg []vector) {
+func loadVectors(t testing.TB) (pos, neg []vectortest.FDXB) {
 	t.Helper()
-	b, err := os.ReadFile("testdata/fdxb_vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f struct {
-		Positive []vector `json:"positive"`
-		Negative []vector `json:"negative"`
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatal(err)
-	}
-	if len(f.Positive) != 18 || len(f.Negative) != 4 {
-		t.Fatalf("%d positive, %d negative vectors", len(f.Positive), len(f.Negative))
-	}
-	return f.Positive, f.Negative
+	return vectortest.LoadFDXB(t, "testdata/fdxb_vectors.json")
 }
 
 func hexN(t testing.TB, s string) uint64 {
