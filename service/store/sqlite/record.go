@@ -20,9 +20,18 @@ import (
 // one wide shape, told apart by the first column. The record statement
 // reads one snapshot, so no transaction is needed.
 
+// ncols counts the columns of a column list.
+func ncols(cols string) int { return strings.Count(cols, ",") + 1 }
+
 // recordWidth is the number of columns of a record row: the kind letter
-// and the widest part (animal and owner).
-const recordWidth = 1 + 15 + 10
+// and the widest part.
+func recordWidth() int {
+	w := 0
+	for _, p := range recordParts {
+		w = max(w, ncols(p.cols))
+	}
+	return 1 + w
+}
 
 // recordParts lists the UNION ALL branches: kind letter, columns, source.
 // ?1 is the start of the twelve-month window, ?2 the animal id, ?3 the
@@ -45,17 +54,19 @@ func recordSQL() string {
 		if i > 0 {
 			b.WriteString("\nUNION ALL\n")
 		}
-		n := strings.Count(p.cols, ",") + 1
-		b.WriteString("SELECT '" + p.kind + "', " + p.cols + strings.Repeat(", NULL", recordWidth-1-n) + " FROM " + p.from)
+		b.WriteString("SELECT '" + p.kind + "', " + p.cols + strings.Repeat(", NULL", recordWidth()-1-ncols(p.cols)) + " FROM " + p.from)
 	}
 	return b.String()
 }
 
 // recordStmts are the prepared lookup statements.
-type recordStmts struct{ chip, tag, record *sql.Stmt }
+type recordStmts struct {
+	chip, tag, record *sql.Stmt
+	width, animalCols int // recordWidth(), ncols(animalCols)
+}
 
 func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
-	var s recordStmts
+	s := recordStmts{width: recordWidth(), animalCols: ncols(animalCols)}
 	for _, p := range []struct {
 		dst   *(*sql.Stmt)
 		query string
@@ -137,8 +148,8 @@ func (db *DB) queryRecord(ctx context.Context, animalID, matched int64) (*servic
 	defer rows.Close()
 	r := &service.Record{Chips: []service.Chip{}, Licences: []service.Licence{}, Quarantines: []service.Quarantine{},
 		Impounds: []service.Impoundment{}, Bites: []service.BiteIncident{}}
-	var v [recordWidth]any
-	dest := make([]any, recordWidth)
+	v := make([]any, db.rec.width)
+	dest := make([]any, len(v))
 	for i := range v {
 		dest[i] = &v[i]
 	}
@@ -152,8 +163,8 @@ func (db *DB) queryRecord(ctx context.Context, animalID, matched int64) (*servic
 		case "A":
 			found = true
 			r.Animal = c.animal()
-			if v[16] != nil {
-				o := c[15:].owner()
+			if na := db.rec.animalCols; v[1+na] != nil { // the owner's id
+				o := c[na:].owner()
 				r.Owner = &o
 			}
 		case "C":
