@@ -3,7 +3,6 @@ package iso11784
 import (
 	"encoding/hex"
 	"errors"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -13,15 +12,6 @@ import (
 func loadVectors(t testing.TB) (pos, neg []vectortest.FDXB) {
 	t.Helper()
 	return vectortest.LoadFDXB(t, "testdata/fdxb_vectors.json")
-}
-
-func hex64(t testing.TB, s string) uint64 {
-	t.Helper()
-	v, err := strconv.ParseUint(s, 16, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
 }
 
 // TestVectors checks every form of every positive vector (ISO 11784
@@ -37,7 +27,7 @@ func TestVectors(t *testing.T) {
 				t.Fatalf("New(%d, %d) = %v", v.Country, v.National, err)
 			}
 			c = c.WithDataBlock(v.DataBlock == 1).WithReserved(v.Reserved14)
-			want := Code(hex64(t, v.ID64))
+			want := Code(vectortest.Hex(t, v.ID64))
 			if c != want {
 				t.Fatalf("New(%d, %d) = %#x, want %#x", v.Country, v.National, uint64(c), uint64(want))
 			}
@@ -47,10 +37,10 @@ func TestVectors(t *testing.T) {
 			if got := c.Display(); got != v.Display {
 				t.Errorf("Display() = %q, want %q", got, v.Display)
 			}
-			if got, want := c.Reversed(), hex64(t, v.RawBitrev); got != want {
+			if got, want := c.Reversed(), vectortest.Hex(t, v.RawBitrev); got != want {
 				t.Errorf("Reversed() = %016X, want %016X", got, want)
 			}
-			if got := FromReversed(hex64(t, v.RawBitrev)); got != c {
+			if got := FromReversed(vectortest.Hex(t, v.RawBitrev)); got != c {
 				t.Errorf("FromReversed(%s) = %#x, want %#x", v.RawBitrev, uint64(got), uint64(c))
 			}
 			wb, err := hex.DecodeString(strings.ReplaceAll(v.WireBytes, " ", ""))
@@ -87,7 +77,7 @@ func TestInvalidCountry(t *testing.T) {
 		if v.ID64 == "" {
 			continue
 		}
-		c := Code(hex64(t, v.ID64))
+		c := Code(vectortest.Hex(t, v.ID64))
 		if err := c.Valid(); !errors.Is(err, ErrRange) {
 			t.Errorf("Valid(%#x) = %v, want ErrRange", uint64(c), err)
 		}

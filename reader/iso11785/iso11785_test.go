@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"math"
-	"strconv"
 	"testing"
 
 	"github.com/chipdesk/chipdesk/reader/internal/vectortest"
@@ -15,15 +14,6 @@ import (
 func loadVectors(t testing.TB) (pos, neg []vectortest.FDXB) {
 	t.Helper()
 	return vectortest.LoadFDXB(t, "testdata/fdxb_vectors.json")
-}
-
-func hexN(t testing.TB, s string) uint64 {
-	t.Helper()
-	v, err := strconv.ParseUint(s, 16, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
 }
 
 func telegram(t testing.TB, s string) [16]byte {
@@ -59,14 +49,14 @@ func TestFDXBVectors(t *testing.T) {
 	for _, v := range pos {
 		t.Run(v.Case, func(t *testing.T) {
 			t.Parallel()
-			code := iso11784.Code(hexN(t, v.ID64))
-			ext := uint32(hexN(t, v.Ext24))
+			code := iso11784.Code(vectortest.Hex(t, v.ID64))
+			ext := uint32(vectortest.Hex(t, v.Ext24))
 			want := telegram(t, v.Telegram)
 			if got := EncodeFDXB(code, ext); got != want {
 				t.Errorf("EncodeFDXB(%#x, %06X) = %X, want %X", uint64(code), ext, got, want)
 			}
 			got, err := DecodeFDXB(want)
-			wantT := Telegram{Code: code, CRC: uint16(hexN(t, v.CRC16)), Ext: ext}
+			wantT := Telegram{Code: code, CRC: uint16(vectortest.Hex(t, v.CRC16)), Ext: ext}
 			if err != nil || got != wantT {
 				t.Errorf("DecodeFDXB(%X) = %+v, %v, want %+v", want, got, err, wantT)
 			}
@@ -100,7 +90,7 @@ func TestFDXBNegative(t *testing.T) {
 			if !errors.Is(err, wants[i]) {
 				t.Errorf("DecodeFDXB(%X) = %+v, %v, want %v (%s)", tg, got, err, wants[i], v.Reason)
 			}
-			if v.ID64 != "" && got.Code != iso11784.Code(hexN(t, v.ID64)) {
+			if v.ID64 != "" && got.Code != iso11784.Code(vectortest.Hex(t, v.ID64)) {
 				t.Errorf("DecodeFDXB(%X).Code = %#x, want the received %s", tg, uint64(got.Code), v.ID64)
 			}
 		})

@@ -3,6 +3,7 @@ package vectortest
 import (
 	"encoding/json"
 	"os"
+	"strconv"
 	"testing"
 )
 
@@ -54,4 +55,15 @@ func LoadFDXB(tb testing.TB, path string) (pos, neg []FDXB) {
 			path, len(f.Positive), len(f.Negative), Positive, Negative)
 	}
 	return f.Positive, f.Negative
+}
+
+// Hex returns the number a vector writes in hex (ID64, CRC16, Ext24),
+// failing tb when s is not one.
+func Hex(tb testing.TB, s string) uint64 {
+	tb.Helper()
+	v, err := strconv.ParseUint(s, 16, 64)
+	if err != nil {
+		tb.Fatalf("vectortest: %v", err)
+	}
+	return v
 }
