@@ -42,23 +42,6 @@ func runTrace(ctx context.Context, e *env, args []string) error {
 	return usageError("unknown trace command %q\n%s", args[0], traceUsage)
 }
 
-// parseInterspersed parses flags that may come before, between or after
-// the positional arguments.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
 // traceRead is the JSON form of one telegram found in a file.
 type traceRead struct {
 	File       string   `json:"file"`
@@ -87,7 +70,7 @@ func traceDecode(ctx context.Context, e *env, args []string) error {
 	format := fs.String("format", "", "pm3, int8 or int16 (default: by file extension, else pm3)")
 	rate := fs.Float64("rate", 0, "HDX sample rate in Hz (default 2 MHz)")
 	circular := fs.Bool("circular", false, "complete an FDX-B telegram cut by the end of a capture from its repeat")
-	files, err := parseInterspersed(fs, args)
+	files, err := parseArgsAnywhere(fs, args)
 	if err != nil {
 		return exit(2, nil)
 	}
@@ -217,7 +200,7 @@ func traceSynth(e *env, args []string) error {
 	fs.IntVar(&o.Repeats, "repeats", 3, "telegrams")
 	fs.Uint64Var(&o.Seed, "seed", 1, "noise seed")
 	ext := fs.Uint("ext", 0, "24-bit extension (FDX-B, HDX)")
-	pos, err := parseInterspersed(fs, args)
+	pos, err := parseArgsAnywhere(fs, args)
 	if err != nil {
 		return exit(2, nil)
 	}
