@@ -69,13 +69,9 @@ func runParse(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("parse", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	locale := fs.String("locale", "en_US", "locale of the manufacturer names (en_US, en_GB, en_AU, ...)")
-	texts, err := parseArgsAnywhere(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, parseUsage)
-		return nil
-	}
-	if err != nil {
-		return usageError("%v\n%s", err, parseUsage)
+	texts, ok, err := parseCommand(e, fs, args, parseUsage)
+	if !ok {
+		return err
 	}
 	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)

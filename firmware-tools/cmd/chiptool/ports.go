@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,13 +31,9 @@ func runPorts(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("ports", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print one JSON object per port")
-	pos, err := parseArgsAnywhere(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, portsUsage)
-		return nil
-	}
-	if err != nil {
-		return usageError("%v\n%s", err, portsUsage)
+	pos, ok, err := parseCommand(e, fs, args, portsUsage)
+	if !ok {
+		return err
 	}
 	if len(pos) > 0 {
 		return usageError("unexpected arguments %q\n%s", pos, portsUsage)

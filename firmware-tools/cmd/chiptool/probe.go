@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -50,13 +49,9 @@ func runProbe(ctx context.Context, e *env, args []string) error {
 	listen := fs.Duration("listen", 0, "how long to listen at each baud rate (default 1.5s)")
 	var extra bauds
 	fs.Var(&extra, "baud", "another baud rate to try (repeatable)")
-	pos, err := parseArgsAnywhere(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, probeUsage)
-		return nil
-	}
-	if err != nil {
-		return usageError("%v\n%s", err, probeUsage)
+	pos, ok, err := parseCommand(e, fs, args, probeUsage)
+	if !ok {
+		return err
 	}
 	if len(pos) != 1 {
 		return usageError("want one PORT\n%s", probeUsage)

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,13 +32,9 @@ func runSim(ctx context.Context, e *env, args []string) error {
 	noise := fs.Float64("noise", 0, "fraction of the bytes sent that are random noise, in [0, 1)")
 	linger := fs.Duration("linger", 0, "exit this long after the input ends (0: run until interrupted)")
 	seed := fs.Uint64("seed", 0, "noise seed (0: random)")
-	pos, err := parseArgsAnywhere(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, simUsage)
-		return nil
-	}
-	if err != nil {
-		return usageError("%v\n%s", err, simUsage)
+	pos, ok, err := parseCommand(e, fs, args, simUsage)
+	if !ok {
+		return err
 	}
 	if *proto == "" || *link == "" {
 		return usageError("--protocol and --link are required\n%s", simUsage)

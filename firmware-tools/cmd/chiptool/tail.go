@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -68,13 +67,9 @@ func runTail(ctx context.Context, e *env, args []string) error {
 	count := fs.Int("count", 0, "stop after this many reads (0: no limit)")
 	timeout := fs.Duration("timeout", 0, "stop after this long (0: never)")
 	debounce := fs.Duration("debounce", 0, "drop repeats of a chip within this window (0: keep every read)")
-	pos, err := parseArgsAnywhere(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, tailUsage)
-		return nil
-	}
-	if err != nil {
-		return usageError("%v\n%s", err, tailUsage)
+	pos, ok, err := parseCommand(e, fs, args, tailUsage)
+	if !ok {
+		return err
 	}
 	if len(pos) != 1 {
 		return usageError("want one PORT\n%s", tailUsage)

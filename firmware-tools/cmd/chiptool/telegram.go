@@ -50,6 +50,22 @@ func parseArgsAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseCommand parses a subcommand's args with parseArgsAnywhere. On -h
+// it prints usage to standard output and returns ok false and a nil
+// error (the command succeeds); on a bad flag, ok false and a usage
+// error carrying usage.
+func parseCommand(e *env, fs *flag.FlagSet, args []string, usage string) (pos []string, ok bool, err error) {
+	pos, err = parseArgsAnywhere(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(e.stdout, usage)
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, usageError("%v\n%s", err, usage)
+	}
+	return pos, true, nil
+}
+
 func runTelegram(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 {
 		return usageError("missing encode or decode\n%s", telegramUsage)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -175,5 +176,25 @@ func TestTelegramUsage(t *testing.T) {
 	}
 	if code, out, _ := runCmd(t, "", "telegram", "help"); code != 0 || !strings.Contains(out, "encode") {
 		t.Errorf("telegram help = %d, %q", code, out)
+	}
+}
+
+// Every subcommand parsed by parseCommand prints its usage on -h and
+// succeeds, and refuses an unknown flag with its usage and status 2.
+func TestParseCommandHelpAndBadFlag(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"parse", "ports", "probe", "sim", "tail"} {
+		t.Run(cmd, func(t *testing.T) {
+			t.Parallel()
+			if cmd == "sim" && runtime.GOOS != "linux" {
+				t.Skip("chiptool sim runs on Linux only")
+			}
+			if code, out, _ := runCmd(t, "", cmd, "-h"); code != 0 || !strings.Contains(out, "usage") {
+				t.Errorf("chiptool %s -h = %d, %q, want 0 and the usage", cmd, code, out)
+			}
+			if code, _, errOut := runCmd(t, "", cmd, "--bogus"); code != 2 || !strings.Contains(errOut, "usage") {
+				t.Errorf("chiptool %s --bogus = %d, %q, want 2 and the usage", cmd, code, errOut)
+			}
+		})
 	}
 }
