@@ -59,7 +59,9 @@ type DeviceEventService interface {
 	// AnimalID is the animal that carries the chip in the store when the
 	// event is applied (0: none), whatever the device thought; its At,
 	// User and Site default to the event's. A bite must name an animal
-	// the store has (EINVALID otherwise). An id reused for an event of
-	// another kind or device is ECONFLICT.
+	// the store has (EINVALID otherwise); its audit event ("bite.create",
+	// the event's user as actor, its site) is written in the same
+	// transaction. An id reused for an event of another kind or device
+	// is ECONFLICT.
 	ApplyDeviceEvent(ctx context.Context, e *DeviceEvent) (applied bool, recordID int64, err error)
 }

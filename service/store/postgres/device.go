@@ -75,6 +75,11 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 				return err
 			}
 			recordID = b.ID
+			if _, err := tx.Exec(ctx, `INSERT INTO audit_events (id, at, actor, role, action, entity, entity_id, detail, site)
+				VALUES (nextval('audit_events_id_seq'), $1, $2, '', 'bite.create', 'bite', $3, $4, $5)`,
+				now, deviceActor(e), b.ID, "device "+e.Device+" event "+e.ID, e.Site); err != nil {
+				return mapErr(err, "Audit event")
+			}
 		}
 		if _, err := tx.Exec(ctx, `UPDATE device_events SET record_id = $1 WHERE id = $2`, recordID, e.ID); err != nil {
 			return mapErr(err, "Device event")
@@ -86,6 +91,15 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 		return false, 0, err
 	}
 	return applied, recordID, nil
+}
+
+// deviceActor is who an event's audit entry names: its user, else the
+// device.
+func deviceActor(e *service.DeviceEvent) string {
+	if e.User != "" {
+		return e.User
+	}
+	return e.Device
 }
 
 var _ service.DeviceEventService = (*DB)(nil)

@@ -71,6 +71,14 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 				return mapErr(err, "Bite")
 			}
 			recordID = b.ID
+			actor := e.User
+			if actor == "" {
+				actor = e.Device
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO audit_events (`+auditCols+`) VALUES (NULL, ?, ?, '', 'bite.create', 'bite', ?, ?, ?)`,
+				formatStamp(now), actor, b.ID, "device "+e.Device+" event "+e.ID, e.Site); err != nil {
+				return mapErr(err, "Audit event")
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE device_events SET record_id = ? WHERE id = ?`, recordID, e.ID); err != nil {
 			return mapErr(err, "Device event")

@@ -79,7 +79,7 @@ func testDeviceEventOnce(t *testing.T, s DeviceEventStore, c *Clock) {
 	if len(scans) != 1 || scans[0].ID != id3 || scans[0].AnimalID != 0 {
 		t.Fatalf("unknown chip scan = %+v, want animal 0", scans)
 	}
-	bite := &service.DeviceEvent{ID: "0b9f6c1e-bite-1", Device: "handheld-3", Kind: service.DeviceBite, At: at,
+	bite := &service.DeviceEvent{ID: "0b9f6c1e-bite-1", Device: "handheld-3", Kind: service.DeviceBite, At: at, User: "officer-7", Site: "north",
 		Bite: &service.BiteIncident{AnimalID: a.ID, Date: service.MustDate("2026-03-15"), Victim: service.VictimPerson, SkinBroken: true}}
 	applied, bid, err := s.ApplyDeviceEvent(ctx, bite)
 	must(t, "ApplyDeviceEvent(bite)", err)
@@ -92,6 +92,12 @@ func testDeviceEventOnce(t *testing.T, s DeviceEventStore, c *Clock) {
 	must(t, "FindBites", err)
 	if applied || bid2 != bid || len(bites) != 1 || bites[0].ID != bid || !bites[0].SkinBroken {
 		t.Fatalf("bite pushed twice: applied %v ids %d %d, bites %+v; want one bite %d", applied, bid, bid2, bites, bid)
+	}
+	site, entity := "north", "bite"
+	evs, n, err := s.FindAuditEvents(ctx, service.AuditFilter{Site: &site, Entity: &entity})
+	must(t, "FindAuditEvents", err)
+	if n != 1 || evs[0].EntityID != bid || evs[0].Actor != "officer-7" || evs[0].Action != "bite.create" {
+		t.Fatalf("audit of the pushed bite = %+v (total %d), want one bite.create by officer-7 at north", evs, n)
 	}
 }
 
