@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/chipdesk/chipdesk/service"
 )
@@ -76,6 +77,10 @@ func Handler(c Central, o *HandlerOpts) http.Handler {
 		json.NewEncoder(w).Encode(out)
 	})
 	mux.HandleFunc("GET /replica", func(w http.ResponseWriter, req *http.Request) {
+		// A whole replica takes longer than a server's write timeout
+		// allows an ordinary answer; the request's context still ends it
+		// when the client goes away.
+		http.NewResponseController(w).SetWriteDeadline(time.Time{})
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		bw := bufio.NewWriter(w)
 		enc := json.NewEncoder(bw)

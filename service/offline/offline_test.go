@@ -438,3 +438,34 @@ func TestQueueDuringPull(t *testing.T) {
 		t.Fatalf("next Sync = %+v, want the scan applied and the 2 real records", rep)
 	}
 }
+
+// slow serves two records with a pause between them.
+type slow struct{ offline.Central }
+
+func (s slow) Pull(ctx context.Context, fn func(*service.Record) error) error {
+	for i := 1; i <= 2; i++ {
+		if i > 1 {
+			time.Sleep(400 * time.Millisecond)
+		}
+		if err := fn(&service.Record{Animal: service.Animal{ID: int64(i), Species: service.Dog},
+			Chips: []service.Chip{{AnimalID: int64(i), Code: fmt.Sprintf("985%012d", i), Kind: chipid.KindISO}}}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A replica longer to send than the server's write timeout still
+// arrives whole.
+func TestPullOutlastsWriteTimeout(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewUnstartedServer(offline.Handler(slow{}, nil))
+	srv.Config.WriteTimeout = 200 * time.Millisecond
+	srv.Start()
+	defer srv.Close()
+	r := openReplica(t)
+	rep, err := offline.Sync(context.Background(), r, &offline.HTTPClient{URL: srv.URL}, nil)
+	if err != nil || rep.Records != 2 {
+		t.Fatalf("Sync = %+v, %v; want 2 records", rep, err)
+	}
+}
