@@ -86,13 +86,13 @@ func (r *Result) Read() (reader.Read, error) {
 		}
 		rd.ID = id
 	default:
-		return reader.Read{}, fmt.Errorf("demod: %w: %q", ErrProtocol, r.Protocol)
+		return reader.Read{}, fmt.Errorf("%w: %q", ErrProtocol, r.Protocol)
 	}
 	return rd, nil
 }
 
 // ErrProtocol reports a protocol the package does not demodulate.
-var ErrProtocol = errors.New("unknown protocol")
+var ErrProtocol = errors.New("demod: unknown protocol")
 
 // Opts configures a demodulator. A nil *Opts means DefaultOpts.
 type Opts struct {
