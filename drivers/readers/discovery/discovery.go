@@ -50,6 +50,9 @@ type Opts struct {
 	Reply time.Duration
 	// Passive turns the queries off: nothing is sent to the port.
 	Passive bool
+	// Now is the clock the listening windows are timed by; nil means
+	// time.Now.
+	Now func() time.Time
 }
 
 // Result says which reader answered and how.
@@ -95,6 +98,10 @@ func Probe(ctx context.Context, p port.Port, o *Opts) (Result, error) {
 	if reply <= 0 {
 		reply = 300 * time.Millisecond
 	}
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
 	if t, ok := p.(port.Timeouter); ok {
 		if err := t.SetReadTimeout(50 * time.Millisecond); err != nil {
 			return Result{}, fmt.Errorf("discovery: %w", err)
@@ -104,7 +111,7 @@ func Probe(ctx context.Context, p port.Port, o *Opts) (Result, error) {
 		if err := readers.SetMode(p, m); err != nil {
 			return Result{}, fmt.Errorf("discovery: %w", err)
 		}
-		l := newListener(protos)
+		l := newListener(protos, now)
 		// Passive: any protocol's frame that decodes to a read.
 		if r, ok, err := l.listen(ctx, p, listen, m); ok || err != nil {
 			return r, err
@@ -164,10 +171,11 @@ type listener struct {
 	sc     []*readers.Scanner
 	buf    []byte
 	reply  []byte
+	now    func() time.Time
 }
 
-func newListener(protos []catalog.Protocol) *listener {
-	l := &listener{protos: protos, buf: make([]byte, 256)}
+func newListener(protos []catalog.Protocol, now func() time.Time) *listener {
+	l := &listener{protos: protos, buf: make([]byte, 256), now: now}
 	for _, p := range protos {
 		l.sc = append(l.sc, readers.NewScanner(p.Split, 0))
 	}
@@ -177,8 +185,8 @@ func newListener(protos []catalog.Protocol) *listener {
 // listen reads for d and reports the first protocol whose frames decode
 // to a read.
 func (l *listener) listen(ctx context.Context, p port.Port, d time.Duration, m port.Mode) (Result, bool, error) {
-	end := time.Now().Add(d)
-	for time.Now().Before(end) {
+	end := l.now().Add(d)
+	for l.now().Before(end) {
 		if err := ctx.Err(); err != nil {
 			return Result{}, false, err
 		}

@@ -153,3 +153,26 @@ func TestPorts(t *testing.T) {
 		}
 	}
 }
+
+// The listening windows are timed by Opts.Now: a clock that jumps an
+// hour at each call ends every window at its first check, so each of
+// the two modes (8N2 and 8N1) reads the clock twice.
+func TestProbeClock(t *testing.T) {
+	t.Parallel()
+	host, dev := porttest.Pipe("silent")
+	defer dev.Close()
+	var calls int
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	now := func() time.Time {
+		calls++
+		at = at.Add(time.Hour)
+		return at
+	}
+	_, err := Probe(context.Background(), host, &Opts{Passive: true, Now: now})
+	if !errors.Is(err, ErrNoReader) {
+		t.Fatalf("Probe() = %v, want ErrNoReader", err)
+	}
+	if calls != 4 {
+		t.Errorf("Probe read Opts.Now %d times, want 4 (start and end of two windows)", calls)
+	}
+}

@@ -81,7 +81,7 @@ func Start(o *Opts) (*Sim, error) {
 	}
 	seed := o.Seed
 	if seed == 0 {
-		seed = uint64(time.Now().UnixNano())
+		seed = uint64(s.o.Now().UnixNano())
 	}
 	s.rng = rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))
 	if err := s.open(); err != nil {
