@@ -95,6 +95,17 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
+// Any bytes through the stream framing: no panic, and every frame it
+// gives decodes.
+func FuzzSplit(f *testing.F) {
+	good, _ := Encode(Frame{Type: TypeFDXB, ID: "982000123456789"})
+	f.Add(append([]byte("noise\r"), good...))
+	f.Add(append([]byte("\xAA0001*"), good...))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		readerstest.SplitDecodes(t, Split, b, Decode)
+	})
+}
+
 func Example() {
 	b, _ := Encode(Frame{Type: TypeFDXB, ID: "982000123456789"})
 	fmt.Printf("%q\n", b)
