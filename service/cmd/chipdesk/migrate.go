@@ -276,6 +276,15 @@ func migrateToPostgres(ctx context.Context, path, dsn string) ([]tableCount, err
 	if err := tx.Commit(ctx); err != nil {
 		return nil, fmt.Errorf("migrate: commit: %w", err)
 	}
+	// Fresh statistics, so the first plans are made on the copied tables
+	// and not on empty ones.
+	var names []string
+	for _, c := range counts {
+		names = append(names, pgx.Identifier{c.table}.Sanitize())
+	}
+	if _, err := conn.Exec(ctx, `ANALYZE `+strings.Join(names, ", ")); err != nil {
+		return nil, fmt.Errorf("migrate: analyze: %w", err)
+	}
 	return counts, nil
 }
 

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -40,7 +41,7 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 			return err
 		}
 	}
-	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		if err := bulkInsert(ctx, tx, "owners", ownerCols, insertOwnerSQL, b.Owners, func(o *service.Owner) (*int64, []any) {
 			stampNew(&o.CreatedAt, now)
 			stampNew(&o.UpdatedAt, now)
@@ -95,7 +96,21 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 				return &v.ID, vaccinationArgs(v)
 			}, "Vaccination")
 	})
+	if err != nil || b.Len() < analyzeAfter {
+		return err
+	}
+	// Plans made on the statistics of the tables before a large import
+	// (empty ones: sequential scans) would hold until autovacuum comes
+	// round; ANALYZE now, and cached plans are made again.
+	if _, err := db.pool.Exec(ctx, `ANALYZE owners, animals, chips, licences, tag_counters, vaccinations`); err != nil {
+		return fmt.Errorf("postgres: analyze after import: %w", err)
+	}
+	return nil
 }
+
+// analyzeAfter is the batch size from which Import refreshes the
+// planner's statistics.
+const analyzeAfter = 10000
 
 func stampNew(t *time.Time, now time.Time) {
 	if t.IsZero() {
