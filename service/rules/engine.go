@@ -250,6 +250,14 @@ func (p *Profile) Evaluate(rec *service.Record, on service.Date) *Evaluation {
 		}
 		h := p.HoldFor(im)
 		e.Hold = &h
+		if n := p.Impound.NoticeWithinHours; n != nil && im.NoticeOn.IsZero() {
+			// 5-73(a): notice of impounding within 24 hours.
+			dl := Deadline{Name: "impound-notice", Due: im.IntakeOn.AddDays((n.Value + 23) / 24), State: DeadlineDue, Source: n.Source}
+			if on > dl.Due {
+				dl.State = DeadlineMissed
+			}
+			e.Deadlines = append(e.Deadlines, dl)
+		}
 		e.Redemption = p.Redemption(rec, im, on)
 		e.Alerts = append(e.Alerts, Alert{Code: AlertImpounded, Severity: Info,
 			Message: "Impounded on " + im.IntakeOn.String() + "; held until " + h.Until.String() + ".", Source: h.Source, Until: h.Until})

@@ -376,3 +376,17 @@ func (p *Profile) ExposureOptions(a *service.Animal, rabies *service.RabiesVacci
 	}
 	return out
 }
+
+// DwellingPermitQuote is the fee and term of a permit to keep more
+// animals than the dwelling limit (Minneapolis 64.100(b), (c)).
+func (p *Profile) DwellingPermitQuote(on service.Date) (*Quote, error) {
+	r := p.Dwelling
+	if r == nil {
+		return nil, service.Errorf(service.EINVALID, "%s has no multiple-animal permit.", p.Name)
+	}
+	q := &Quote{Jurisdiction: p.ID, IssuedOn: on, Year: on.Year(), FeeCode: "dwelling-permit"}
+	q.ExpiresOn, _ = Expiry(r.PermitExpiry, on, nil)
+	q.Fees.add(q.FeeCode, "Multiple-animal permit", r.PermitFee, 0)
+	q.Fees.finish()
+	return q, nil
+}

@@ -811,3 +811,35 @@ func TestMinneapolis_64_10_LicenceDueAfterFiveDays(t *testing.T) {
 		t.Errorf("LicenceDue(other species) ok, want not licensed")
 	}
 }
+
+func TestMinneapolis_64_100_PermitFee(t *testing.T) {
+	t.Parallel()
+	mpls, chan_ := profiles(t)
+	q, err := mpls.DwellingPermitQuote(d("2026-03-15"))
+	if err != nil || q.Fees.TotalCents != 2000 || q.ExpiresOn != d("2027-02-01") || q.Fees.Lines[0].Source != "64.100(c)" {
+		t.Errorf("DwellingPermitQuote = %+v, %v; want $20 until 2027-02-01 (64.100(c))", q, err)
+	}
+	if _, err := chan_.DwellingPermitQuote(d("2026-03-15")); service.ErrorCode(err) != service.EINVALID {
+		t.Errorf("Chanhassen DwellingPermitQuote error = %v, want EINVALID", err)
+	}
+}
+
+func TestChanhassen_5_73_NoticeWithin24Hours(t *testing.T) {
+	t.Parallel()
+	_, chan_ := profiles(t)
+	rec := &service.Record{Animal: *dog("2020-01-01", true),
+		Impounds: []service.Impoundment{{ID: 1, AnimalID: 1, Jurisdiction: "chanhassen", IntakeOn: d("2026-03-18")}}}
+	for _, tt := range []struct {
+		on    string
+		state rules.DeadlineState
+	}{{"2026-03-19", rules.DeadlineDue}, {"2026-03-20", rules.DeadlineMissed}} {
+		m := deadlines(chan_.Evaluate(rec, d(tt.on)))
+		if dl := m["impound-notice"]; dl.State != tt.state || dl.Due != d("2026-03-19") || dl.Source != "5-73(a)" {
+			t.Errorf("on %s impound-notice = %+v, want %s due 2026-03-19", tt.on, dl, tt.state)
+		}
+	}
+	rec.Impounds[0].NoticeOn = d("2026-03-19")
+	if _, ok := deadlines(chan_.Evaluate(rec, d("2026-03-20")))["impound-notice"]; ok {
+		t.Errorf("notice given, yet an impound-notice deadline remains")
+	}
+}
