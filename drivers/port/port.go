@@ -1,9 +1,3 @@
-// Package port defines the byte transport every driver speaks through:
-// a serial line, a Bluetooth SPP tty, a USB bulk pipe or a TCP socket.
-//
-// Implementations live in the subpackages serialport (go.bug.st/serial),
-// usbport (gousb, build tag libusb) and porttest (record and replay
-// fakes in the manner of periph's conntest).
 package port
 
 import (
