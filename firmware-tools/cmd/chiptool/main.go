@@ -1,8 +1,3 @@
-// Command chiptool is the device-level toolbox of chipdesk: decode raw
-// antenna captures and telegrams, parse reader output, simulate a
-// reader, list, probe and tail ports, configure and flash readers.
-//
-// Each subcommand lives in its own file and is listed in commands below.
 package main
 
 import (
