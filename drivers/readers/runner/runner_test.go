@@ -184,10 +184,11 @@ func TestReconnectWithBackoff(t *testing.T) {
 	}
 }
 
-func TestCloseUnblocksNext(t *testing.T) {
-	t.Parallel()
-	rd := readertest.New("idle")
-	r, _ := New(func(context.Context) (reader.Reader, error) { return rd, nil }, nil)
+// closeWhileBlocked closes r while a Next waits in another goroutine,
+// and fails t unless that Next returns reader.ErrClosed; when says
+// where Next was blocked.
+func closeWhileBlocked(t *testing.T, r *Runner, when string) {
+	t.Helper()
 	done := make(chan error)
 	go func() {
 		_, err := r.Next(context.Background())
@@ -198,11 +199,18 @@ func TestCloseUnblocksNext(t *testing.T) {
 	select {
 	case err := <-done:
 		if !errors.Is(err, reader.ErrClosed) {
-			t.Errorf("Next() after Close = %v, want reader.ErrClosed", err)
+			t.Errorf("Next() after Close%s = %v, want reader.ErrClosed", when, err)
 		}
 	case <-time.After(2 * time.Second):
-		t.Fatal("Next did not return after Close")
+		t.Fatalf("Next did not return after Close%s", when)
 	}
+}
+
+func TestCloseUnblocksNext(t *testing.T) {
+	t.Parallel()
+	rd := readertest.New("idle")
+	r, _ := New(func(context.Context) (reader.Reader, error) { return rd, nil }, nil)
+	closeWhileBlocked(t, r, "")
 	if _, err := r.Next(context.Background()); !errors.Is(err, reader.ErrClosed) {
 		t.Errorf("Next() on a closed runner = %v, want reader.ErrClosed", err)
 	}
@@ -212,21 +220,7 @@ func TestCloseDuringBackoff(t *testing.T) {
 	t.Parallel()
 	r, _ := New(func(context.Context) (reader.Reader, error) { return nil, errors.New("unplugged") },
 		&Opts{MinBackoff: time.Hour})
-	done := make(chan error)
-	go func() {
-		_, err := r.Next(context.Background())
-		done <- err
-	}()
-	time.Sleep(20 * time.Millisecond)
-	r.Close()
-	select {
-	case err := <-done:
-		if !errors.Is(err, reader.ErrClosed) {
-			t.Errorf("Next() = %v, want reader.ErrClosed", err)
-		}
-	case <-time.After(2 * time.Second):
-		t.Fatal("Next did not return after Close during the backoff")
-	}
+	closeWhileBlocked(t, r, " during the backoff")
 }
 
 func TestContextCancel(t *testing.T) {
