@@ -41,8 +41,9 @@ type answer struct {
 	NextStep string `json:"next_step"`
 }
 
-func TestLookupByChip(t *testing.T) {
-	h := newHarness(t)
+func TestLookupByChip(t *testing.T) { onBackends(t, testLookupByChip) }
+
+func testLookupByChip(t *testing.T, h *harness) {
 	s := h.seed()
 	tests := []struct {
 		name      string
@@ -86,8 +87,9 @@ func TestLookupPublicBodyHasNoOwnerData(t *testing.T) {
 	}
 }
 
-func TestLookupUnknownChip(t *testing.T) {
-	h := newHarness(t)
+func TestLookupUnknownChip(t *testing.T) { onBackends(t, testLookupUnknownChip) }
+
+func testLookupUnknownChip(t *testing.T, h *harness) {
 	h.seed()
 	tests := []struct {
 		name, chip, wantMaker string
@@ -173,8 +175,9 @@ func TestInternalErrorNotLeaked(t *testing.T) {
 	}
 }
 
-func TestAuditEveryLookupAndChange(t *testing.T) {
-	h := newHarness(t)
+func TestAuditEveryLookupAndChange(t *testing.T) { onBackends(t, testAuditEveryLookupAndChange) }
+
+func testAuditEveryLookupAndChange(t *testing.T, h *harness) {
 	s := h.seed()
 	h.mustJSON(service.RoleOfficer, "GET", "/api/v1/lookup?chip="+s.chip, nil, http.StatusOK, nil)
 	h.mustJSON(service.RoleIntake, "PATCH", "/api/v1/owners/"+itoa(s.owner), map[string]string{"phone": "612-555-0199"}, http.StatusOK, nil)
@@ -214,8 +217,9 @@ func TestHealthAndMetrics(t *testing.T) {
 
 // TestScanStream posts scans from two readers and reads the event
 // stream of one of them.
-func TestScanStream(t *testing.T) {
-	h := newHarness(t)
+func TestScanStream(t *testing.T) { onBackends(t, testScanStream) }
+
+func testScanStream(t *testing.T, h *harness) {
 	s := h.seed()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -17,6 +17,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/httpapi"
 	"github.com/chipdesk/chipdesk/service/lookup"
 	"github.com/chipdesk/chipdesk/service/rules"
+	"github.com/chipdesk/chipdesk/service/store/postgres/pgtest"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 )
 
@@ -29,7 +30,7 @@ var testNow = time.Date(2026, 6, 10, 15, 0, 0, 0, time.UTC)
 // harness is the API over real HTTP on a real SQLite database.
 type harness struct {
 	t      *testing.T
-	store  *sqlite.DB
+	store  service.Store
 	api    *httpapi.Server
 	hub    *events.Hub
 	srv    *httptest.Server
@@ -38,12 +39,18 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	ctx := context.Background()
-	now := func() time.Time { return testNow }
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "test.db"), &sqlite.Opts{Now: now, Location: chicago(t)})
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"), &sqlite.Opts{Now: func() time.Time { return testNow }, Location: chicago(t)})
 	if err != nil {
 		t.Fatalf("sqlite.Open: %v", err)
 	}
+	return newHarnessOn(t, st)
+}
+
+// newHarnessOn serves the API over st, which it closes at the end.
+func newHarnessOn(t *testing.T, st service.Store) *harness {
+	t.Helper()
+	ctx := context.Background()
+	now := func() time.Time { return testNow }
 	rs, err := rules.Embedded()
 	if err != nil {
 		t.Fatalf("rules.Embedded: %v", err)
@@ -172,4 +179,14 @@ func (h *harness) seed() seeded {
 		h.t.Fatalf("CreateAnimal: %v", err)
 	}
 	return seeded{owner: o.ID, animal: a.ID, stray: stray.ID, chip: chip}
+}
+
+// onBackends runs test on the API over SQLite and over PostgreSQL (the
+// server named by CHIPDESK_TEST_POSTGRES; skipped when there is none,
+// except under CI).
+func onBackends(t *testing.T, test func(t *testing.T, h *harness)) {
+	t.Run("sqlite", func(t *testing.T) { test(t, newHarness(t)) })
+	t.Run("postgres", func(t *testing.T) {
+		test(t, newHarnessOn(t, pgtest.Open(t, func() time.Time { return testNow })))
+	})
 }

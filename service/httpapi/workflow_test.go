@@ -59,8 +59,9 @@ func (h *harness) vaccinate(role service.Role, animal int64, date, typ string) {
 // TestIssueLicenceMinneapolis: the fee and expiry come from the rules
 // (Minneapolis 64.30: $15 for an altered dog, expiring on January 31
 // next after issuance), tag numbers are handed out in turn.
-func TestIssueLicenceMinneapolis(t *testing.T) {
-	h := newHarness(t)
+func TestIssueLicenceMinneapolis(t *testing.T) { onBackends(t, testIssueLicenceMinneapolis) }
+
+func testIssueLicenceMinneapolis(t *testing.T, h *harness) {
 	s := h.seed()
 	// 64.30: a licence needs a current rabies vaccination.
 	code, b := h.do(service.RoleIntake, "POST", "/api/v1/licences", map[string]any{"animal_id": s.animal, "jurisdiction": "minneapolis"})
@@ -93,8 +94,9 @@ func TestIssueLicenceMinneapolis(t *testing.T) {
 // TestIssueLicenceChanhassen: 5-53 leaves the fee to chapter 4, so the
 // clerk gives it; 5-54 ends the licence on the vaccination's
 // anniversary.
-func TestIssueLicenceChanhassen(t *testing.T) {
-	h := newHarness(t)
+func TestIssueLicenceChanhassen(t *testing.T) { onBackends(t, testIssueLicenceChanhassen) }
+
+func testIssueLicenceChanhassen(t *testing.T, h *harness) {
 	s := h.seed()
 	// 5-37(a) gives a period for modified live vaccine only.
 	h.vaccinate(service.RoleAdmin, s.animal, "2025-09-15", "modified-live")
@@ -115,8 +117,9 @@ func TestIssueLicenceChanhassen(t *testing.T) {
 
 // TestDangerousAtTop: a dangerous designation puts the handling
 // restrictions (64.110) in the answer and its alert first.
-func TestDangerousAtTop(t *testing.T) {
-	h := newHarness(t)
+func TestDangerousAtTop(t *testing.T) { onBackends(t, testDangerousAtTop) }
+
+func testDangerousAtTop(t *testing.T, h *harness) {
 	s := h.seed()
 	h.vaccinate(service.RoleAdmin, s.animal, "2026-01-10", "killed")
 	h.mustJSON(service.RoleIntake, "POST", "/api/v1/licences", map[string]any{"animal_id": s.animal, "jurisdiction": "minneapolis"}, http.StatusCreated, nil)
@@ -144,8 +147,9 @@ func TestDangerousAtTop(t *testing.T) {
 // TestImpoundHoldAndRedemption: the hold ends on the later of five days
 // (62.40(a)) and five regular business days (346.47 subd. 2); redeeming
 // today costs the first impound fee and board per day held.
-func TestImpoundHoldAndRedemption(t *testing.T) {
-	h := newHarness(t)
+func TestImpoundHoldAndRedemption(t *testing.T) { onBackends(t, testImpoundHoldAndRedemption) }
+
+func testImpoundHoldAndRedemption(t *testing.T, h *harness) {
 	s := h.seed()
 	var im struct {
 		ID        int64
@@ -186,8 +190,9 @@ func TestImpoundHoldAndRedemption(t *testing.T) {
 	}
 }
 
-func TestCreateRecordsAndChip(t *testing.T) {
-	h := newHarness(t)
+func TestCreateRecordsAndChip(t *testing.T) { onBackends(t, testCreateRecordsAndChip) }
+
+func testCreateRecordsAndChip(t *testing.T, h *harness) {
 	var o struct{ ID int64 }
 	h.mustJSON(service.RoleClinic, "POST", "/api/v1/owners", map[string]any{"name": "Noor Haddad", "city": "Chanhassen"}, http.StatusCreated, &o)
 	var an struct{ ID int64 }
