@@ -71,3 +71,37 @@ func clip(b []byte) []byte {
 func TrimEOL(line []byte) []byte {
 	return bytes.TrimRight(line, "\r\n")
 }
+
+// Digits reports whether s holds only ASCII decimal digits (true for an
+// empty s): the frame checks every line protocol needs.
+func Digits[T ~string | ~[]byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// HexDigits reports whether s holds only hex digits, in either case
+// (true for an empty s).
+func HexDigits[T ~string | ~[]byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'A' <= c && c <= 'F' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Printable reports whether s holds only printable ASCII, 0x20 to 0x7E
+// (true for an empty s).
+func Printable[T ~string | ~[]byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7E {
+			return false
+		}
+	}
+	return true
+}

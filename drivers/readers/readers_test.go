@@ -211,3 +211,37 @@ func TestListen(t *testing.T) {
 		})
 	}
 }
+
+func TestCharClasses(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name                   string
+		in                     string
+		digits, hex, printable bool
+	}{
+		{"empty", "", true, true, true},
+		{"digits", "0123456789", true, true, true},
+		{"upper hex", "09AF", false, true, true},
+		{"lower hex", "09af", false, true, true},
+		{"past F", "0G", false, false, true},
+		{"space", "12 3", false, false, true},
+		{"tilde", "~", false, false, true},
+		{"control", "1\r", false, false, false},
+		{"DEL", "\x7f", false, false, false},
+		{"high byte", "\xAA", false, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := Digits(tt.in); got != tt.digits {
+				t.Errorf("Digits(%q) = %v, want %v", tt.in, got, tt.digits)
+			}
+			if got := HexDigits([]byte(tt.in)); got != tt.hex {
+				t.Errorf("HexDigits(%q) = %v, want %v", tt.in, got, tt.hex)
+			}
+			if got := Printable(tt.in); got != tt.printable {
+				t.Errorf("Printable(%q) = %v, want %v", tt.in, got, tt.printable)
+			}
+		})
+	}
+}

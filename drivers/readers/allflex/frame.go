@@ -93,17 +93,8 @@ func code(c, n string) (uint16, uint64, error) {
 	return uint16(cc), nn, nil
 }
 
-func digits(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
+// digits reports whether s is n decimal digits.
+func digits(s string, n int) bool { return len(s) == n && readers.Digits(s) }
 
 // match finds a tag line at the end of line; anything before it is
 // noise.

@@ -51,8 +51,8 @@ func Encode(f Frame) ([]byte, error) {
 	if !f.Record {
 		return fmt.Appendf(nil, "%016X\r\n", f.Code), nil
 	}
-	if f.Length < 1 || f.Length > 16 || len(f.Stamp) != 12 || !digits(f.Stamp) || len(f.Text) != 14 ||
-		!printable(f.Text) || !printable(string(f.Attribute)) || !printable(string(f.Type)) {
+	if f.Length < 1 || f.Length > 16 || len(f.Stamp) != 12 || !readers.Digits(f.Stamp) || len(f.Text) != 14 ||
+		!readers.Printable(f.Text) || !readers.Printable([]byte{f.Attribute, f.Type}) {
 		return nil, fmt.Errorf("%w: %+v", ErrField, f)
 	}
 	b := []byte{STX, f.Attribute}
@@ -69,7 +69,7 @@ func Decode(b []byte) (Frame, error) {
 		return decodeRecord(b)
 	}
 	s := readers.TrimEOL(b)
-	if len(s) != CodeLen || !hex(s) {
+	if len(s) != CodeLen || !readers.HexDigits(s) {
 		return Frame{}, fmt.Errorf("%w: %q", ErrFraming, s)
 	}
 	v, _ := strconv.ParseUint(string(s), 16, 64)
@@ -82,11 +82,11 @@ func decodeRecord(b []byte) (Frame, error) {
 	}
 	r := b[1 : len(b)-1]
 	f := Frame{Record: true, Attribute: r[0], Stamp: string(r[1:13]), Type: r[30], Text: string(r[31:45])}
-	if !printable(string(r)) || !digits(f.Stamp) {
+	if !readers.Printable(r) || !readers.Digits(f.Stamp) {
 		return Frame{}, fmt.Errorf("%w: record %q", ErrFraming, r)
 	}
 	n, err := strconv.ParseUint(string(r[13:14]), 16, 8)
-	if err != nil || !hex(r[14:30]) || !hex(r[45:49]) {
+	if err != nil || !readers.HexDigits(r[14:30]) || !readers.HexDigits(r[45:49]) {
 		return Frame{}, fmt.Errorf("%w: record %q", ErrField, r)
 	}
 	f.Length = int(n) + 1
@@ -96,37 +96,10 @@ func decodeRecord(b []byte) (Frame, error) {
 	return f, nil
 }
 
-func hex(b []byte) bool {
-	for _, c := range b {
-		if !('0' <= c && c <= '9' || 'A' <= c && c <= 'F' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-func digits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func printable(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] > 0x7E {
-			return false
-		}
-	}
-	return true
-}
-
 // match finds a 16-hex code at the end of a line.
 func match(line []byte) (int, error) {
 	start := len(line) - CodeLen
-	if start < 0 || !hex(line[start:]) {
+	if start < 0 || !readers.HexDigits(line[start:]) {
 		return -1, nil
 	}
 	return start, nil

@@ -58,7 +58,7 @@ func Encode(f Frame) ([]byte, error) {
 func Decode(line []byte) (Frame, error) {
 	s := string(readers.TrimEOL(line))
 	if (len(s) != baseLen && len(s) != extraLen) || s[0] != STX || s[4] != ' ' ||
-		!digits(s[1:4]) || !digits(s[5:17]) {
+		!readers.Digits(s[1:4]) || !readers.Digits(s[5:17]) {
 		return Frame{}, fmt.Errorf("%w: %q", ErrFraming, s)
 	}
 	c, _ := strconv.ParseUint(s[1:4], 10, 16)
@@ -67,7 +67,7 @@ func Decode(line []byte) (Frame, error) {
 	if len(s) == baseLen {
 		return f, nil
 	}
-	if s[17] != ' ' || s[19] != ' ' || s[22] != ' ' || !digits(s[18:19]) || !digits(s[20:22]) || !digits(s[23:26]) {
+	if s[17] != ' ' || s[19] != ' ' || s[22] != ' ' || !readers.Digits(s[18:19]) || !readers.Digits(s[20:22]) || !readers.Digits(s[23:26]) {
 		return Frame{}, fmt.Errorf("%w: %q", ErrFraming, s)
 	}
 	r, _ := strconv.ParseUint(s[18:19], 10, 8)
@@ -78,15 +78,6 @@ func Decode(line []byte) (Frame, error) {
 	}
 	f.Extra, f.Retag, f.UserInfo, f.Additional = true, uint8(r), uint8(u), uint16(a)
 	return f, nil
-}
-
-func digits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // match finds a line at the end of a line: at its last STX.

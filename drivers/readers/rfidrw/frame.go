@@ -71,7 +71,7 @@ func Decode(line []byte) (Frame, error) {
 		return f, nil
 	}
 	if s[16] != '_' || s[18] != '_' || s[20] != '_' || s[25] != '_' ||
-		!isFlag(s[17]) || !isFlag(s[19]) || !isHex(s[21:25]) || !isHex(s[26:32]) {
+		!isFlag(s[17]) || !isFlag(s[19]) || !readers.HexDigits(s[21:25]) || !readers.HexDigits(s[26:32]) {
 		return Frame{}, fmt.Errorf("%w: %q", ErrFraming, s)
 	}
 	crc, _ := strconv.ParseUint(s[21:25], 16, 16)
@@ -83,16 +83,6 @@ func Decode(line []byte) (Frame, error) {
 func isDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'A' <= c && c <= 'F' || 'a' <= c && c <= 'f') {
 			return false
 		}
 	}

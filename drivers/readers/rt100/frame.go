@@ -61,13 +61,13 @@ func CRC(b []byte) uint16 {
 
 // Line returns the frame for f without its CR.
 func Line(f Frame) ([]byte, error) {
-	if len(f.Type) > TypeLen || len(f.ID) > IDLen || f.ID == "" || !printable(f.Type) || !printable(f.ID) ||
+	if len(f.Type) > TypeLen || len(f.ID) > IDLen || f.ID == "" || !readers.Printable(f.Type) || !readers.Printable(f.ID) ||
 		strings.ContainsAny(f.Type+f.ID, "*") {
 		return nil, fmt.Errorf("%w: type %q, id %q", ErrField, f.Type, f.ID)
 	}
 	var b []byte
 	if f.Record {
-		if len(f.Index) != 4 || !printable(f.Index) {
+		if len(f.Index) != 4 || !readers.Printable(f.Index) {
 			return nil, fmt.Errorf("%w: record number %q", ErrField, f.Index)
 		}
 		b = append(b, 0xAA)
@@ -94,7 +94,7 @@ func Decode(line []byte) (Frame, error) {
 	b := readers.TrimEOL(line)
 	var f Frame
 	if len(b) > 0 && b[0] == 0xAA {
-		if len(b) < 6 || b[5] != '*' || !printable(string(b[1:5])) {
+		if len(b) < 6 || b[5] != '*' || !readers.Printable(b[1:5]) {
 			return Frame{}, fmt.Errorf("%w: bad record prefix", ErrFraming)
 		}
 		f.Record, f.Index = true, string(b[1:5])
@@ -104,7 +104,7 @@ func Decode(line []byte) (Frame, error) {
 		return Frame{}, fmt.Errorf("%w: %q", ErrFraming, b)
 	}
 	body := b[1 : 1+TypeLen+IDLen]
-	if !printable(string(body)) {
+	if !readers.Printable(body) {
 		return Frame{}, fmt.Errorf("%w: %q", ErrFraming, b)
 	}
 	got, err := strconv.ParseUint(string(b[Size-4:]), 16, 16)
@@ -125,15 +125,6 @@ func Decode(line []byte) (Frame, error) {
 func upperHex(b []byte) bool {
 	for _, c := range b {
 		if !('0' <= c && c <= '9' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
-
-func printable(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] > 0x7E {
 			return false
 		}
 	}
