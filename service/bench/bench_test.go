@@ -140,7 +140,7 @@ func TestDataset(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	now := func() time.Time { return time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC) }
-	ds, err := Generate(&DatasetOpts{Animals: 2000, Dir: t.TempDir(), DangerousPerMille: 20, QuarantinedPerMille: 10, Now: now})
+	ds, err := Generate(&DatasetOpts{Animals: 2000, Dir: t.TempDir(), DangerousPerMille: 20, QuarantinedPerMille: 10, On: service.MustDate("2026-06-01")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,9 +33,9 @@ type DatasetOpts struct {
 	// means 4 and 2 (a large city declares a few thousand dogs, and
 	// a few hundred animals are in quarantine at any time).
 	DangerousPerMille, QuarantinedPerMille int
-	// Now is the clock; quarantines are current on its date. Nil means
-	// time.Now.
-	Now func() time.Time
+	// On is the date the data describe (licences issued in the year
+	// before, vaccinations before those); zero means csvio's default.
+	On service.Date
 }
 
 // Dataset is a generated data set: the CSV files and what is in them.
@@ -94,7 +94,7 @@ func Generate(o *DatasetOpts) (*Dataset, error) {
 		q := rs.Profile(jur).LicenceQuote(a, v, issued, rules.QuoteOpts{Issuer: by})
 		return csvio.Terms{ExpiresOn: q.ExpiresOn, FeeCents: q.Fees.TotalCents, FeeCode: q.FeeCode, ClinicPayCents: q.ClinicPayCents}
 	}
-	if err := csvio.Generate(w, csvio.GenOpts{Animals: n, Seed: seed, Terms: terms}); err != nil {
+	if err := csvio.Generate(w, csvio.GenOpts{Animals: n, Seed: seed, On: o.On, Terms: terms}); err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	for _, f := range files {

@@ -112,7 +112,7 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 
 	step("generating %s animals", thousands(float64(n)))
 	t0 := time.Now()
-	ds, err := Generate(&DatasetOpts{Animals: n, Dir: csvDir, Now: now})
+	ds, err := Generate(&DatasetOpts{Animals: n, Dir: csvDir, On: service.DateIn(now(), time.UTC)})
 	if err != nil {
 		return nil, err
 	}
@@ -155,17 +155,21 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 	}
 
 	// The service, with a simulated WL-134 reader on a pseudo-terminal.
-	sim, err := readersim.Start(&readersim.Opts{Protocol: "wl134"})
-	if err != nil {
-		return nil, fmt.Errorf("bench: %w", err)
-	}
-	defer sim.Close()
+	// The service starts first and opens the reader's port when it
+	// appears, so that it inherits no descriptor of the simulator.
+	link := filepath.Join(dir, "ttyBENCH")
+	os.Remove(link)
 	step("starting chipdesk serve on SQLite")
-	srv, err := startServe(ctx, o.Binary, dbPath, "--reader", "wl134:"+sim.Path()+",name="+readerName+",debounce=1ms")
+	srv, err := startServe(ctx, o.Binary, dbPath, "--reader", "wl134:"+link+",name="+readerName+",debounce=1ms")
 	if err != nil {
 		return nil, err
 	}
 	defer srv.Stop(15 * time.Second)
+	sim, err := readersim.Start(&readersim.Opts{Protocol: "wl134", Link: link})
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	defer sim.Close()
 	if err := lookupFigures(ctx, r, o, srv.URL, token, ds, "SQLite", at, step); err != nil {
 		return nil, err
 	}
