@@ -15,6 +15,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
@@ -29,6 +30,15 @@ type config struct {
 	Listen string `toml:"listen"`
 	// Readers are KIND:PORT[,opt=value...] specifications.
 	Readers []string `toml:"readers"`
+	// Printers are the printers and engravers that make the tags queued
+	// on the pages and the API: KIND:ADDRESS[,option=value...]
+	// specifications read by jobs.ParseSpec ("zpl:10.0.0.7:9100",
+	// "grbl:/dev/ttyUSB0,power=0.6"). Without any, queued tags wait for
+	// "chipdesk print run".
+	Printers []string `toml:"printers"`
+	// Previews, when set, is a folder that receives a PNG of every tag
+	// the printers make.
+	Previews string `toml:"previews"`
 	// Site names this installation on scans of local readers.
 	Site string `toml:"site"`
 	// Jurisdiction is the profile (minneapolis, chanhassen) that applies
@@ -69,6 +79,12 @@ var configEnv = []struct {
 		c.Readers = strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ';' })
 		return nil
 	}},
+	{"CHIPDESK_PRINTERS", func(c *config, v string) error {
+		// Like the readers: separated by spaces or semicolons.
+		c.Printers = strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ';' })
+		return nil
+	}},
+	{"CHIPDESK_PREVIEWS", func(c *config, v string) error { c.Previews = v; return nil }},
 	{"CHIPDESK_SITE", func(c *config, v string) error { c.Site = v; return nil }},
 	{"CHIPDESK_JURISDICTION", func(c *config, v string) error { c.Jurisdiction = v; return nil }},
 	{"CHIPDESK_LOCALE", func(c *config, v string) error { c.Locale = v; return nil }},
@@ -136,6 +152,8 @@ func serviceFlags(fs *flag.FlagSet, c *config) {
 	fs.StringVar(&c.DB, "db", c.DB, "SQLite database `file` or postgres:// URL")
 	fs.StringVar(&c.Listen, "listen", c.Listen, "HTTP listen `address`")
 	fs.Var(&stringsFlag{vals: &c.Readers}, "reader", "reader `KIND:PORT[,opt=value]` (repeatable)")
+	fs.Var(&stringsFlag{vals: &c.Printers}, "printer", "printer or engraver `KIND:ADDRESS[,option=value]` that makes queued tags (repeatable)")
+	fs.StringVar(&c.Previews, "previews", c.Previews, "write a PNG of every tag made to `dir`")
 	fs.StringVar(&c.Site, "site", c.Site, "site `name` stamped on local scans")
 	fs.StringVar(&c.Jurisdiction, "jurisdiction", c.Jurisdiction, "default jurisdiction `profile` (minneapolis, chanhassen)")
 	fs.StringVar(&c.Locale, "locale", c.Locale, "`locale` for manufacturer names")
@@ -196,6 +214,9 @@ func (c *config) check() error {
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return fmt.Errorf("config: log format %q: want text or json", c.LogFormat)
+	}
+	if _, err := jobs.PendingDevices(c.Printers); err != nil {
+		return fmt.Errorf("config: printer: %w", err)
 	}
 	return nil
 }

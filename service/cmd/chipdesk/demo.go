@@ -21,8 +21,9 @@ const demoReader = "front-desk"
 
 // runDemo is "chipdesk demo": the service on a temporary SQLite database
 // seeded with records of both cities, a simulated WL-134 reader on a
-// pseudo-terminal that scans a chip every few seconds, and a URL that
-// signs the browser in.
+// pseudo-terminal that scans a chip every few seconds, simulated
+// printers that make the licence tags, and a URL that signs the browser
+// in.
 func runDemo(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
@@ -62,6 +63,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	cfg.LogLevel = *level
 	cfg.Site = "demo shelter"
 	cfg.Readers = []string{*kind + ":" + sim.Path() + ",name=" + demoReader}
+	defer demoPrinters(e, &cfg, dir)()
 	if err := cfg.check(); err != nil {
 		return usageError("demo: %v", err)
 	}
@@ -109,8 +111,8 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 Stop with Ctrl-C.
 `, login, demoReader, admin, intake, *kind, sim.Path(), *every, intake, base, chips[0], intake, base, demoReader)
 
+	demoQueueTags(ctx, e, a) // print_demo.go
 	go demoScans(ctx, sim, chips, *every, e)
-	go demoPrinting(ctx, e, a.store, dir) // print_demo.go
 	return a.run(ctx)
 }
 

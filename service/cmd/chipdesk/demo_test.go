@@ -95,6 +95,30 @@ func TestDemo(t *testing.T) {
 	find(func(a *lookup.Answer) bool { return a.Licence != nil && a.Licence.Status == "expired" }, "an expired licence")
 	find(func(a *lookup.Answer) bool { return a.Quarantine != nil && a.Jurisdiction == "chanhassen" }, "under quarantine in Chanhassen")
 	find(func(a *lookup.Answer) bool { return a.Redemption != nil && !a.HoldUntil.IsZero() }, "impounded with a hold and a redemption")
+
+	// The seeded licences' tags print on the simulated printer, through
+	// the same job runner as serve's --printer (the API lists them done).
+	var done struct {
+		Items []struct{ Device string }
+		Total int
+	}
+	for deadline := time.Now().Add(15 * time.Second); done.Total == 0 && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		req, _ := http.NewRequest("GET", base+"/api/v1/jobs?state=done", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = json.NewDecoder(resp.Body).Decode(&done)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("jobs = %d %v", resp.StatusCode, err)
+		}
+	}
+	if done.Total == 0 || done.Items[0].Device != "demo-zebra" {
+		t.Errorf("done jobs %+v, want the seeded tags printed on demo-zebra; demo said:\n%s", done, stderr)
+	}
 	if code := stop(); code != 0 {
 		t.Errorf("demo exit status %d, want 0", code)
 	}

@@ -9,46 +9,47 @@ import (
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/jobs"
-	"github.com/chipdesk/chipdesk/service/rules"
-	"github.com/chipdesk/chipdesk/tags"
-	"github.com/chipdesk/chipdesk/tags/check"
 )
 
-// demoPrinting runs the print queue of "chipdesk demo" until ctx ends:
-// a simulated ZPL printer on loopback and a simulated GRBL laser on a
-// pseudo-terminal make the tag of every licence (the seeded ones and
-// those sold meanwhile), and a PNG of each tag made is written to
-// DIR/previews. Problems are reported on stderr; the demo goes on.
-func demoPrinting(ctx context.Context, e *env, store service.Store, dir string) {
-	fail := func(err error) { fmt.Fprintf(e.stderr, "demo: printing: %v\n", err) }
-	rs, err := rules.Embedded()
-	if err != nil {
-		fail(err)
-		return
-	}
-	ds, err := tags.LoadDesigns("")
-	if err != nil {
-		fail(err)
-		return
-	}
+// demoPrinters starts the printers of "chipdesk demo": a simulated ZPL
+// printer on loopback and a simulated GRBL laser on a pseudo-terminal.
+// It sets them, and the folder DIR/previews that receives a PNG of each
+// tag made, in cfg, so that the demo's job runner is serve's (--printer,
+// --previews). stop closes the simulators. When one cannot start, the
+// problem is reported on stderr and the demo goes on without printers.
+func demoPrinters(e *env, cfg *config, dir string) (stop func()) {
 	printer, err := zplsim.Listen(nil)
 	if err != nil {
-		fail(err)
-		return
+		fmt.Fprintf(e.stderr, "demo: printing: %v\n", err)
+		return func() {}
 	}
-	defer printer.Close()
 	laser, err := grblsim.Start(nil)
 	if err != nil {
-		fail(err)
+		printer.Close()
+		fmt.Fprintf(e.stderr, "demo: printing: %v\n", err)
+		return func() {}
+	}
+	cfg.Printers = []string{
+		"zpl:" + printer.Addr() + ",name=demo-zebra",
+		"grbl:" + laser.TTY() + ",name=demo-laser,speed=3000",
+	}
+	cfg.Previews = filepath.Join(dir, "previews")
+	fmt.Fprintf(e.stderr, "demo: tags print on a simulated ZPL printer at %s (laser on %s); PNG previews in %s\n",
+		printer.Addr(), laser.TTY(), cfg.Previews)
+	return func() {
+		laser.Close()
+		printer.Close()
+	}
+}
+
+// demoQueueTags queues the tag of every seeded licence on the printer
+// and wakes the runner.
+func demoQueueTags(ctx context.Context, e *env, a *app) {
+	if a.runner == nil {
 		return
 	}
-	defer laser.Close()
-	previews := filepath.Join(dir, "previews")
-	fmt.Fprintf(e.stderr, "demo: tags print on a simulated ZPL printer at %s (laser on %s); PNG previews in %s\n",
-		printer.Addr(), laser.TTY(), previews)
-	is := &jobs.Issuer{Store: store, Rules: rs, Designs: ds, Keys: check.DevelopmentKeys()}
-	if err := jobs.Demo(ctx, jobs.DemoOpts{Issuer: is, Printer: printer.Addr(), Engraver: laser.TTY(),
-		Previews: previews, Now: e.now}); err != nil {
-		fail(err)
+	if _, err := jobs.QueueActive(ctx, a.issuer, service.JobPrint); err != nil {
+		fmt.Fprintf(e.stderr, "demo: printing: %v\n", err)
 	}
+	a.runner.Wake()
 }

@@ -146,30 +146,49 @@ func TestPrintUsage(t *testing.T) {
 	}
 }
 
+// TestDemoPrinting: the demo's simulated printers are serve's --printer
+// wiring; the seeded licences' tags are queued and made, with previews.
 func TestDemoPrinting(t *testing.T) {
 	t.Parallel()
 	db, l := printDB(t)
-	store, err := sqlite.Open(context.Background(), db, nil)
+	dir := t.TempDir()
+	var errb syncBuffer
+	e := &env{stdout: &bytes.Buffer{}, stderr: &errb, now: time.Now}
+	cfg := defaultConfig()
+	cfg.DB, cfg.Listen = db, "127.0.0.1:0"
+	defer demoPrinters(e, &cfg, dir)()
+	if len(cfg.Printers) != 2 || cfg.Previews == "" {
+		t.Fatalf("demoPrinters set printers %q previews %q; stderr: %s", cfg.Printers, cfg.Previews, errb.String())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, err := openApp(ctx, &cfg, cfg.logger(&errb), time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer store.Close()
-	dir := t.TempDir()
-	var errb bytes.Buffer
-	e := &env{stdout: &bytes.Buffer{}, stderr: &errb, now: time.Now}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { demoPrinting(ctx, e, store, dir); close(done) }()
-	png := filepath.Join(dir, "previews", fmt.Sprintf("mpls-2026-%06d.png", l.TagNumber))
+	defer a.close()
+	if err := a.listen(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.run(ctx) }()
+	demoQueueTags(ctx, e, a)
+	png := filepath.Join(cfg.Previews, fmt.Sprintf("mpls-2026-%06d.png", l.TagNumber))
+	var js []*service.Job
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		if j, _, err := store.FindJobs(ctx, service.JobFilter{}); err == nil && len(j) == 1 && j[0].State == service.JobDone {
+		if js, _, err = a.store.FindJobs(ctx, service.JobFilter{}); err == nil && len(js) == 1 && js[0].State == service.JobDone {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	cancel()
-	<-done
+	if err := <-done; err != nil {
+		t.Errorf("run = %v", err)
+	}
+	if len(js) != 1 || js[0].State != service.JobDone || js[0].Device != "demo-zebra" {
+		t.Fatalf("jobs %+v, want the seeded licence's tag done on demo-zebra\nstderr: %s", js, errb.String())
+	}
 	if _, err := os.Stat(png); err != nil {
 		t.Fatalf("demo preview: %v\nstderr: %s", err, errb.String())
 	}

@@ -11,14 +11,18 @@ import (
 	"os"
 	"time"
 
+	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/httpapi"
+	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/rules"
 )
 
-// runServe is "chipdesk serve": the HTTP API and the configured readers,
-// until ctx is done (SIGINT, SIGTERM).
+// runServe is "chipdesk serve": the HTTP API, the pages, the configured
+// readers and the printers and engravers that make queued tags, until
+// ctx is done (SIGINT, SIGTERM).
 func runServe(ctx context.Context, e *env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
@@ -38,12 +42,12 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if err := a.listen(); err != nil {
 		return err
 	}
-	log.Info("serving", "url", a.url(), "db", cfg.DB, "readers", len(cfg.Readers))
+	log.Info("serving", "url", a.url(), "db", cfg.DB, "readers", len(cfg.Readers), "printers", len(cfg.Printers))
 	return a.run(ctx)
 }
 
-// app is the wired service: store, rules, lookup, events, hardware and
-// HTTP, shared by serve and demo.
+// app is the wired service: store, rules, lookup, events, hardware,
+// print and engrave jobs, and HTTP, shared by serve and demo.
 type app struct {
 	cfg    *config
 	log    *slog.Logger
@@ -52,9 +56,14 @@ type app struct {
 	hub    *events.Hub
 	pipe   *hardware.Pipeline
 	hw     *hardware.Manager
-	api    *httpapi.Server
-	srv    *http.Server
-	ln     net.Listener
+	// issuer queues tags (pages, API); runner makes them on printers,
+	// nil when none is configured.
+	issuer   *jobs.Issuer
+	printers []*jobs.Device
+	runner   *jobs.Runner
+	api      *httpapi.Server
+	srv      *http.Server
+	ln       net.Listener
 }
 
 // openApp opens the store and wires everything; it does not listen yet.
@@ -88,6 +97,10 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 			return nil, err
 		}
 	}
+	if err := a.openJobs(rs, now); err != nil {
+		a.close()
+		return nil, err
+	}
 	pages, err := newWeb(a, rs, log, now)
 	if err != nil {
 		a.close()
@@ -95,7 +108,7 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	}
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
-		Web: pages,
+		Web: pages, Jobs: a.issuer, Runner: a.runner,
 	}); err != nil {
 		a.close()
 		return nil, err
@@ -132,14 +145,66 @@ func (a *app) url() string {
 	return "http://" + net.JoinHostPort(host, fmt.Sprint(addr.Port))
 }
 
-// run serves HTTP and runs the readers until ctx is done, then shuts
-// down gracefully: stop accepting, end event streams, finish requests
-// (at most 10 s), stop readers, flush the audit log.
+// openJobs makes the tag issuer and, when printers are configured, the
+// runner that makes queued tags on them. The printers are opened when
+// first needed (jobs.Pending), so one switched off at start is used once
+// it is on.
+func (a *app) openJobs(rs *rules.Set, now func() time.Time) error {
+	is, err := newIssuer(a.store, rs, a.log)
+	if err != nil {
+		return err
+	}
+	a.issuer = is
+	if len(a.cfg.Printers) == 0 {
+		return nil
+	}
+	if a.printers, err = jobs.PendingDevices(a.cfg.Printers); err != nil {
+		return err
+	}
+	if a.cfg.Previews != "" {
+		if err := os.MkdirAll(a.cfg.Previews, 0o755); err != nil {
+			return fmt.Errorf("previews: %w", err)
+		}
+	}
+	a.runner, err = jobs.New(a.printers, &jobs.Opts{Issuer: is, Previews: a.cfg.Previews, Logger: a.log, Now: now,
+		OnEvent: a.jobEvent})
+	return err
+}
+
+// jobEvent logs the end of every job and batch.
+func (a *app) jobEvent(ev jobs.Event) {
+	what := []any{"device", ev.Device, "kind", ev.Kind, "jurisdiction", ev.Jurisdiction, "year", ev.Year, "tag", ev.Tag}
+	if ev.Job != 0 {
+		what = append(what, "job", ev.Job)
+	} else {
+		what = append(what, "batch", ev.Batch, "done", ev.Done, "total", ev.Total)
+	}
+	switch ev.State {
+	case service.JobDone:
+		a.log.Info("tag made", what...)
+	case service.JobFailed:
+		a.log.Warn("tag failed", append(what, "err", ev.Error)...)
+	}
+}
+
+// run serves HTTP and runs the readers and the printers until ctx is
+// done, then shuts down gracefully: stop accepting, end event streams,
+// finish requests (at most 10 s), stop the printers (a job cut short is
+// recorded as interrupted), stop readers, flush the audit log.
 func (a *app) run(ctx context.Context) error {
 	hwDone := make(chan error, 1)
 	hctx, stopHW := context.WithCancel(ctx)
 	defer stopHW()
 	go func() { hwDone <- a.hw.Run(hctx) }()
+
+	jobsDone := make(chan error, 1)
+	jctx, stopJobs := context.WithCancel(ctx)
+	defer stopJobs()
+	if a.runner != nil {
+		go func() { jobsDone <- a.runner.Run(jctx) }()
+	} else {
+		jobsDone <- nil
+	}
 
 	srvDone := make(chan error, 1)
 	go func() { srvDone <- a.srv.Serve(a.ln) }()
@@ -155,6 +220,10 @@ func (a *app) run(ctx context.Context) error {
 	defer cancel()
 	if serr := a.srv.Shutdown(sctx); serr != nil && err == nil {
 		err = serr
+	}
+	stopJobs()
+	if jerr := <-jobsDone; jerr != nil && !errors.Is(jerr, context.Canceled) && err == nil {
+		err = jerr
 	}
 	stopHW()
 	if herr := <-hwDone; herr != nil && !errors.Is(herr, context.Canceled) && err == nil {
@@ -173,6 +242,9 @@ func (a *app) close() {
 	}
 	if a.hub != nil {
 		a.hub.Close()
+	}
+	for _, d := range a.printers {
+		d.Close()
 	}
 	if a.store != nil {
 		a.store.Close()
