@@ -17,6 +17,8 @@ type Store interface {
 	TokenService
 	JobService
 	BulkService
+	DeviceEventService
+	TagBatchService
 
 	// Ping checks the backend is reachable.
 	Ping(ctx context.Context) error

@@ -171,24 +171,12 @@ type BatchRequest struct {
 	Key string `json:"key,omitempty"`
 }
 
-func (is *Issuer) batches() (service.TagBatchService, error) {
-	bs, ok := is.Store.(service.TagBatchService)
-	if !ok {
-		return nil, service.Errorf(service.EINVALID, "This store keeps no tag batches.")
-	}
-	return bs, nil
-}
-
 // QueueBatch reserves Count consecutive tag numbers for the year and
 // queues them to be made. The numbers come from the licence counter in
 // one transaction, so licences sold meanwhile never take one of them;
 // a request with a Key that exists returns that batch and reserves
 // nothing (created false).
 func (is *Issuer) QueueBatch(ctx context.Context, r BatchRequest) (*service.TagBatch, bool, error) {
-	bs, err := is.batches()
-	if err != nil {
-		return nil, false, err
-	}
 	d, err := is.Design(r.Jurisdiction, r.Year)
 	if err != nil {
 		return nil, false, service.Errorf(service.EINVALID, "No tag design for %s %d.", r.Jurisdiction, r.Year)
@@ -206,14 +194,14 @@ func (is *Issuer) QueueBatch(ctx context.Context, r BatchRequest) (*service.TagB
 		key = "batch/" + rand.Text()
 	}
 	b := &service.TagBatch{Kind: r.Kind, Jurisdiction: r.Jurisdiction, Year: r.Year, Species: r.Species, Key: key}
-	created, err := bs.CreateTagBatch(ctx, b, r.Count)
+	created, err := is.Store.CreateTagBatch(ctx, b, r.Count)
 	if err != nil {
 		return nil, false, err
 	}
 	if created && b.Last > d.MaxNumber() {
 		// The numbers are reserved; they just do not fit the design.
 		st, msg := service.JobFailed, fmt.Sprintf("tags %d-%d do not fit the %d-digit numbers of %v", b.First, b.Last, d.Digits, d)
-		if b, err = bs.UpdateTagBatch(ctx, b.ID, service.TagBatchUpdate{State: &st, Error: &msg}); err != nil {
+		if b, err = is.Store.UpdateTagBatch(ctx, b.ID, service.TagBatchUpdate{State: &st, Error: &msg}); err != nil {
 			return nil, false, err
 		}
 	}
@@ -223,11 +211,7 @@ func (is *Issuer) QueueBatch(ctx context.Context, r BatchRequest) (*service.TagB
 // ResumeBatch queues a failed batch again; it goes on from its first
 // tag not made, with the numbers it reserved.
 func (is *Issuer) ResumeBatch(ctx context.Context, id int64) (*service.TagBatch, error) {
-	bs, err := is.batches()
-	if err != nil {
-		return nil, err
-	}
-	b, err := bs.FindTagBatchByID(ctx, id)
+	b, err := is.Store.FindTagBatchByID(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -240,5 +224,5 @@ func (is *Issuer) ResumeBatch(ctx context.Context, id int64) (*service.TagBatch,
 		return nil, service.Errorf(service.ECONFLICT, "Batch %d is done.", b.ID)
 	}
 	st, none := service.JobQueued, ""
-	return bs.UpdateTagBatch(ctx, b.ID, service.TagBatchUpdate{State: &st, Error: &none})
+	return is.Store.UpdateTagBatch(ctx, b.ID, service.TagBatchUpdate{State: &st, Error: &none})
 }

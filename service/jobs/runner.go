@@ -239,17 +239,13 @@ func (r *Runner) RunOnce(ctx context.Context, d *Device) (bool, error) {
 	} else if service.ErrorCode(err) != service.ENOTFOUND {
 		return false, fmt.Errorf("jobs: claim: %w", err)
 	}
-	bs, ok := store.(service.TagBatchService)
-	if !ok {
-		return false, nil
-	}
-	b, err := bs.ClaimTagBatch(ctx, kind, d.Spec.Name)
+	b, err := store.ClaimTagBatch(ctx, kind, d.Spec.Name)
 	if service.ErrorCode(err) == service.ENOTFOUND {
 		return false, nil
 	} else if err != nil {
 		return false, fmt.Errorf("jobs: claim batch: %w", err)
 	}
-	return true, r.runBatch(ctx, d, bs, b)
+	return true, r.runBatch(ctx, d, store, b)
 }
 
 // finalCtx is for the last write of a job: a runner stopping (ctx
@@ -562,11 +558,7 @@ func (r *Runner) Recover(ctx context.Context) (int, error) {
 		n++
 		r.emit(Event{Job: j.ID, Kind: j.Kind, State: st, Device: d.Spec.Name, Total: 1, Error: msg})
 	}
-	bs, ok := store.(service.TagBatchService)
-	if !ok {
-		return n, nil
-	}
-	batches, _, err := bs.FindTagBatches(ctx, service.TagBatchFilter{State: &sent})
+	batches, _, err := store.FindTagBatches(ctx, service.TagBatchFilter{State: &sent})
 	if err != nil {
 		return n, fmt.Errorf("jobs: recover: %w", err)
 	}
@@ -579,7 +571,7 @@ func (r *Runner) Recover(ctx context.Context) (int, error) {
 		msg := fmt.Sprintf("interrupted: chipdesk stopped while making tag %d on %s (%d of %d made)%s; check tag %d, then resume from it (no new numbers)",
 			next, d, b.Done, b.Count(), r.deviceNow(ctx, d), next)
 		st := service.JobFailed
-		if _, err := bs.UpdateTagBatch(ctx, b.ID, service.TagBatchUpdate{State: &st, Error: &msg}); err != nil {
+		if _, err := store.UpdateTagBatch(ctx, b.ID, service.TagBatchUpdate{State: &st, Error: &msg}); err != nil {
 			return n, fmt.Errorf("jobs: recover batch %d: %w", b.ID, err)
 		}
 		n++

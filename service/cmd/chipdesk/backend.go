@@ -9,12 +9,9 @@ import (
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 )
 
-// backend is a store as the commands use it: service.Store and the tag
-// batches. Both store/sqlite and store/postgres are backends.
-type backend interface {
-	service.Store
-	service.TagBatchService
-}
+// backend is a store as the commands use it. Both store/sqlite and
+// store/postgres are backends.
+type backend = service.Store
 
 var (
 	_ backend = (*sqlite.DB)(nil)

@@ -405,18 +405,16 @@ func printList(ctx context.Context, e *env, store service.Store, state string) e
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", j.ID, j.LicenceID, j.Kind, j.Reason, j.State, j.Device,
 			j.Attempts, j.UpdatedAt.Format(time.DateTime), j.Error)
 	}
-	if bs, ok := store.(service.TagBatchService); ok {
-		list, _, err := bs.FindTagBatches(ctx, service.TagBatchFilter{State: st})
-		if err != nil {
-			return err
-		}
-		if len(list) > 0 {
-			fmt.Fprintln(tw, "\nBATCH\tTAGS\tKIND\tYEAR\tSTATE\tDEVICE\tDONE\tUPDATED\tERROR")
-		}
-		for _, b := range list {
-			fmt.Fprintf(tw, "%d\t%s %d-%d\t%s\t%d\t%s\t%s\t%d/%d\t%s\t%s\n", b.ID, b.Jurisdiction, b.First, b.Last, b.Kind, b.Year,
-				b.State, b.Device, b.Done, b.Count(), b.UpdatedAt.Format(time.DateTime), b.Error)
-		}
+	list, _, err := store.FindTagBatches(ctx, service.TagBatchFilter{State: st})
+	if err != nil {
+		return err
+	}
+	if len(list) > 0 {
+		fmt.Fprintln(tw, "\nBATCH\tTAGS\tKIND\tYEAR\tSTATE\tDEVICE\tDONE\tUPDATED\tERROR")
+	}
+	for _, b := range list {
+		fmt.Fprintf(tw, "%d\t%s %d-%d\t%s\t%d\t%s\t%s\t%d/%d\t%s\t%s\n", b.ID, b.Jurisdiction, b.First, b.Last, b.Kind, b.Year,
+			b.State, b.Device, b.Done, b.Count(), b.UpdatedAt.Format(time.DateTime), b.Error)
 	}
 	return tw.Flush()
 }

@@ -56,13 +56,3 @@ func TestIsDSN(t *testing.T) {
 		}
 	}
 }
-
-func TestTagBatches(t *testing.T) {
-	t.Parallel()
-	storetest.RunTagBatches(t, func(t *testing.T, now func() time.Time) storetest.TagBatchStore { return pgtest.Open(t, now) })
-}
-
-func TestDeviceEvents(t *testing.T) {
-	t.Parallel()
-	storetest.RunDeviceEvents(t, func(t *testing.T, now func() time.Time) storetest.DeviceEventStore { return pgtest.Open(t, now) })
-}

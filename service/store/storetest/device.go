@@ -10,43 +10,12 @@ import (
 	"github.com/chipdesk/chipdesk/service"
 )
 
-// DeviceEventStore is a store that applies offline devices' events.
-type DeviceEventStore interface {
-	service.Store
-	service.DeviceEventService
-}
-
-// DeviceEventOpener opens a fresh, empty DeviceEventStore.
-type DeviceEventOpener func(t *testing.T, now func() time.Time) DeviceEventStore
-
-// RunDeviceEvents runs the contract of service.DeviceEventService: an
-// event applies once however often (and however concurrently) it is
-// pushed, the store identifies a scanned chip itself, and a bad event
-// leaves no trace.
-func RunDeviceEvents(t *testing.T, open DeviceEventOpener) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s DeviceEventStore, c *Clock)
-	}{
-		{"Once", testDeviceEventOnce},
-		{"Concurrent", testDeviceEventConcurrent},
-		{"Rejected", testDeviceEventRejected},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			c := NewClock(Start)
-			tt.fn(t, open(t, c.Now), c)
-		})
-	}
-}
-
 func scanEvent(id, chip string, at time.Time) *service.DeviceEvent {
 	return &service.DeviceEvent{ID: id, Device: "handheld-3", Kind: service.DeviceScan, At: at, User: "officer-7", Site: "field",
 		Scan: &service.Scan{Reader: "handheld-3", ChipCode: chip, ChipKind: chipid.KindISO, AnimalID: 999}}
 }
 
-func testDeviceEventOnce(t *testing.T, s DeviceEventStore, c *Clock) {
+func testDeviceEventOnce(t *testing.T, s service.Store, c *Clock) {
 	ctx := context.Background()
 	_, a := fixture(t, s)
 	must(t, "AddChip", s.AddChip(ctx, &service.Chip{AnimalID: a.ID, Code: "985141000123456", Kind: chipid.KindISO}))
@@ -101,7 +70,7 @@ func testDeviceEventOnce(t *testing.T, s DeviceEventStore, c *Clock) {
 	}
 }
 
-func testDeviceEventConcurrent(t *testing.T, s DeviceEventStore, c *Clock) {
+func testDeviceEventConcurrent(t *testing.T, s service.Store, c *Clock) {
 	ctx := context.Background()
 	const n = 8
 	var wg sync.WaitGroup
@@ -133,7 +102,7 @@ func testDeviceEventConcurrent(t *testing.T, s DeviceEventStore, c *Clock) {
 	}
 }
 
-func testDeviceEventRejected(t *testing.T, s DeviceEventStore, c *Clock) {
+func testDeviceEventRejected(t *testing.T, s service.Store, c *Clock) {
 	ctx := context.Background()
 	_, a := fixture(t, s)
 	bad := &service.DeviceEvent{ID: "bite-of-nobody", Device: "handheld-3", Kind: service.DeviceBite, At: Start,

@@ -60,6 +60,12 @@ func Run(t *testing.T, open Opener) {
 		{"ImportExport", testImportExport},
 		{"ImportAllOrNothing", testImportAllOrNothing},
 		{"Sites", testSites},
+		{"TagBatchReserve_64_30", testTagBatchReserve},
+		{"TagBatchReserveConcurrent", testTagBatchConcurrent},
+		{"TagBatchStates", testTagBatchStates},
+		{"DeviceEventOnce", testDeviceEventOnce},
+		{"DeviceEventConcurrent", testDeviceEventConcurrent},
+		{"DeviceEventRejected", testDeviceEventRejected},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

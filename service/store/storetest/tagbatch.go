@@ -9,41 +9,11 @@ import (
 	"github.com/chipdesk/chipdesk/service"
 )
 
-// TagBatchStore is a store that also keeps batches of pre-numbered tags.
-type TagBatchStore interface {
-	service.Store
-	service.TagBatchService
-}
-
-// TagBatchOpener opens a fresh, empty store as Opener does.
-type TagBatchOpener func(t *testing.T, now func() time.Time) TagBatchStore
-
-// RunTagBatches runs the contract of service.TagBatchService: ranges
-// reserved from the licence counter, idempotent by key, atomic under
-// concurrency, and the queued → sent → done/failed states with progress.
-func RunTagBatches(t *testing.T, open TagBatchOpener) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s TagBatchStore, c *Clock)
-	}{
-		{"Reserve_64_30", testTagBatchReserve},
-		{"ReserveConcurrent", testTagBatchConcurrent},
-		{"States", testTagBatchStates},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			c := NewClock(Start)
-			tt.fn(t, open(t, c.Now), c)
-		})
-	}
-}
-
 // testTagBatchReserve: a batch takes the next numbers of the licence
 // counter (Minneapolis 64.30: one register of numbers per year), later
 // licences are numbered after it, and a licence sold with one of the
 // batch's pre-numbered tags keeps that number once.
-func testTagBatchReserve(t *testing.T, s TagBatchStore, c *Clock) {
+func testTagBatchReserve(t *testing.T, s service.Store, c *Clock) {
 	ctx := context.Background()
 	_, a := fixture(t, s)
 	l1 := newLicence(a.ID, "minneapolis", "2026-03-15")
@@ -97,7 +67,7 @@ func testTagBatchReserve(t *testing.T, s TagBatchStore, c *Clock) {
 
 // testTagBatchConcurrent: batches and licences created at once never
 // share a number, and the ranges are contiguous.
-func testTagBatchConcurrent(t *testing.T, s TagBatchStore, c *Clock) {
+func testTagBatchConcurrent(t *testing.T, s service.Store, c *Clock) {
 	ctx := context.Background()
 	_, a := fixture(t, s)
 	const workers, size = 6, 7
@@ -148,7 +118,7 @@ func testTagBatchConcurrent(t *testing.T, s TagBatchStore, c *Clock) {
 	}
 }
 
-func testTagBatchStates(t *testing.T, s TagBatchStore, c *Clock) {
+func testTagBatchStates(t *testing.T, s service.Store, c *Clock) {
 	ctx := context.Background()
 	b := &service.TagBatch{Kind: service.JobEngrave, Jurisdiction: "minneapolis", Year: 2027, Key: "k"}
 	_, err := s.CreateTagBatch(ctx, b, 10)
