@@ -7,11 +7,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
-const animalCols = `id, owner_id, name, species, breed, colour, sex, altered, birth_date, description, photo, programme, died_on, created_at, updated_at`
-
-var insertAnimalSQL = insertSQL("animals", animalCols)
+var insertAnimalSQL = insertSQL("animals", columns.Animal)
 
 func scanAnimal(r rowScanner, extra ...any) (*service.Animal, error) {
 	var a service.Animal
@@ -31,7 +30,7 @@ func animalArgs(a *service.Animal) []any {
 
 // FindAnimalByID implements service.AnimalService.
 func (db *DB) FindAnimalByID(ctx context.Context, id int64) (*service.Animal, error) {
-	a, err := scanAnimal(db.pool.QueryRow(ctx, `SELECT `+animalCols+` FROM animals WHERE id = $1`, id))
+	a, err := scanAnimal(db.pool.QueryRow(ctx, `SELECT `+columns.Animal+` FROM animals WHERE id = $1`, id))
 	if err != nil {
 		return nil, notFound(err, "Animal")
 	}
@@ -54,7 +53,7 @@ func (db *DB) FindAnimals(ctx context.Context, f service.AnimalFilter) ([]*servi
 		w.add("name ILIKE ?", "%"+*f.Name+"%")
 	}
 	out, n, err := collectCounted(ctx, db.pool, scanAnimal,
-		`SELECT `+animalCols+`, COUNT(*) OVER () FROM animals`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Animal+`, COUNT(*) OVER () FROM animals`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Animal")
 }
 
@@ -74,7 +73,7 @@ func (db *DB) UpdateAnimal(ctx context.Context, id int64, u service.AnimalUpdate
 	var a *service.Animal
 	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		var err error
-		if a, err = scanAnimal(tx.QueryRow(ctx, `SELECT `+animalCols+` FROM animals WHERE id = $1 FOR UPDATE`, id)); err != nil {
+		if a, err = scanAnimal(tx.QueryRow(ctx, `SELECT `+columns.Animal+` FROM animals WHERE id = $1 FOR UPDATE`, id)); err != nil {
 			return notFound(err, "Animal")
 		}
 		set(&a.OwnerID, u.OwnerID)
@@ -105,9 +104,7 @@ func (db *DB) UpdateAnimal(ctx context.Context, id int64, u service.AnimalUpdate
 	return a, nil
 }
 
-const chipCols = `id, animal_id, code, kind, manufacturer, implant_date, created_at`
-
-var insertChipSQL = insertSQL("chips", chipCols)
+var insertChipSQL = insertSQL("chips", columns.Chip)
 
 func scanChip(r rowScanner, extra ...any) (*service.Chip, error) {
 	var c service.Chip
@@ -158,6 +155,6 @@ func (db *DB) RemoveChip(ctx context.Context, id int64) error {
 
 // FindChipsByAnimal implements service.AnimalService.
 func (db *DB) FindChipsByAnimal(ctx context.Context, animalID int64) ([]*service.Chip, error) {
-	out, err := collect(ctx, db.pool, scanChip, `SELECT `+chipCols+` FROM chips WHERE animal_id = $1 ORDER BY id`, animalID)
+	out, err := collect(ctx, db.pool, scanChip, `SELECT `+columns.Chip+` FROM chips WHERE animal_id = $1 ORDER BY id`, animalID)
 	return out, mapErr(err, "Chip")
 }

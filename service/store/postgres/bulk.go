@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
 // Import implements service.BulkService: the whole batch in one
@@ -42,21 +43,21 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 		}
 	}
 	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
-		if err := bulkInsert(ctx, tx, "owners", ownerCols, insertOwnerSQL, b.Owners, func(o *service.Owner) (*int64, []any) {
+		if err := bulkInsert(ctx, tx, "owners", columns.Owner, insertOwnerSQL, b.Owners, func(o *service.Owner) (*int64, []any) {
 			stampNew(&o.CreatedAt, now)
 			stampNew(&o.UpdatedAt, now)
 			return &o.ID, ownerArgs(o)
 		}, "Owner"); err != nil {
 			return err
 		}
-		if err := bulkInsert(ctx, tx, "animals", animalCols, insertAnimalSQL, b.Animals, func(a *service.Animal) (*int64, []any) {
+		if err := bulkInsert(ctx, tx, "animals", columns.Animal, insertAnimalSQL, b.Animals, func(a *service.Animal) (*int64, []any) {
 			stampNew(&a.CreatedAt, now)
 			stampNew(&a.UpdatedAt, now)
 			return &a.ID, animalArgs(a)
 		}, "Animal"); err != nil {
 			return err
 		}
-		if err := bulkInsert(ctx, tx, "chips", chipCols, insertChipSQL, b.Chips, func(c *service.Chip) (*int64, []any) {
+		if err := bulkInsert(ctx, tx, "chips", columns.Chip, insertChipSQL, b.Chips, func(c *service.Chip) (*int64, []any) {
 			stampNew(&c.CreatedAt, now)
 			return &c.ID, chipArgs(c)
 		}, "Chip"); err != nil {
@@ -72,7 +73,7 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 				unnumbered = append(unnumbered, l)
 			}
 		}
-		if err := bulkInsert(ctx, tx, "licences", licenceCols, insertLicenceSQL, numbered, func(l *service.Licence) (*int64, []any) {
+		if err := bulkInsert(ctx, tx, "licences", columns.Licence, insertLicenceSQL, numbered, func(l *service.Licence) (*int64, []any) {
 			stampNew(&l.CreatedAt, now)
 			return &l.ID, licenceArgs(l)
 		}, "Licence or tag number"); err != nil {
@@ -90,7 +91,7 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 				return err
 			}
 		}
-		return bulkInsert(ctx, tx, "vaccinations", vaccinationCols, insertVaccinationSQL, b.Vaccinations,
+		return bulkInsert(ctx, tx, "vaccinations", columns.Vaccination, insertVaccinationSQL, b.Vaccinations,
 			func(v *service.RabiesVaccination) (*int64, []any) {
 				stampNew(&v.CreatedAt, now)
 				return &v.ID, vaccinationArgs(v)
@@ -157,25 +158,25 @@ func bulkInsert[T any](ctx context.Context, tx pgx.Tx, table, cols, query string
 
 // EachOwner implements service.BulkService.
 func (db *DB) EachOwner(ctx context.Context, fn func(*service.Owner) error) error {
-	return each(ctx, db.pool, scanOwner, fn, "Owner", `SELECT `+ownerCols+` FROM owners ORDER BY id`)
+	return each(ctx, db.pool, scanOwner, fn, "Owner", `SELECT `+columns.Owner+` FROM owners ORDER BY id`)
 }
 
 // EachAnimal implements service.BulkService.
 func (db *DB) EachAnimal(ctx context.Context, fn func(*service.Animal) error) error {
-	return each(ctx, db.pool, scanAnimal, fn, "Animal", `SELECT `+animalCols+` FROM animals ORDER BY id`)
+	return each(ctx, db.pool, scanAnimal, fn, "Animal", `SELECT `+columns.Animal+` FROM animals ORDER BY id`)
 }
 
 // EachChip implements service.BulkService.
 func (db *DB) EachChip(ctx context.Context, fn func(*service.Chip) error) error {
-	return each(ctx, db.pool, scanChip, fn, "Chip", `SELECT `+chipCols+` FROM chips ORDER BY id`)
+	return each(ctx, db.pool, scanChip, fn, "Chip", `SELECT `+columns.Chip+` FROM chips ORDER BY id`)
 }
 
 // EachLicence implements service.BulkService.
 func (db *DB) EachLicence(ctx context.Context, fn func(*service.Licence) error) error {
-	return each(ctx, db.pool, scanLicence, fn, "Licence", `SELECT `+licenceCols+` FROM licences ORDER BY id`)
+	return each(ctx, db.pool, scanLicence, fn, "Licence", `SELECT `+columns.Licence+` FROM licences ORDER BY id`)
 }
 
 // EachVaccination implements service.BulkService.
 func (db *DB) EachVaccination(ctx context.Context, fn func(*service.RabiesVaccination) error) error {
-	return each(ctx, db.pool, scanVaccination, fn, "Vaccination", `SELECT `+vaccinationCols+` FROM vaccinations ORDER BY id`)
+	return each(ctx, db.pool, scanVaccination, fn, "Vaccination", `SELECT `+columns.Vaccination+` FROM vaccinations ORDER BY id`)
 }

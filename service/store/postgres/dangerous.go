@@ -7,13 +7,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
-const designationCols = `id, animal_id, level, jurisdiction, declared_on, decision_on, authority, conditions, registered_on,
-	registration_number, sign_on, microchip_on, sterilised_on, photo_on, insured_on, insurance_cents, insurance_expires,
-	rescinded_on, created_at, updated_at`
-
-var insertDesignationSQL = insertSQL("designations", designationCols)
+var insertDesignationSQL = insertSQL("designations", columns.Designation)
 
 func scanDesignation(r rowScanner, extra ...any) (*service.DangerousDesignation, error) {
 	var d service.DangerousDesignation
@@ -46,7 +43,7 @@ func (db *DB) UpdateDesignation(ctx context.Context, id int64, u service.Designa
 	var d *service.DangerousDesignation
 	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		var err error
-		if d, err = scanDesignation(tx.QueryRow(ctx, `SELECT `+designationCols+` FROM designations WHERE id = $1 FOR UPDATE`, id)); err != nil {
+		if d, err = scanDesignation(tx.QueryRow(ctx, `SELECT `+columns.Designation+` FROM designations WHERE id = $1 FOR UPDATE`, id)); err != nil {
 			return notFound(err, "Designation")
 		}
 		set(&d.DecisionOn, u.DecisionOn)
@@ -82,6 +79,6 @@ func (db *DB) UpdateDesignation(ctx context.Context, id int64, u service.Designa
 // FindDesignations implements service.DangerousService.
 func (db *DB) FindDesignations(ctx context.Context, animalID int64) ([]*service.DangerousDesignation, error) {
 	out, err := collect(ctx, db.pool, scanDesignation,
-		`SELECT `+designationCols+` FROM designations WHERE animal_id = $1 ORDER BY declared_on DESC, id DESC`, animalID)
+		`SELECT `+columns.Designation+` FROM designations WHERE animal_id = $1 ORDER BY declared_on DESC, id DESC`, animalID)
 	return out, mapErr(err, "Designation")
 }

@@ -7,11 +7,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
-const scanCols = `id, at, reader, chip_code, chip_kind, user_name, site, animal_id`
-
-var insertScanSQL = insertSQL("scans", scanCols)
+var insertScanSQL = insertSQL("scans", columns.Scan)
 
 func scanScan(r rowScanner, extra ...any) (*service.Scan, error) {
 	var s service.Scan
@@ -51,13 +50,11 @@ func (db *DB) FindScans(ctx context.Context, f service.ScanFilter) ([]*service.S
 		w.add("at >= ?", *f.Since)
 	}
 	out, n, err := collectCounted(ctx, db.pool, scanScan,
-		`SELECT `+scanCols+`, COUNT(*) OVER () FROM scans`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Scan+`, COUNT(*) OVER () FROM scans`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Scan")
 }
 
-const auditCols = `id, at, actor, role, action, entity, entity_id, detail, site`
-
-var insertAuditSQL = insertSQL("audit_events", auditCols)
+var insertAuditSQL = insertSQL("audit_events", columns.Audit)
 
 func scanAudit(r rowScanner, extra ...any) (*service.AuditEvent, error) {
 	var e service.AuditEvent
@@ -103,6 +100,6 @@ func (db *DB) FindAuditEvents(ctx context.Context, f service.AuditFilter) ([]*se
 		w.add("at >= ?", *f.Since)
 	}
 	out, n, err := collectCounted(ctx, db.pool, scanAudit,
-		`SELECT `+auditCols+`, COUNT(*) OVER () FROM audit_events`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Audit+`, COUNT(*) OVER () FROM audit_events`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Audit event")
 }

@@ -7,12 +7,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
-const vaccinationCols = `id, animal_id, date, type, duration_months, extended_certified, product, manufacturer, lot,
-	lot_expires, veterinarian, vet_licence, certificate, rabies_tag, created_at`
-
-var insertVaccinationSQL = insertSQL("vaccinations", vaccinationCols)
+var insertVaccinationSQL = insertSQL("vaccinations", columns.Vaccination)
 
 func scanVaccination(r rowScanner, extra ...any) (*service.RabiesVaccination, error) {
 	var v service.RabiesVaccination
@@ -44,13 +42,11 @@ func (db *DB) CreateVaccination(ctx context.Context, v *service.RabiesVaccinatio
 // FindVaccinations implements service.HealthService.
 func (db *DB) FindVaccinations(ctx context.Context, animalID int64) ([]*service.RabiesVaccination, error) {
 	out, err := collect(ctx, db.pool, scanVaccination,
-		`SELECT `+vaccinationCols+` FROM vaccinations WHERE animal_id = $1 ORDER BY date DESC, id DESC`, animalID)
+		`SELECT `+columns.Vaccination+` FROM vaccinations WHERE animal_id = $1 ORDER BY date DESC, id DESC`, animalID)
 	return out, mapErr(err, "Vaccination")
 }
 
-const biteCols = `id, animal_id, date, victim, skin_broken, provoked, location, notes, created_at`
-
-var insertBiteSQL = insertSQL("bites", biteCols)
+var insertBiteSQL = insertSQL("bites", columns.Bite)
 
 func scanBite(r rowScanner, extra ...any) (*service.BiteIncident, error) {
 	var b service.BiteIncident
@@ -81,13 +77,11 @@ func (db *DB) CreateBite(ctx context.Context, b *service.BiteIncident) error {
 
 // FindBites implements service.HealthService.
 func (db *DB) FindBites(ctx context.Context, animalID int64) ([]*service.BiteIncident, error) {
-	out, err := collect(ctx, db.pool, scanBite, `SELECT `+biteCols+` FROM bites WHERE animal_id = $1 ORDER BY date DESC, id DESC`, animalID)
+	out, err := collect(ctx, db.pool, scanBite, `SELECT `+columns.Bite+` FROM bites WHERE animal_id = $1 ORDER BY date DESC, id DESC`, animalID)
 	return out, mapErr(err, "Bite")
 }
 
-const quarantineCols = `id, animal_id, bite_id, kind, place, start_on, end_on, released_on, notes, created_at`
-
-var insertQuarantineSQL = insertSQL("quarantines", quarantineCols)
+var insertQuarantineSQL = insertSQL("quarantines", columns.Quarantine)
 
 func scanQuarantine(r rowScanner, extra ...any) (*service.Quarantine, error) {
 	var q service.Quarantine
@@ -129,6 +123,6 @@ func (db *DB) ReleaseQuarantine(ctx context.Context, id int64, on service.Date) 
 // FindQuarantines implements service.HealthService.
 func (db *DB) FindQuarantines(ctx context.Context, animalID int64) ([]*service.Quarantine, error) {
 	out, err := collect(ctx, db.pool, scanQuarantine,
-		`SELECT `+quarantineCols+` FROM quarantines WHERE animal_id = $1 ORDER BY start_on DESC, id DESC`, animalID)
+		`SELECT `+columns.Quarantine+` FROM quarantines WHERE animal_id = $1 ORDER BY start_on DESC, id DESC`, animalID)
 	return out, mapErr(err, "Quarantine")
 }

@@ -7,12 +7,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
-const impoundCols = `id, animal_id, jurisdiction, intake_at, intake_on, site, where_found, notice_on, hold_until, bite_case,
-	disposition, disposition_on, disposition_note, fees_cents, created_at, updated_at`
-
-var insertImpoundSQL = insertSQL("impoundments", impoundCols)
+var insertImpoundSQL = insertSQL("impoundments", columns.Impound)
 
 func scanImpound(r rowScanner, extra ...any) (*service.Impoundment, error) {
 	var i service.Impoundment
@@ -48,7 +46,7 @@ func (db *DB) UpdateImpoundment(ctx context.Context, id int64, u service.Impound
 	var i *service.Impoundment
 	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		var err error
-		if i, err = scanImpound(tx.QueryRow(ctx, `SELECT `+impoundCols+` FROM impoundments WHERE id = $1 FOR UPDATE`, id)); err != nil {
+		if i, err = scanImpound(tx.QueryRow(ctx, `SELECT `+columns.Impound+` FROM impoundments WHERE id = $1 FOR UPDATE`, id)); err != nil {
 			return notFound(err, "Impoundment")
 		}
 		set(&i.NoticeOn, u.NoticeOn)
@@ -74,7 +72,7 @@ func (db *DB) UpdateImpoundment(ctx context.Context, id int64, u service.Impound
 
 // FindImpoundmentByID implements service.ImpoundService.
 func (db *DB) FindImpoundmentByID(ctx context.Context, id int64) (*service.Impoundment, error) {
-	i, err := scanImpound(db.pool.QueryRow(ctx, `SELECT `+impoundCols+` FROM impoundments WHERE id = $1`, id))
+	i, err := scanImpound(db.pool.QueryRow(ctx, `SELECT `+columns.Impound+` FROM impoundments WHERE id = $1`, id))
 	if err != nil {
 		return nil, notFound(err, "Impoundment")
 	}
@@ -101,6 +99,6 @@ func (db *DB) FindImpoundments(ctx context.Context, f service.ImpoundFilter) ([]
 		w.add("site = ?", *f.Site)
 	}
 	out, n, err := collectCounted(ctx, db.pool, scanImpound,
-		`SELECT `+impoundCols+`, COUNT(*) OVER () FROM impoundments`+w.String()+` ORDER BY intake_on DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Impound+`, COUNT(*) OVER () FROM impoundments`+w.String()+` ORDER BY intake_on DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Impoundment")
 }

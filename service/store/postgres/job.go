@@ -8,9 +8,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
-
-const jobCols = `id, kind, licence_id, reason, key, device, state, error, attempts, created_at, updated_at`
 
 func scanJob(r rowScanner, extra ...any) (*service.Job, error) {
 	var j service.Job
@@ -39,9 +38,9 @@ func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
 	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		n := *j
 		n.State, n.Error, n.Attempts, n.CreatedAt, n.UpdatedAt = service.JobQueued, "", 0, now, now
-		got, err := scanJob(tx.QueryRow(ctx, `INSERT INTO jobs (`+jobCols+`)
+		got, err := scanJob(tx.QueryRow(ctx, `INSERT INTO jobs (`+columns.Job+`)
 			VALUES (COALESCE($1::bigint, nextval('jobs_id_seq')), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-			ON CONFLICT (key) DO NOTHING RETURNING `+jobCols,
+			ON CONFLICT (key) DO NOTHING RETURNING `+columns.Job,
 			nullID(n.ID), n.Kind, n.LicenceID, n.Reason, n.Key, n.Device, n.State, n.Error, n.Attempts, now, now))
 		if err == nil {
 			*j, created = *got, true
@@ -52,7 +51,7 @@ func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
 		} else if !errors.Is(err, pgx.ErrNoRows) {
 			return mapErr(err, "Job")
 		}
-		old, err := scanJob(tx.QueryRow(ctx, `SELECT `+jobCols+` FROM jobs WHERE key = $1`, j.Key))
+		old, err := scanJob(tx.QueryRow(ctx, `SELECT `+columns.Job+` FROM jobs WHERE key = $1`, j.Key))
 		if err != nil {
 			return mapErr(err, "Job")
 		}
@@ -64,7 +63,7 @@ func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
 
 // FindJobByID implements service.JobService.
 func (db *DB) FindJobByID(ctx context.Context, id int64) (*service.Job, error) {
-	j, err := scanJob(db.pool.QueryRow(ctx, `SELECT `+jobCols+` FROM jobs WHERE id = $1`, id))
+	j, err := scanJob(db.pool.QueryRow(ctx, `SELECT `+columns.Job+` FROM jobs WHERE id = $1`, id))
 	if err != nil {
 		return nil, notFound(err, "Job")
 	}
@@ -81,7 +80,7 @@ func (db *DB) FindJobs(ctx context.Context, f service.JobFilter) ([]*service.Job
 		w.add("licence_id = ?", *f.LicenceID)
 	}
 	out, n, err := collectCounted(ctx, db.pool, scanJob,
-		`SELECT `+jobCols+`, COUNT(*) OVER () FROM jobs`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Job+`, COUNT(*) OVER () FROM jobs`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Job")
 }
 
@@ -91,7 +90,7 @@ func (db *DB) ClaimJob(ctx context.Context, kind service.JobKind, device string)
 	now := db.stampNow()
 	j, err := scanJob(db.pool.QueryRow(ctx, `UPDATE jobs SET state = $1, device = $2, attempts = attempts + 1, updated_at = $3
 		WHERE id = (SELECT id FROM jobs WHERE state = $4 AND kind = $5 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-		RETURNING `+jobCols, service.JobSent, device, now, service.JobQueued, kind))
+		RETURNING `+columns.Job, service.JobSent, device, now, service.JobQueued, kind))
 	if err != nil {
 		return nil, notFound(err, "Queued job")
 	}
@@ -104,7 +103,7 @@ func (db *DB) UpdateJob(ctx context.Context, id int64, u service.JobUpdate) (*se
 		return nil, service.Errorf(service.EINVALID, "Job state must be queued, sent, done or failed.")
 	}
 	j, err := scanJob(db.pool.QueryRow(ctx, `UPDATE jobs SET state = COALESCE($1, state), device = COALESCE($2, device),
-		error = COALESCE($3, error), updated_at = $4 WHERE id = $5 RETURNING `+jobCols,
+		error = COALESCE($3, error), updated_at = $4 WHERE id = $5 RETURNING `+columns.Job,
 		u.State, u.Device, u.Error, db.stampNow(), id))
 	if err != nil {
 		return nil, notFound(err, "Job")

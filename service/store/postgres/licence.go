@@ -7,12 +7,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
-const licenceCols = `id, animal_id, kind, jurisdiction, year, tag_number, issued_on, expires_on, status, fee_cents, fee_code,
-	issued_by, clinic, clinic_pay_cents, replaces, replace_reason, created_at, site`
-
-var insertLicenceSQL = insertSQL("licences", licenceCols)
+var insertLicenceSQL = insertSQL("licences", columns.Licence)
 
 func scanLicence(r rowScanner, extra ...any) (*service.Licence, error) {
 	var l service.Licence
@@ -33,7 +31,7 @@ func licenceArgs(l *service.Licence) []any {
 
 // FindLicenceByID implements service.LicenceService.
 func (db *DB) FindLicenceByID(ctx context.Context, id int64) (*service.Licence, error) {
-	l, err := scanLicence(db.pool.QueryRow(ctx, `SELECT `+licenceCols+` FROM licences WHERE id = $1`, id))
+	l, err := scanLicence(db.pool.QueryRow(ctx, `SELECT `+columns.Licence+` FROM licences WHERE id = $1`, id))
 	if err != nil {
 		return nil, notFound(err, "Licence")
 	}
@@ -43,7 +41,7 @@ func (db *DB) FindLicenceByID(ctx context.Context, id int64) (*service.Licence, 
 // FindLicenceByTag implements service.LicenceService.
 func (db *DB) FindLicenceByTag(ctx context.Context, jurisdiction string, year, tag int) (*service.Licence, error) {
 	l, err := scanLicence(db.pool.QueryRow(ctx,
-		`SELECT `+licenceCols+` FROM licences WHERE jurisdiction = $1 AND year = $2 AND tag_number = $3`, jurisdiction, year, tag))
+		`SELECT `+columns.Licence+` FROM licences WHERE jurisdiction = $1 AND year = $2 AND tag_number = $3`, jurisdiction, year, tag))
 	if err != nil {
 		return nil, notFound(err, "Licence")
 	}
@@ -72,7 +70,7 @@ func (db *DB) FindLicences(ctx context.Context, f service.LicenceFilter) ([]*ser
 		w.add("site = ?", *f.Site)
 	}
 	out, n, err := collectCounted(ctx, db.pool, scanLicence,
-		`SELECT `+licenceCols+`, COUNT(*) OVER () FROM licences`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Licence+`, COUNT(*) OVER () FROM licences`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Licence")
 }
 

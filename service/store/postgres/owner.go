@@ -7,11 +7,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
-const ownerCols = `id, name, address, city, state, postcode, phone, email, created_at, updated_at`
-
-var insertOwnerSQL = insertSQL("owners", ownerCols)
+var insertOwnerSQL = insertSQL("owners", columns.Owner)
 
 func scanOwner(r rowScanner, extra ...any) (*service.Owner, error) {
 	var o service.Owner
@@ -29,7 +28,7 @@ func ownerArgs(o *service.Owner) []any {
 
 // FindOwnerByID implements service.OwnerService.
 func (db *DB) FindOwnerByID(ctx context.Context, id int64) (*service.Owner, error) {
-	o, err := scanOwner(db.pool.QueryRow(ctx, `SELECT `+ownerCols+` FROM owners WHERE id = $1`, id))
+	o, err := scanOwner(db.pool.QueryRow(ctx, `SELECT `+columns.Owner+` FROM owners WHERE id = $1`, id))
 	if err != nil {
 		return nil, notFound(err, "Owner")
 	}
@@ -47,7 +46,7 @@ func (db *DB) FindOwners(ctx context.Context, f service.OwnerFilter) ([]*service
 		w.add("name ILIKE ?", "%"+*f.Name+"%")
 	}
 	out, n, err := collectCounted(ctx, db.pool, scanOwner,
-		`SELECT `+ownerCols+`, COUNT(*) OVER () FROM owners`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Owner+`, COUNT(*) OVER () FROM owners`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Owner")
 }
 
@@ -67,7 +66,7 @@ func (db *DB) UpdateOwner(ctx context.Context, id int64, u service.OwnerUpdate) 
 	var o *service.Owner
 	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		var err error
-		if o, err = scanOwner(tx.QueryRow(ctx, `SELECT `+ownerCols+` FROM owners WHERE id = $1 FOR UPDATE`, id)); err != nil {
+		if o, err = scanOwner(tx.QueryRow(ctx, `SELECT `+columns.Owner+` FROM owners WHERE id = $1 FOR UPDATE`, id)); err != nil {
 			return notFound(err, "Owner")
 		}
 		set(&o.Name, u.Name)

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
 // The lookup path is one SQL statement per lookup, one round trip: a CTE
@@ -34,15 +35,15 @@ type recordPart struct {
 }
 
 var recordParts = []recordPart{
-	{animalCols, "row_to_json", `animals WHERE id = k.aid`},
-	{ownerCols, "row_to_json", `owners WHERE id = (SELECT owner_id FROM animals WHERE id = k.aid)`},
-	{chipCols, "json_agg", `chips WHERE animal_id = k.aid`},
-	{licenceCols, "json_agg", `licences WHERE animal_id = k.aid AND (expires_on >= $1 OR id = k.lid)`},
-	{vaccinationCols, "row_to_json", `vaccinations WHERE animal_id = k.aid ORDER BY date DESC, id DESC LIMIT 1`},
-	{designationCols, "row_to_json", `designations WHERE animal_id = k.aid AND rescinded_on IS NULL ORDER BY declared_on DESC, id DESC LIMIT 1`},
-	{quarantineCols, "json_agg", `quarantines WHERE animal_id = k.aid AND released_on IS NULL`},
-	{impoundCols, "json_agg", `impoundments WHERE animal_id = k.aid AND (intake_on >= $1 OR disposition = '')`},
-	{biteCols, "json_agg", `bites WHERE animal_id = k.aid AND date >= $1`},
+	{columns.Animal, "row_to_json", `animals WHERE id = k.aid`},
+	{columns.Owner, "row_to_json", `owners WHERE id = (SELECT owner_id FROM animals WHERE id = k.aid)`},
+	{columns.Chip, "json_agg", `chips WHERE animal_id = k.aid`},
+	{columns.Licence, "json_agg", `licences WHERE animal_id = k.aid AND (expires_on >= $1 OR id = k.lid)`},
+	{columns.Vaccination, "row_to_json", `vaccinations WHERE animal_id = k.aid ORDER BY date DESC, id DESC LIMIT 1`},
+	{columns.Designation, "row_to_json", `designations WHERE animal_id = k.aid AND rescinded_on IS NULL ORDER BY declared_on DESC, id DESC LIMIT 1`},
+	{columns.Quarantine, "json_agg", `quarantines WHERE animal_id = k.aid AND released_on IS NULL`},
+	{columns.Impound, "json_agg", `impoundments WHERE animal_id = k.aid AND (intake_on >= $1 OR disposition = '')`},
+	{columns.Bite, "json_agg", `bites WHERE animal_id = k.aid AND date >= $1`},
 }
 
 // jsonNames maps the columns whose JSON name is not their camel-case

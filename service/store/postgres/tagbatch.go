@@ -8,13 +8,11 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
 // MaxTagBatch is the most tags one batch may reserve.
 const MaxTagBatch = 100000
-
-const tagBatchCols = `id, kind, jurisdiction, year, first, last, species, key, device, state, done, error, attempts,
-	created_at, updated_at`
 
 func scanTagBatch(r rowScanner, extra ...any) (*service.TagBatch, error) {
 	var b service.TagBatch
@@ -52,7 +50,7 @@ func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int
 	for {
 		created := false
 		err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
-			old, err := scanTagBatch(tx.QueryRow(ctx, `SELECT `+tagBatchCols+` FROM tag_batches WHERE key = $1`, b.Key))
+			old, err := scanTagBatch(tx.QueryRow(ctx, `SELECT `+columns.TagBatch+` FROM tag_batches WHERE key = $1`, b.Key))
 			if err == nil {
 				*b = *old
 				return nil
@@ -67,9 +65,9 @@ func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int
 			n.First, n.Last = last-count+1, last
 			n.State, n.Done, n.Error, n.Attempts = service.JobQueued, 0, "", 0
 			n.CreatedAt, n.UpdatedAt = now, now
-			got, err := scanTagBatch(tx.QueryRow(ctx, `INSERT INTO tag_batches (`+tagBatchCols+`)
+			got, err := scanTagBatch(tx.QueryRow(ctx, `INSERT INTO tag_batches (`+columns.TagBatch+`)
 				VALUES (COALESCE($1::bigint, nextval('tag_batches_id_seq')), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-				ON CONFLICT (key) DO NOTHING RETURNING `+tagBatchCols,
+				ON CONFLICT (key) DO NOTHING RETURNING `+columns.TagBatch,
 				nullID(n.ID), n.Kind, n.Jurisdiction, n.Year, n.First, n.Last, n.Species, n.Key, n.Device, n.State, n.Done,
 				n.Error, n.Attempts, now, now))
 			if errors.Is(err, pgx.ErrNoRows) {
@@ -92,7 +90,7 @@ func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int
 
 // FindTagBatchByID implements service.TagBatchService.
 func (db *DB) FindTagBatchByID(ctx context.Context, id int64) (*service.TagBatch, error) {
-	b, err := scanTagBatch(db.pool.QueryRow(ctx, `SELECT `+tagBatchCols+` FROM tag_batches WHERE id = $1`, id))
+	b, err := scanTagBatch(db.pool.QueryRow(ctx, `SELECT `+columns.TagBatch+` FROM tag_batches WHERE id = $1`, id))
 	if err != nil {
 		return nil, notFound(err, "Tag batch")
 	}
@@ -112,7 +110,7 @@ func (db *DB) FindTagBatches(ctx context.Context, f service.TagBatchFilter) ([]*
 		w.add("year = ?", *f.Year)
 	}
 	out, n, err := collectCounted(ctx, db.pool, scanTagBatch,
-		`SELECT `+tagBatchCols+`, COUNT(*) OVER () FROM tag_batches`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.TagBatch+`, COUNT(*) OVER () FROM tag_batches`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Tag batch")
 }
 
@@ -121,7 +119,7 @@ func (db *DB) FindTagBatches(ctx context.Context, f service.TagBatchFilter) ([]*
 func (db *DB) ClaimTagBatch(ctx context.Context, kind service.JobKind, device string) (*service.TagBatch, error) {
 	b, err := scanTagBatch(db.pool.QueryRow(ctx, `UPDATE tag_batches SET state = $1, device = $2, attempts = attempts + 1,
 		updated_at = $3 WHERE id = (SELECT id FROM tag_batches WHERE state = $4 AND kind = $5 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-		RETURNING `+tagBatchCols, service.JobSent, device, db.stampNow(), service.JobQueued, kind))
+		RETURNING `+columns.TagBatch, service.JobSent, device, db.stampNow(), service.JobQueued, kind))
 	if err != nil {
 		return nil, notFound(err, "Queued tag batch")
 	}
@@ -136,7 +134,7 @@ func (db *DB) UpdateTagBatch(ctx context.Context, id int64, u service.TagBatchUp
 	var b *service.TagBatch
 	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		var err error
-		if b, err = scanTagBatch(tx.QueryRow(ctx, `SELECT `+tagBatchCols+` FROM tag_batches WHERE id = $1 FOR UPDATE`, id)); err != nil {
+		if b, err = scanTagBatch(tx.QueryRow(ctx, `SELECT `+columns.TagBatch+` FROM tag_batches WHERE id = $1 FOR UPDATE`, id)); err != nil {
 			return notFound(err, "Tag batch")
 		}
 		set(&b.State, u.State)

@@ -8,11 +8,10 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
-const tokenCols = `id, name, role, site, hash, created_at, expires_at, revoked_at, last_used_at`
-
-var insertTokenSQL = insertSQL("tokens", tokenCols)
+var insertTokenSQL = insertSQL("tokens", columns.Token)
 
 func scanToken(r rowScanner, extra ...any) (*service.Token, error) {
 	var t service.Token
@@ -53,7 +52,7 @@ func (db *DB) CreateToken(ctx context.Context, t *service.Token) (string, error)
 // written at most once a minute per token, so lookups stay reads.
 func (db *DB) Authenticate(ctx context.Context, secret string) (*service.Token, error) {
 	h := service.HashToken(secret)
-	t, err := scanToken(db.pool.QueryRow(ctx, `SELECT `+tokenCols+` FROM tokens WHERE hash = $1`, h[:]))
+	t, err := scanToken(db.pool.QueryRow(ctx, `SELECT `+columns.Token+` FROM tokens WHERE hash = $1`, h[:]))
 	now := db.stampNow()
 	if err != nil || !t.Usable(now) {
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
@@ -84,6 +83,6 @@ func (db *DB) RevokeToken(ctx context.Context, id int64) error {
 
 // FindTokens implements service.TokenService.
 func (db *DB) FindTokens(ctx context.Context) ([]*service.Token, error) {
-	out, err := collect(ctx, db.pool, scanToken, `SELECT `+tokenCols+` FROM tokens ORDER BY id`)
+	out, err := collect(ctx, db.pool, scanToken, `SELECT `+columns.Token+` FROM tokens ORDER BY id`)
 	return out, mapErr(err, "Token")
 }

@@ -6,9 +6,8 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
-
-const animalCols = `id, owner_id, name, species, breed, colour, sex, altered, birth_date, description, photo, programme, died_on, created_at, updated_at`
 
 func scanAnimal(r rowScanner, extra ...any) (*service.Animal, error) {
 	var a service.Animal
@@ -31,7 +30,7 @@ func nullID(id int64) any {
 
 // FindAnimalByID implements service.AnimalService.
 func (db *DB) FindAnimalByID(ctx context.Context, id int64) (*service.Animal, error) {
-	a, err := scanAnimal(db.rdb.QueryRowContext(ctx, `SELECT `+animalCols+` FROM animals WHERE id = ?`, id))
+	a, err := scanAnimal(db.rdb.QueryRowContext(ctx, `SELECT `+columns.Animal+` FROM animals WHERE id = ?`, id))
 	if err != nil {
 		return nil, notFound(err, "Animal")
 	}
@@ -54,7 +53,7 @@ func (db *DB) FindAnimals(ctx context.Context, f service.AnimalFilter) ([]*servi
 		w.add("LOWER(name) LIKE ?", "%"+lowerASCII(*f.Name)+"%")
 	}
 	out, n, err := collectCounted(ctx, db.rdb, scanAnimal,
-		`SELECT `+animalCols+`, COUNT(*) OVER () FROM animals`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Animal+`, COUNT(*) OVER () FROM animals`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Animal")
 }
 
@@ -68,7 +67,7 @@ func (db *DB) CreateAnimal(ctx context.Context, a *service.Animal) error {
 	})
 }
 
-const insertAnimalSQL = `INSERT INTO animals (` + animalCols + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`
+const insertAnimalSQL = `INSERT INTO animals (` + columns.Animal + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`
 
 func insertAnimal(ctx context.Context, tx *sql.Tx, a *service.Animal, now time.Time) error {
 	a.CreatedAt, a.UpdatedAt = now, now
@@ -86,7 +85,7 @@ func (db *DB) UpdateAnimal(ctx context.Context, id int64, u service.AnimalUpdate
 	var a *service.Animal
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		var err error
-		if a, err = scanAnimal(tx.QueryRowContext(ctx, `SELECT `+animalCols+` FROM animals WHERE id = ?`, id)); err != nil {
+		if a, err = scanAnimal(tx.QueryRowContext(ctx, `SELECT `+columns.Animal+` FROM animals WHERE id = ?`, id)); err != nil {
 			return notFound(err, "Animal")
 		}
 		set(&a.OwnerID, u.OwnerID)
@@ -117,8 +116,6 @@ func (db *DB) UpdateAnimal(ctx context.Context, id int64, u service.AnimalUpdate
 	return a, nil
 }
 
-const chipCols = `id, animal_id, code, kind, manufacturer, implant_date, created_at`
-
 func scanChip(r rowScanner, extra ...any) (*service.Chip, error) {
 	var c service.Chip
 	dest := append([]any{&c.ID, &c.AnimalID, &c.Code, &c.Kind, &c.Manufacturer, &c.ImplantDate, stamp{&c.CreatedAt}}, extra...)
@@ -148,7 +145,7 @@ func (db *DB) AddChip(ctx context.Context, c *service.Chip) error {
 	})
 }
 
-const insertChipSQL = `INSERT INTO chips (` + chipCols + `) VALUES (?,?,?,?,?,?,?) RETURNING id`
+const insertChipSQL = `INSERT INTO chips (` + columns.Chip + `) VALUES (?,?,?,?,?,?,?) RETURNING id`
 
 func insertChip(ctx context.Context, tx *sql.Tx, c *service.Chip, now time.Time) error {
 	c.CreatedAt = now
@@ -176,6 +173,6 @@ func (db *DB) RemoveChip(ctx context.Context, id int64) error {
 
 // FindChipsByAnimal implements service.AnimalService.
 func (db *DB) FindChipsByAnimal(ctx context.Context, animalID int64) ([]*service.Chip, error) {
-	out, err := collect(ctx, db.rdb, scanChip, `SELECT `+chipCols+` FROM chips WHERE animal_id = ? ORDER BY id`, animalID)
+	out, err := collect(ctx, db.rdb, scanChip, `SELECT `+columns.Chip+` FROM chips WHERE animal_id = ? ORDER BY id`, animalID)
 	return out, mapErr(err, "Chip")
 }

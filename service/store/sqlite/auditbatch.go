@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
 // CreateAuditEvents stores events in order in one transaction: the batch
@@ -31,7 +32,7 @@ func (db *DB) CreateAuditEvents(ctx context.Context, evs []*service.AuditEvent) 
 				}
 				args = append(args, nullID(e.ID), formatStamp(e.At), e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site)
 			}
-			q := `INSERT INTO audit_events (` + auditCols + `) VALUES ` +
+			q := `INSERT INTO audit_events (` + columns.Audit + `) VALUES ` +
 				strings.TrimSuffix(strings.Repeat("(?,?,?,?,?,?,?,?,?),", n), ",")
 			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 				return mapErr(err, "Audit event")

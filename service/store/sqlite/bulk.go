@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
 // Import implements service.BulkService: the whole batch in one
@@ -76,7 +77,7 @@ func (im *importer) put(b *service.Batch) error {
 		}
 	}
 	ctx, tx, now := im.ctx, im.tx, im.now
-	if err := bulkInsert(ctx, tx, b.Owners, `INSERT INTO owners (`+ownerCols+`) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+	if err := bulkInsert(ctx, tx, b.Owners, `INSERT INTO owners (`+columns.Owner+`) VALUES (?,?,?,?,?,?,?,?,?,?)`,
 		func(o *service.Owner) []any {
 			stampNew(&o.CreatedAt, now)
 			stampNew(&o.UpdatedAt, now)
@@ -196,27 +197,27 @@ func bulkInsert[T any](ctx context.Context, tx *sql.Tx, rows []T, query string, 
 
 // EachOwner implements service.BulkService.
 func (db *DB) EachOwner(ctx context.Context, fn func(*service.Owner) error) error {
-	return each(ctx, db.rdb, scanOwner, fn, "Owner", `SELECT `+ownerCols+` FROM owners ORDER BY id`)
+	return each(ctx, db.rdb, scanOwner, fn, "Owner", `SELECT `+columns.Owner+` FROM owners ORDER BY id`)
 }
 
 // EachAnimal implements service.BulkService.
 func (db *DB) EachAnimal(ctx context.Context, fn func(*service.Animal) error) error {
-	return each(ctx, db.rdb, scanAnimal, fn, "Animal", `SELECT `+animalCols+` FROM animals ORDER BY id`)
+	return each(ctx, db.rdb, scanAnimal, fn, "Animal", `SELECT `+columns.Animal+` FROM animals ORDER BY id`)
 }
 
 // EachChip implements service.BulkService.
 func (db *DB) EachChip(ctx context.Context, fn func(*service.Chip) error) error {
-	return each(ctx, db.rdb, scanChip, fn, "Chip", `SELECT `+chipCols+` FROM chips ORDER BY id`)
+	return each(ctx, db.rdb, scanChip, fn, "Chip", `SELECT `+columns.Chip+` FROM chips ORDER BY id`)
 }
 
 // EachLicence implements service.BulkService.
 func (db *DB) EachLicence(ctx context.Context, fn func(*service.Licence) error) error {
-	return each(ctx, db.rdb, scanLicence, fn, "Licence", `SELECT `+licenceCols+` FROM licences ORDER BY id`)
+	return each(ctx, db.rdb, scanLicence, fn, "Licence", `SELECT `+columns.Licence+` FROM licences ORDER BY id`)
 }
 
 // EachVaccination implements service.BulkService.
 func (db *DB) EachVaccination(ctx context.Context, fn func(*service.RabiesVaccination) error) error {
-	return each(ctx, db.rdb, scanVaccination, fn, "Vaccination", `SELECT `+vaccinationCols+` FROM vaccinations ORDER BY id`)
+	return each(ctx, db.rdb, scanVaccination, fn, "Vaccination", `SELECT `+columns.Vaccination+` FROM vaccinations ORDER BY id`)
 }
 
 // MissingIDs returns those of ids that are not in table (owners,

@@ -6,11 +6,8 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
-
-const designationCols = `id, animal_id, level, jurisdiction, declared_on, decision_on, authority, conditions, registered_on,
-	registration_number, sign_on, microchip_on, sterilised_on, photo_on, insured_on, insurance_cents, insurance_expires,
-	rescinded_on, created_at, updated_at`
 
 func scanDesignation(r rowScanner, extra ...any) (*service.DangerousDesignation, error) {
 	var d service.DangerousDesignation
@@ -30,7 +27,7 @@ func (db *DB) CreateDesignation(ctx context.Context, d *service.DangerousDesigna
 	}
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		d.CreatedAt, d.UpdatedAt = now, now
-		err := tx.QueryRowContext(ctx, `INSERT INTO designations (`+designationCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+		err := tx.QueryRowContext(ctx, `INSERT INTO designations (`+columns.Designation+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(d.ID), d.AnimalID, d.Level, d.Jurisdiction, d.DeclaredOn, d.DecisionOn, d.Authority, d.Conditions,
 			d.RegisteredOn, d.RegistrationNumber, d.SignOn, d.MicrochipOn, d.SterilisedOn, d.PhotoOn, d.InsuredOn,
 			d.InsuranceCents, d.InsuranceExpires, d.RescindedOn, formatStamp(now), formatStamp(now)).Scan(&d.ID)
@@ -43,7 +40,7 @@ func (db *DB) UpdateDesignation(ctx context.Context, id int64, u service.Designa
 	var d *service.DangerousDesignation
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		var err error
-		if d, err = scanDesignation(tx.QueryRowContext(ctx, `SELECT `+designationCols+` FROM designations WHERE id = ?`, id)); err != nil {
+		if d, err = scanDesignation(tx.QueryRowContext(ctx, `SELECT `+columns.Designation+` FROM designations WHERE id = ?`, id)); err != nil {
 			return notFound(err, "Designation")
 		}
 		set(&d.DecisionOn, u.DecisionOn)
@@ -78,6 +75,6 @@ func (db *DB) UpdateDesignation(ctx context.Context, id int64, u service.Designa
 // FindDesignations implements service.DangerousService.
 func (db *DB) FindDesignations(ctx context.Context, animalID int64) ([]*service.DangerousDesignation, error) {
 	out, err := collect(ctx, db.rdb, scanDesignation,
-		`SELECT `+designationCols+` FROM designations WHERE animal_id = ? ORDER BY declared_on DESC, id DESC`, animalID)
+		`SELECT `+columns.Designation+` FROM designations WHERE animal_id = ? ORDER BY declared_on DESC, id DESC`, animalID)
 	return out, mapErr(err, "Designation")
 }

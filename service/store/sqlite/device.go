@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
 // ApplyDeviceEvent implements service.DeviceEventService: the ledger row
@@ -47,7 +48,7 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 			if s.Site == "" {
 				s.Site = e.Site
 			}
-			err = tx.QueryRowContext(ctx, `INSERT INTO scans (`+scanCols+`)
+			err = tx.QueryRowContext(ctx, `INSERT INTO scans (`+columns.Scan+`)
 				VALUES (NULL, ?, ?, ?, ?, ?, ?, COALESCE((SELECT animal_id FROM chips WHERE code = ?), 0)) RETURNING id, animal_id`,
 				formatStamp(s.At), s.Reader, s.ChipCode, s.ChipKind, s.User, s.Site, s.ChipCode).Scan(&s.ID, &s.AnimalID)
 			if err != nil {
@@ -65,7 +66,7 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 				return service.Errorf(service.EINVALID, "Bite victim must be person or animal.")
 			}
 			b.CreatedAt = now
-			err := tx.QueryRowContext(ctx, `INSERT INTO bites (`+biteCols+`) VALUES (NULL,?,?,?,?,?,?,?,?) RETURNING id`,
+			err := tx.QueryRowContext(ctx, `INSERT INTO bites (`+columns.Bite+`) VALUES (NULL,?,?,?,?,?,?,?,?) RETURNING id`,
 				b.AnimalID, b.Date, b.Victim, b.SkinBroken, b.Provoked, b.Location, b.Notes, formatStamp(now)).Scan(&b.ID)
 			if err != nil {
 				return mapErr(err, "Bite")
@@ -75,7 +76,7 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 			if actor == "" {
 				actor = e.Device
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO audit_events (`+auditCols+`) VALUES (NULL, ?, ?, '', 'bite.create', 'bite', ?, ?, ?)`,
+			if _, err := tx.ExecContext(ctx, `INSERT INTO audit_events (`+columns.Audit+`) VALUES (NULL, ?, ?, '', 'bite.create', 'bite', ?, ?, ?)`,
 				formatStamp(now), actor, b.ID, "device "+e.Device+" event "+e.ID, e.Site); err != nil {
 				return mapErr(err, "Audit event")
 			}

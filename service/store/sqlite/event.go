@@ -6,9 +6,8 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
-
-const scanCols = `id, at, reader, chip_code, chip_kind, user_name, site, animal_id`
 
 func scanScan(r rowScanner, extra ...any) (*service.Scan, error) {
 	var s service.Scan
@@ -29,7 +28,7 @@ func (db *DB) CreateScan(ctx context.Context, s *service.Scan) error {
 		if s.At.IsZero() {
 			s.At = now
 		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO scans (`+scanCols+`) VALUES (?,?,?,?,?,?,?,?) RETURNING id`,
+		err := tx.QueryRowContext(ctx, `INSERT INTO scans (`+columns.Scan+`) VALUES (?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(s.ID), formatStamp(s.At), s.Reader, s.ChipCode, s.ChipKind, s.User, s.Site, s.AnimalID).Scan(&s.ID)
 		return mapErr(err, "Scan")
 	})
@@ -48,11 +47,9 @@ func (db *DB) FindScans(ctx context.Context, f service.ScanFilter) ([]*service.S
 		w.add("at >= ?", formatStamp(*f.Since))
 	}
 	out, n, err := collectCounted(ctx, db.rdb, scanScan,
-		`SELECT `+scanCols+`, COUNT(*) OVER () FROM scans`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Scan+`, COUNT(*) OVER () FROM scans`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Scan")
 }
-
-const auditCols = `id, at, actor, role, action, entity, entity_id, detail, site`
 
 func scanAudit(r rowScanner, extra ...any) (*service.AuditEvent, error) {
 	var e service.AuditEvent
@@ -73,7 +70,7 @@ func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error
 		if e.At.IsZero() {
 			e.At = now
 		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO audit_events (`+auditCols+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`,
+		err := tx.QueryRowContext(ctx, `INSERT INTO audit_events (`+columns.Audit+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(e.ID), formatStamp(e.At), e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site).Scan(&e.ID)
 		return mapErr(err, "Audit event")
 	})
@@ -98,6 +95,6 @@ func (db *DB) FindAuditEvents(ctx context.Context, f service.AuditFilter) ([]*se
 		w.add("at >= ?", formatStamp(*f.Since))
 	}
 	out, n, err := collectCounted(ctx, db.rdb, scanAudit,
-		`SELECT `+auditCols+`, COUNT(*) OVER () FROM audit_events`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Audit+`, COUNT(*) OVER () FROM audit_events`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Audit event")
 }

@@ -6,10 +6,8 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
-
-const vaccinationCols = `id, animal_id, date, type, duration_months, extended_certified, product, manufacturer, lot,
-	lot_expires, veterinarian, vet_licence, certificate, rabies_tag, created_at`
 
 func scanVaccination(r rowScanner, extra ...any) (*service.RabiesVaccination, error) {
 	var v service.RabiesVaccination
@@ -22,7 +20,7 @@ func scanVaccination(r rowScanner, extra ...any) (*service.RabiesVaccination, er
 	return &v, nil
 }
 
-const insertVaccinationSQL = `INSERT INTO vaccinations (` + vaccinationCols + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`
+const insertVaccinationSQL = `INSERT INTO vaccinations (` + columns.Vaccination + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`
 
 func vaccinationArgs(v *service.RabiesVaccination) []any {
 	return []any{nullID(v.ID), v.AnimalID, v.Date, v.Type, v.DurationMonths, v.ExtendedCertified, v.Product,
@@ -44,11 +42,9 @@ func (db *DB) CreateVaccination(ctx context.Context, v *service.RabiesVaccinatio
 // FindVaccinations implements service.HealthService.
 func (db *DB) FindVaccinations(ctx context.Context, animalID int64) ([]*service.RabiesVaccination, error) {
 	out, err := collect(ctx, db.rdb, scanVaccination,
-		`SELECT `+vaccinationCols+` FROM vaccinations WHERE animal_id = ? ORDER BY date DESC, id DESC`, animalID)
+		`SELECT `+columns.Vaccination+` FROM vaccinations WHERE animal_id = ? ORDER BY date DESC, id DESC`, animalID)
 	return out, mapErr(err, "Vaccination")
 }
-
-const biteCols = `id, animal_id, date, victim, skin_broken, provoked, location, notes, created_at`
 
 func scanBite(r rowScanner, extra ...any) (*service.BiteIncident, error) {
 	var b service.BiteIncident
@@ -72,7 +68,7 @@ func (db *DB) CreateBite(ctx context.Context, b *service.BiteIncident) error {
 	}
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		b.CreatedAt = now
-		err := tx.QueryRowContext(ctx, `INSERT INTO bites (`+biteCols+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`,
+		err := tx.QueryRowContext(ctx, `INSERT INTO bites (`+columns.Bite+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(b.ID), b.AnimalID, b.Date, b.Victim, b.SkinBroken, b.Provoked, b.Location, b.Notes, formatStamp(now)).Scan(&b.ID)
 		return mapErr(err, "Bite")
 	})
@@ -80,11 +76,9 @@ func (db *DB) CreateBite(ctx context.Context, b *service.BiteIncident) error {
 
 // FindBites implements service.HealthService.
 func (db *DB) FindBites(ctx context.Context, animalID int64) ([]*service.BiteIncident, error) {
-	out, err := collect(ctx, db.rdb, scanBite, `SELECT `+biteCols+` FROM bites WHERE animal_id = ? ORDER BY date DESC, id DESC`, animalID)
+	out, err := collect(ctx, db.rdb, scanBite, `SELECT `+columns.Bite+` FROM bites WHERE animal_id = ? ORDER BY date DESC, id DESC`, animalID)
 	return out, mapErr(err, "Bite")
 }
-
-const quarantineCols = `id, animal_id, bite_id, kind, place, start_on, end_on, released_on, notes, created_at`
 
 func scanQuarantine(r rowScanner, extra ...any) (*service.Quarantine, error) {
 	var q service.Quarantine
@@ -105,7 +99,7 @@ func (db *DB) CreateQuarantine(ctx context.Context, q *service.Quarantine) error
 	}
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		q.CreatedAt = now
-		err := tx.QueryRowContext(ctx, `INSERT INTO quarantines (`+quarantineCols+`) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+		err := tx.QueryRowContext(ctx, `INSERT INTO quarantines (`+columns.Quarantine+`) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(q.ID), q.AnimalID, nullID(q.BiteID), q.Kind, q.Place, q.Start, q.End, q.ReleasedOn, q.Notes,
 			formatStamp(now)).Scan(&q.ID)
 		return mapErr(err, "Quarantine")
@@ -132,6 +126,6 @@ func (db *DB) ReleaseQuarantine(ctx context.Context, id int64, on service.Date) 
 // FindQuarantines implements service.HealthService.
 func (db *DB) FindQuarantines(ctx context.Context, animalID int64) ([]*service.Quarantine, error) {
 	out, err := collect(ctx, db.rdb, scanQuarantine,
-		`SELECT `+quarantineCols+` FROM quarantines WHERE animal_id = ? ORDER BY start_on DESC, id DESC`, animalID)
+		`SELECT `+columns.Quarantine+` FROM quarantines WHERE animal_id = ? ORDER BY start_on DESC, id DESC`, animalID)
 	return out, mapErr(err, "Quarantine")
 }

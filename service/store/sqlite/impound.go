@@ -6,10 +6,8 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
-
-const impoundCols = `id, animal_id, jurisdiction, intake_at, intake_on, site, where_found, notice_on, hold_until, bite_case,
-	disposition, disposition_on, disposition_note, fees_cents, created_at, updated_at`
 
 func scanImpound(r rowScanner, extra ...any) (*service.Impoundment, error) {
 	var i service.Impoundment
@@ -33,7 +31,7 @@ func (db *DB) CreateImpoundment(ctx context.Context, i *service.Impoundment) err
 		if i.IntakeAt.IsZero() {
 			i.IntakeAt = now
 		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO impoundments (`+impoundCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+		err := tx.QueryRowContext(ctx, `INSERT INTO impoundments (`+columns.Impound+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(i.ID), i.AnimalID, i.Jurisdiction, formatStamp(i.IntakeAt), i.IntakeOn, i.Site, i.WhereFound, i.NoticeOn,
 			i.HoldUntil, i.BiteCase, i.Disposition, i.DispositionOn, i.DispositionNote, i.FeesCents,
 			formatStamp(now), formatStamp(now)).Scan(&i.ID)
@@ -46,7 +44,7 @@ func (db *DB) UpdateImpoundment(ctx context.Context, id int64, u service.Impound
 	var i *service.Impoundment
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		var err error
-		if i, err = scanImpound(tx.QueryRowContext(ctx, `SELECT `+impoundCols+` FROM impoundments WHERE id = ?`, id)); err != nil {
+		if i, err = scanImpound(tx.QueryRowContext(ctx, `SELECT `+columns.Impound+` FROM impoundments WHERE id = ?`, id)); err != nil {
 			return notFound(err, "Impoundment")
 		}
 		set(&i.NoticeOn, u.NoticeOn)
@@ -72,7 +70,7 @@ func (db *DB) UpdateImpoundment(ctx context.Context, id int64, u service.Impound
 
 // FindImpoundmentByID implements service.ImpoundService.
 func (db *DB) FindImpoundmentByID(ctx context.Context, id int64) (*service.Impoundment, error) {
-	i, err := scanImpound(db.rdb.QueryRowContext(ctx, `SELECT `+impoundCols+` FROM impoundments WHERE id = ?`, id))
+	i, err := scanImpound(db.rdb.QueryRowContext(ctx, `SELECT `+columns.Impound+` FROM impoundments WHERE id = ?`, id))
 	if err != nil {
 		return nil, notFound(err, "Impoundment")
 	}
@@ -99,6 +97,6 @@ func (db *DB) FindImpoundments(ctx context.Context, f service.ImpoundFilter) ([]
 		w.add("site = ?", *f.Site)
 	}
 	out, n, err := collectCounted(ctx, db.rdb, scanImpound,
-		`SELECT `+impoundCols+`, COUNT(*) OVER () FROM impoundments`+w.String()+` ORDER BY intake_on DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Impound+`, COUNT(*) OVER () FROM impoundments`+w.String()+` ORDER BY intake_on DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Impoundment")
 }

@@ -7,9 +7,8 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
-
-const jobCols = `id, kind, licence_id, reason, key, device, state, error, attempts, created_at, updated_at`
 
 func scanJob(r rowScanner, extra ...any) (*service.Job, error) {
 	var j service.Job
@@ -34,7 +33,7 @@ func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
 	}
 	created := false
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		old, err := scanJob(tx.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE key = ?`, j.Key))
+		old, err := scanJob(tx.QueryRowContext(ctx, `SELECT `+columns.Job+` FROM jobs WHERE key = ?`, j.Key))
 		if err == nil {
 			*j = *old
 			return nil
@@ -43,7 +42,7 @@ func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
 		}
 		j.State, j.Error, j.Attempts = service.JobQueued, "", 0
 		j.CreatedAt, j.UpdatedAt = now, now
-		err = tx.QueryRowContext(ctx, `INSERT INTO jobs (`+jobCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+		err = tx.QueryRowContext(ctx, `INSERT INTO jobs (`+columns.Job+`) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(j.ID), j.Kind, j.LicenceID, j.Reason, j.Key, j.Device, j.State, j.Error, j.Attempts,
 			formatStamp(now), formatStamp(now)).Scan(&j.ID)
 		created = err == nil
@@ -54,7 +53,7 @@ func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
 
 // FindJobByID implements service.JobService.
 func (db *DB) FindJobByID(ctx context.Context, id int64) (*service.Job, error) {
-	j, err := scanJob(db.rdb.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE id = ?`, id))
+	j, err := scanJob(db.rdb.QueryRowContext(ctx, `SELECT `+columns.Job+` FROM jobs WHERE id = ?`, id))
 	if err != nil {
 		return nil, notFound(err, "Job")
 	}
@@ -71,7 +70,7 @@ func (db *DB) FindJobs(ctx context.Context, f service.JobFilter) ([]*service.Job
 		w.add("licence_id = ?", *f.LicenceID)
 	}
 	out, n, err := collectCounted(ctx, db.rdb, scanJob,
-		`SELECT `+jobCols+`, COUNT(*) OVER () FROM jobs`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Job+`, COUNT(*) OVER () FROM jobs`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Job")
 }
 
@@ -80,7 +79,7 @@ func (db *DB) ClaimJob(ctx context.Context, kind service.JobKind, device string)
 	var j *service.Job
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		var err error
-		j, err = scanJob(tx.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE state = ? AND kind = ? ORDER BY id LIMIT 1`,
+		j, err = scanJob(tx.QueryRowContext(ctx, `SELECT `+columns.Job+` FROM jobs WHERE state = ? AND kind = ? ORDER BY id LIMIT 1`,
 			service.JobQueued, kind))
 		if err != nil {
 			return notFound(err, "Queued job")
@@ -104,7 +103,7 @@ func (db *DB) UpdateJob(ctx context.Context, id int64, u service.JobUpdate) (*se
 	var j *service.Job
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		var err error
-		if j, err = scanJob(tx.QueryRowContext(ctx, `SELECT `+jobCols+` FROM jobs WHERE id = ?`, id)); err != nil {
+		if j, err = scanJob(tx.QueryRowContext(ctx, `SELECT `+columns.Job+` FROM jobs WHERE id = ?`, id)); err != nil {
 			return notFound(err, "Job")
 		}
 		set(&j.State, u.State)

@@ -6,10 +6,8 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
-
-const licenceCols = `id, animal_id, kind, jurisdiction, year, tag_number, issued_on, expires_on, status, fee_cents, fee_code,
-	issued_by, clinic, clinic_pay_cents, replaces, replace_reason, created_at, site`
 
 func scanLicence(r rowScanner, extra ...any) (*service.Licence, error) {
 	var l service.Licence
@@ -26,7 +24,7 @@ func scanLicence(r rowScanner, extra ...any) (*service.Licence, error) {
 
 // FindLicenceByID implements service.LicenceService.
 func (db *DB) FindLicenceByID(ctx context.Context, id int64) (*service.Licence, error) {
-	l, err := scanLicence(db.rdb.QueryRowContext(ctx, `SELECT `+licenceCols+` FROM licences WHERE id = ?`, id))
+	l, err := scanLicence(db.rdb.QueryRowContext(ctx, `SELECT `+columns.Licence+` FROM licences WHERE id = ?`, id))
 	if err != nil {
 		return nil, notFound(err, "Licence")
 	}
@@ -36,7 +34,7 @@ func (db *DB) FindLicenceByID(ctx context.Context, id int64) (*service.Licence, 
 // FindLicenceByTag implements service.LicenceService.
 func (db *DB) FindLicenceByTag(ctx context.Context, jurisdiction string, year, tag int) (*service.Licence, error) {
 	l, err := scanLicence(db.rdb.QueryRowContext(ctx,
-		`SELECT `+licenceCols+` FROM licences WHERE jurisdiction = ? AND year = ? AND tag_number = ?`, jurisdiction, year, tag))
+		`SELECT `+columns.Licence+` FROM licences WHERE jurisdiction = ? AND year = ? AND tag_number = ?`, jurisdiction, year, tag))
 	if err != nil {
 		return nil, notFound(err, "Licence")
 	}
@@ -65,7 +63,7 @@ func (db *DB) FindLicences(ctx context.Context, f service.LicenceFilter) ([]*ser
 		w.add("site = ?", *f.Site)
 	}
 	out, n, err := collectCounted(ctx, db.rdb, scanLicence,
-		`SELECT `+licenceCols+`, COUNT(*) OVER () FROM licences`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Licence+`, COUNT(*) OVER () FROM licences`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Licence")
 }
 
@@ -117,7 +115,7 @@ const (
 		ON CONFLICT (jurisdiction, year) DO UPDATE SET last = last + 1 RETURNING last`
 	raiseTagSQL = `INSERT INTO tag_counters (jurisdiction, year, last) VALUES (?, ?, ?)
 		ON CONFLICT (jurisdiction, year) DO UPDATE SET last = MAX(last, excluded.last)`
-	insertLicenceSQL = `INSERT INTO licences (` + licenceCols + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`
+	insertLicenceSQL = `INSERT INTO licences (` + columns.Licence + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`
 )
 
 func insertLicence(ctx context.Context, tx *sql.Tx, l *service.Licence, now time.Time) error {

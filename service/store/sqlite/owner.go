@@ -6,9 +6,8 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
-
-const ownerCols = `id, name, address, city, state, postcode, phone, email, created_at, updated_at`
 
 func scanOwner(r rowScanner, extra ...any) (*service.Owner, error) {
 	var o service.Owner
@@ -22,7 +21,7 @@ func scanOwner(r rowScanner, extra ...any) (*service.Owner, error) {
 
 // FindOwnerByID implements service.OwnerService.
 func (db *DB) FindOwnerByID(ctx context.Context, id int64) (*service.Owner, error) {
-	o, err := scanOwner(db.rdb.QueryRowContext(ctx, `SELECT `+ownerCols+` FROM owners WHERE id = ?`, id))
+	o, err := scanOwner(db.rdb.QueryRowContext(ctx, `SELECT `+columns.Owner+` FROM owners WHERE id = ?`, id))
 	if err != nil {
 		return nil, notFound(err, "Owner")
 	}
@@ -39,7 +38,7 @@ func (db *DB) FindOwners(ctx context.Context, f service.OwnerFilter) ([]*service
 		w.add("LOWER(name) LIKE ?", "%"+lowerASCII(*f.Name)+"%")
 	}
 	out, n, err := collectCounted(ctx, db.rdb, scanOwner,
-		`SELECT `+ownerCols+`, COUNT(*) OVER () FROM owners`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.Owner+`, COUNT(*) OVER () FROM owners`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Owner")
 }
 
@@ -59,7 +58,7 @@ func insertOwner(ctx context.Context, tx *sql.Tx, o *service.Owner, now time.Tim
 	if o.ID != 0 {
 		id = o.ID
 	}
-	err := tx.QueryRowContext(ctx, `INSERT INTO owners (`+ownerCols+`) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+	err := tx.QueryRowContext(ctx, `INSERT INTO owners (`+columns.Owner+`) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id`,
 		id, o.Name, o.Address, o.City, o.State, o.Postcode, o.Phone, o.Email, formatStamp(now), formatStamp(now)).Scan(&o.ID)
 	return mapErr(err, "Owner")
 }
@@ -69,7 +68,7 @@ func (db *DB) UpdateOwner(ctx context.Context, id int64, u service.OwnerUpdate) 
 	var o *service.Owner
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		var err error
-		if o, err = scanOwner(tx.QueryRowContext(ctx, `SELECT `+ownerCols+` FROM owners WHERE id = ?`, id)); err != nil {
+		if o, err = scanOwner(tx.QueryRowContext(ctx, `SELECT `+columns.Owner+` FROM owners WHERE id = ?`, id)); err != nil {
 			return notFound(err, "Owner")
 		}
 		set(&o.Name, u.Name)

@@ -7,13 +7,11 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
 // MaxTagBatch is the most tags one batch may reserve.
 const MaxTagBatch = 100000
-
-const tagBatchCols = `id, kind, jurisdiction, year, first, last, species, key, device, state, done, error, attempts,
-	created_at, updated_at`
 
 func scanTagBatch(r rowScanner, extra ...any) (*service.TagBatch, error) {
 	var b service.TagBatch
@@ -45,7 +43,7 @@ func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int
 	}
 	created := false
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		old, err := scanTagBatch(tx.QueryRowContext(ctx, `SELECT `+tagBatchCols+` FROM tag_batches WHERE key = ?`, b.Key))
+		old, err := scanTagBatch(tx.QueryRowContext(ctx, `SELECT `+columns.TagBatch+` FROM tag_batches WHERE key = ?`, b.Key))
 		if err == nil {
 			*b = *old
 			return nil
@@ -59,7 +57,7 @@ func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int
 		b.First, b.Last = last-count+1, last
 		b.State, b.Done, b.Error, b.Attempts = service.JobQueued, 0, "", 0
 		b.CreatedAt, b.UpdatedAt = now, now
-		err = tx.QueryRowContext(ctx, `INSERT INTO tag_batches (`+tagBatchCols+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+		err = tx.QueryRowContext(ctx, `INSERT INTO tag_batches (`+columns.TagBatch+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(b.ID), b.Kind, b.Jurisdiction, b.Year, b.First, b.Last, b.Species, b.Key, b.Device, b.State, b.Done,
 			b.Error, b.Attempts, formatStamp(now), formatStamp(now)).Scan(&b.ID)
 		created = err == nil
@@ -70,7 +68,7 @@ func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int
 
 // FindTagBatchByID implements service.TagBatchService.
 func (db *DB) FindTagBatchByID(ctx context.Context, id int64) (*service.TagBatch, error) {
-	b, err := scanTagBatch(db.rdb.QueryRowContext(ctx, `SELECT `+tagBatchCols+` FROM tag_batches WHERE id = ?`, id))
+	b, err := scanTagBatch(db.rdb.QueryRowContext(ctx, `SELECT `+columns.TagBatch+` FROM tag_batches WHERE id = ?`, id))
 	if err != nil {
 		return nil, notFound(err, "Tag batch")
 	}
@@ -90,7 +88,7 @@ func (db *DB) FindTagBatches(ctx context.Context, f service.TagBatchFilter) ([]*
 		w.add("year = ?", *f.Year)
 	}
 	out, n, err := collectCounted(ctx, db.rdb, scanTagBatch,
-		`SELECT `+tagBatchCols+`, COUNT(*) OVER () FROM tag_batches`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+		`SELECT `+columns.TagBatch+`, COUNT(*) OVER () FROM tag_batches`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Tag batch")
 }
 
@@ -100,7 +98,7 @@ func (db *DB) ClaimTagBatch(ctx context.Context, kind service.JobKind, device st
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		var err error
 		b, err = scanTagBatch(tx.QueryRowContext(ctx,
-			`SELECT `+tagBatchCols+` FROM tag_batches WHERE state = ? AND kind = ? ORDER BY id LIMIT 1`, service.JobQueued, kind))
+			`SELECT `+columns.TagBatch+` FROM tag_batches WHERE state = ? AND kind = ? ORDER BY id LIMIT 1`, service.JobQueued, kind))
 		if err != nil {
 			return notFound(err, "Queued tag batch")
 		}
@@ -123,7 +121,7 @@ func (db *DB) UpdateTagBatch(ctx context.Context, id int64, u service.TagBatchUp
 	var b *service.TagBatch
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		var err error
-		if b, err = scanTagBatch(tx.QueryRowContext(ctx, `SELECT `+tagBatchCols+` FROM tag_batches WHERE id = ?`, id)); err != nil {
+		if b, err = scanTagBatch(tx.QueryRowContext(ctx, `SELECT `+columns.TagBatch+` FROM tag_batches WHERE id = ?`, id)); err != nil {
 			return notFound(err, "Tag batch")
 		}
 		set(&b.State, u.State)

@@ -7,9 +7,8 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
-
-const tokenCols = `id, name, role, site, hash, created_at, expires_at, revoked_at, last_used_at`
 
 func scanToken(r rowScanner, extra ...any) (*service.Token, error) {
 	var t service.Token
@@ -37,7 +36,7 @@ func (db *DB) CreateToken(ctx context.Context, t *service.Token) (string, error)
 	t.Hash = service.HashToken(secret)
 	err = db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		t.CreatedAt = now
-		err := tx.QueryRowContext(ctx, `INSERT INTO tokens (`+tokenCols+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`,
+		err := tx.QueryRowContext(ctx, `INSERT INTO tokens (`+columns.Token+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(t.ID), t.Name, t.Role, t.Site, t.Hash[:], formatStamp(now), formatStamp(t.ExpiresAt),
 			formatStamp(t.RevokedAt), nil).Scan(&t.ID)
 		return mapErr(err, "Token")
@@ -52,7 +51,7 @@ func (db *DB) CreateToken(ctx context.Context, t *service.Token) (string, error)
 // written at most once a minute per token, so lookups stay reads.
 func (db *DB) Authenticate(ctx context.Context, secret string) (*service.Token, error) {
 	h := service.HashToken(secret)
-	t, err := scanToken(db.rdb.QueryRowContext(ctx, `SELECT `+tokenCols+` FROM tokens WHERE hash = ?`, h[:]))
+	t, err := scanToken(db.rdb.QueryRowContext(ctx, `SELECT `+columns.Token+` FROM tokens WHERE hash = ?`, h[:]))
 	now := db.now().UTC()
 	if err != nil || !t.Usable(now) {
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -89,6 +88,6 @@ func (db *DB) RevokeToken(ctx context.Context, id int64) error {
 
 // FindTokens implements service.TokenService.
 func (db *DB) FindTokens(ctx context.Context) ([]*service.Token, error) {
-	out, err := collect(ctx, db.rdb, scanToken, `SELECT `+tokenCols+` FROM tokens ORDER BY id`)
+	out, err := collect(ctx, db.rdb, scanToken, `SELECT `+columns.Token+` FROM tokens ORDER BY id`)
 	return out, mapErr(err, "Token")
 }
