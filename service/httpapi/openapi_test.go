@@ -56,6 +56,18 @@ func TestAnswersMatchOpenAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Impounded in each city: Minneapolis 62.40 sets every redemption
+	// fee; Chanhassen 5-74(a) leaves them to a resolution (null amounts,
+	// no total).
+	impounded := map[string]int64{}
+	for _, j := range []string{"minneapolis", "chanhassen"} {
+		var an struct{ ID int64 }
+		h.mustJSON(service.RoleIntake, "POST", "/api/v1/animals", map[string]any{"ownerId": s.owner, "name": "Pip", "species": "dog"}, http.StatusCreated, &an)
+		h.mustJSON(service.RoleIntake, "POST", "/api/v1/impoundments", map[string]any{
+			"animalId": an.ID, "jurisdiction": j, "intakeOn": "2026-06-08", "whereFound": "Lake Ann Park",
+		}, http.StatusCreated, nil)
+		impounded[j] = an.ID
+	}
 	tests := []struct {
 		name         string
 		role         service.Role
@@ -68,6 +80,8 @@ func TestAnswersMatchOpenAPI(t *testing.T) {
 		{name: "lookup tag not issued", role: service.RoleOfficer, method: "GET", path: "/api/v1/lookup?tag=77&jurisdiction=chanhassen&year=2026"},
 		{name: "lookup invalid", role: service.RoleOfficer, method: "GET", path: "/api/v1/lookup?chip=nonsense"},
 		{name: "animal record", role: service.RoleOfficer, method: "GET", path: "/api/v1/animals/" + itoa(s.stray) + "/record"},
+		{name: "record impounded, fees set (62.40)", role: service.RoleIntake, method: "GET", path: "/api/v1/animals/" + itoa(impounded["minneapolis"]) + "/record"},
+		{name: "record impounded, fees not set (5-74(a))", role: service.RoleIntake, method: "GET", path: "/api/v1/animals/" + itoa(impounded["chanhassen"]) + "/record"},
 		{name: "create owner", role: service.RoleClinic, method: "POST", path: "/api/v1/owners", body: `{"name":"Bo Nyberg","city":"Chanhassen"}`},
 		{name: "find animals", role: service.RoleOfficer, method: "GET", path: "/api/v1/animals?limit=5"},
 		{name: "post scan", role: service.RoleOfficer, method: "POST", path: "/api/v1/scans", body: `{"reader":"van-3","chip":"` + s.chip + `"}`},

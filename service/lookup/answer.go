@@ -181,9 +181,15 @@ type Impound struct {
 
 // Redemption is the cost of reclaiming an impounded animal today.
 type Redemption struct {
-	TotalCents int64 `json:"total_cents"`
+	// TotalCents is the amount due, or nil when Complete is false: a fee
+	// the ordinance leaves to a resolution or to a chapter we do not have
+	// (Chanhassen 5-53, 5-74(a)) is never counted as zero.
+	TotalCents *int64 `json:"total_cents"`
+	// KnownCents sums the lines whose amount is set; it is the amount
+	// due only when Complete.
+	KnownCents int64 `json:"known_cents"`
 	// Complete is false when a fee is not set by the ordinance (or reads
-	// two ways): the total is then not the amount due.
+	// two ways): the total is then unknown.
 	Complete bool      `json:"complete"`
 	Lines    []FeeLine `json:"lines"`
 }
@@ -192,11 +198,18 @@ type Redemption struct {
 type FeeLine struct {
 	Code        string `json:"code,omitempty"`
 	Description string `json:"description"`
-	Cents       int64  `json:"cents"`
+	// Cents is the line's amount; nil when the amount is not set or the
+	// text reads two ways (State says which, Note why).
+	Cents *int64 `json:"cents"`
 	// Quantity is set for per-day lines (board).
 	Quantity int `json:"quantity,omitempty"`
 	// State is set, not-set or conflict (see service/rules).
-	State   string `json:"state"`
+	State string `json:"state"`
+	// NotSet is true when the jurisdiction has not set the amount.
+	NotSet bool `json:"not_set,omitempty"`
+	// Note says who sets an amount that is not set, or how the text
+	// reads two ways.
+	Note    string `json:"note,omitempty"`
 	Section string `json:"section,omitempty"`
 }
 

@@ -126,7 +126,7 @@ func (s *Service) evaluate(rec *service.Record, a *Answer) {
 		a.HoldUntil = e.Hold.Until
 	}
 	if b := e.Redemption; b != nil {
-		a.Redemption = &Redemption{TotalCents: b.TotalCents, Complete: b.Complete, Lines: feeLines(b)}
+		a.Redemption = redemption(b)
 	}
 
 	for _, d := range e.Deadlines {
@@ -146,12 +146,40 @@ func (s *Service) evaluate(rec *service.Record, a *Answer) {
 	})
 }
 
-// feeLines converts a rules breakdown.
+// redemption converts a rules breakdown: the total only when every line
+// is set (rules.Breakdown.TotalCents leaves the others out).
+func redemption(b *rules.Breakdown) *Redemption {
+	r := &Redemption{KnownCents: b.TotalCents, Complete: b.Complete, Lines: feeLines(b)}
+	if b.Complete {
+		total := b.TotalCents
+		r.TotalCents = &total
+	}
+	return r
+}
+
+// feeLines converts a rules breakdown. A line that is not set, or reads
+// two ways, has no amount: never zero.
 func feeLines(b *rules.Breakdown) []FeeLine {
 	out := make([]FeeLine, 0, len(b.Lines))
 	for _, l := range b.Lines {
-		out = append(out, FeeLine{Code: l.Code, Description: l.Label, Cents: l.Cents, Quantity: l.Quantity,
-			State: string(l.State), Section: l.Source})
+		f := FeeLine{Code: l.Code, Description: l.Label, Quantity: l.Quantity, State: string(l.State), Section: l.Source, Note: l.Note}
+		switch l.State {
+		case rules.FeeSet:
+			c := l.Cents
+			f.Cents = &c
+		case rules.FeeConflict:
+			rs := make([]string, 0, len(l.Readings))
+			for _, r := range l.Readings {
+				rs = append(rs, rules.Money(r.Cents)+" ("+r.Text+")")
+			}
+			f.Note = strings.TrimSpace("the text reads " + strings.Join(rs, " or ") + ". " + l.Note)
+		default:
+			f.NotSet = true
+			if f.Note == "" {
+				f.Note = cite("not set", l.Source)
+			}
+		}
+		out = append(out, f)
 	}
 	return out
 }
