@@ -172,6 +172,17 @@ type Chip struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
+// Validate checks what a store needs to keep the chip.
+func (c *Chip) Validate() error {
+	switch {
+	case c.AnimalID == 0:
+		return Errorf(EINVALID, "Chip animal required.")
+	case c.Code == "":
+		return Errorf(EINVALID, "Chip code required.")
+	}
+	return nil
+}
+
 // AnimalService manages animals and their chips.
 type AnimalService interface {
 	FindAnimalByID(ctx context.Context, id int64) (*Animal, error)

@@ -22,6 +22,14 @@ type Scan struct {
 	AnimalID int64 `json:"animalId,omitempty"`
 }
 
+// Validate checks what a store needs to keep the scan.
+func (s *Scan) Validate() error {
+	if s.ChipCode == "" {
+		return Errorf(EINVALID, "Scan chip code required.")
+	}
+	return nil
+}
+
 // ScanFilter selects scans.
 type ScanFilter struct {
 	ChipCode      *string
@@ -50,6 +58,14 @@ type AuditEvent struct {
 	Detail   string `json:"detail,omitempty"`
 	// Site names the place the actor worked from (the token's site).
 	Site string `json:"site,omitempty"`
+}
+
+// Validate checks what a store needs to keep the event.
+func (e *AuditEvent) Validate() error {
+	if e.Actor == "" || e.Action == "" {
+		return Errorf(EINVALID, "Audit event needs an actor and an action.")
+	}
+	return nil
 }
 
 // AuditFilter selects audit events.

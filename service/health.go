@@ -80,6 +80,19 @@ type BiteIncident struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
+// Validate checks what a store needs to keep the bite.
+func (b *BiteIncident) Validate() error {
+	switch {
+	case b.AnimalID == 0:
+		return Errorf(EINVALID, "Bite animal required.")
+	case b.Date.IsZero():
+		return Errorf(EINVALID, "Bite date required.")
+	case b.Victim != VictimPerson && b.Victim != VictimAnimal:
+		return Errorf(EINVALID, "Bite victim must be person or animal.")
+	}
+	return nil
+}
+
 // QuarantineKind tells a bite quarantine (the biter is observed) from an
 // exposure quarantine (the animal was bitten by a rabid animal).
 type QuarantineKind string

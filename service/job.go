@@ -51,6 +51,18 @@ type Job struct {
 	UpdatedAt time.Time `json:"updatedAt"`
 }
 
+// Validate checks a job to be created: a print or engrave order for a
+// licence, with a reason.
+func (j *Job) Validate() error {
+	switch {
+	case j.Kind != JobPrint && j.Kind != JobEngrave:
+		return Errorf(EINVALID, "Job kind must be print or engrave.")
+	case j.LicenceID == 0 || j.Reason == "":
+		return Errorf(EINVALID, "Job needs a licence and a reason.")
+	}
+	return nil
+}
+
 // JobKey is the default idempotency key of a job.
 func JobKey(licenceID int64, reason string) string {
 	return fmt.Sprintf("licence/%d/%s", licenceID, reason)
@@ -61,6 +73,14 @@ type JobUpdate struct {
 	State  *JobState
 	Device *string
 	Error  *string
+}
+
+// Validate checks the new state, if any.
+func (u *JobUpdate) Validate() error {
+	if u.State != nil && !u.State.Valid() {
+		return Errorf(EINVALID, "Job state must be queued, sent, done or failed.")
+	}
+	return nil
 }
 
 // JobFilter selects jobs.

@@ -40,12 +40,41 @@ type TagBatch struct {
 // Count is the number of tags in the batch.
 func (b *TagBatch) Count() int { return b.Last - b.First + 1 }
 
+// MaxTagBatch is the most tags one batch may reserve.
+const MaxTagBatch = 100000
+
+// Validate checks a batch to be created with count tags: a print or
+// engrave run for a jurisdiction and year, 1 to MaxTagBatch tags, with a
+// key.
+func (b *TagBatch) Validate(count int) error {
+	switch {
+	case b.Kind != JobPrint && b.Kind != JobEngrave:
+		return Errorf(EINVALID, "Batch kind must be print or engrave.")
+	case b.Jurisdiction == "" || b.Year < 1 || b.Year > 9999:
+		return Errorf(EINVALID, "Batch needs a jurisdiction and a year.")
+	case count < 1 || count > MaxTagBatch:
+		return Errorf(EINVALID, "A batch has 1 to %d tags.", MaxTagBatch)
+	case b.Key == "":
+		return Errorf(EINVALID, "Batch key required.")
+	}
+	return nil
+}
+
 // TagBatchUpdate changes a batch; nil fields stay.
 type TagBatchUpdate struct {
 	State  *JobState
 	Device *string
 	Error  *string
 	Done   *int
+}
+
+// Validate checks the new state, if any. The done count is checked
+// against the stored batch.
+func (u *TagBatchUpdate) Validate() error {
+	if u.State != nil && !u.State.Valid() {
+		return Errorf(EINVALID, "Batch state must be queued, sent, done or failed.")
+	}
+	return nil
 }
 
 // TagBatchFilter selects batches.

@@ -45,6 +45,16 @@ type Token struct {
 	LastUsedAt time.Time `json:"lastUsedAt,omitzero"`
 }
 
+// Validate checks a token to be created: a name and a known role.
+func (t *Token) Validate() error {
+	if t.Name == "" {
+		return Errorf(EINVALID, "Token name required.")
+	} else if !t.Role.Valid() {
+		return Errorf(EINVALID, "Role must be admin, clinic, intake, officer or public.")
+	}
+	return nil
+}
+
 // Usable reports whether t may authenticate at now.
 func (t *Token) Usable(now time.Time) bool {
 	return t.RevokedAt.IsZero() && (t.ExpiresAt.IsZero() || now.Before(t.ExpiresAt))

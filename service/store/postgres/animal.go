@@ -120,19 +120,9 @@ func chipArgs(c *service.Chip) []any {
 	return []any{c.AnimalID, c.Code, c.Kind, c.Manufacturer, pdate(c.ImplantDate), pstamp(c.CreatedAt)}
 }
 
-func validateChip(c *service.Chip) error {
-	switch {
-	case c.AnimalID == 0:
-		return service.Errorf(service.EINVALID, "Chip animal required.")
-	case c.Code == "":
-		return service.Errorf(service.EINVALID, "Chip code required.")
-	}
-	return nil
-}
-
 // AddChip implements service.AnimalService.
 func (db *DB) AddChip(ctx context.Context, c *service.Chip) error {
-	if err := validateChip(c); err != nil {
+	if err := c.Validate(); err != nil {
 		return err
 	}
 	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {

@@ -28,7 +28,7 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 		}
 	}
 	for _, c := range b.Chips {
-		if err := validateChip(c); err != nil {
+		if err := c.Validate(); err != nil {
 			return err
 		}
 	}

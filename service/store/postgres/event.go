@@ -24,8 +24,8 @@ func scanScan(r rowScanner, extra ...any) (*service.Scan, error) {
 // CreateScan implements service.ScanService. A zero At is the
 // transaction time.
 func (db *DB) CreateScan(ctx context.Context, s *service.Scan) error {
-	if s.ChipCode == "" {
-		return service.Errorf(service.EINVALID, "Scan chip code required.")
+	if err := s.Validate(); err != nil {
+		return err
 	}
 	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		if s.At.IsZero() {
@@ -68,8 +68,8 @@ func scanAudit(r rowScanner, extra ...any) (*service.AuditEvent, error) {
 // CreateAuditEvent implements service.AuditService. A zero At is the
 // transaction time.
 func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error {
-	if e.Actor == "" || e.Action == "" {
-		return service.Errorf(service.EINVALID, "Audit event needs an actor and an action.")
+	if err := e.Validate(); err != nil {
+		return err
 	}
 	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		if e.At.IsZero() {

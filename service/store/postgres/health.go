@@ -60,13 +60,8 @@ func scanBite(r rowScanner, extra ...any) (*service.BiteIncident, error) {
 
 // CreateBite implements service.HealthService.
 func (db *DB) CreateBite(ctx context.Context, b *service.BiteIncident) error {
-	switch {
-	case b.AnimalID == 0:
-		return service.Errorf(service.EINVALID, "Bite animal required.")
-	case b.Date.IsZero():
-		return service.Errorf(service.EINVALID, "Bite date required.")
-	case b.Victim != service.VictimPerson && b.Victim != service.VictimAnimal:
-		return service.Errorf(service.EINVALID, "Bite victim must be person or animal.")
+	if err := b.Validate(); err != nil {
+		return err
 	}
 	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		b.CreatedAt = now

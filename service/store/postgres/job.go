@@ -25,11 +25,8 @@ func scanJob(r rowScanner, extra ...any) (*service.Job, error) {
 // exists (ON CONFLICT DO NOTHING), so two processes creating the same
 // job end with one.
 func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
-	switch {
-	case j.Kind != service.JobPrint && j.Kind != service.JobEngrave:
-		return false, service.Errorf(service.EINVALID, "Job kind must be print or engrave.")
-	case j.LicenceID == 0 || j.Reason == "":
-		return false, service.Errorf(service.EINVALID, "Job needs a licence and a reason.")
+	if err := j.Validate(); err != nil {
+		return false, err
 	}
 	if j.Key == "" {
 		j.Key = service.JobKey(j.LicenceID, j.Reason)
@@ -99,8 +96,8 @@ func (db *DB) ClaimJob(ctx context.Context, kind service.JobKind, device string)
 
 // UpdateJob implements service.JobService.
 func (db *DB) UpdateJob(ctx context.Context, id int64, u service.JobUpdate) (*service.Job, error) {
-	if u.State != nil && !u.State.Valid() {
-		return nil, service.Errorf(service.EINVALID, "Job state must be queued, sent, done or failed.")
+	if err := u.Validate(); err != nil {
+		return nil, err
 	}
 	j, err := scanJob(db.pool.QueryRow(ctx, `UPDATE jobs SET state = COALESCE($1, state), device = COALESCE($2, device),
 		error = COALESCE($3, error), updated_at = $4 WHERE id = $5 RETURNING `+columns.Job,

@@ -125,19 +125,9 @@ func scanChip(r rowScanner, extra ...any) (*service.Chip, error) {
 	return &c, nil
 }
 
-func validateChip(c *service.Chip) error {
-	switch {
-	case c.AnimalID == 0:
-		return service.Errorf(service.EINVALID, "Chip animal required.")
-	case c.Code == "":
-		return service.Errorf(service.EINVALID, "Chip code required.")
-	}
-	return nil
-}
-
 // AddChip implements service.AnimalService.
 func (db *DB) AddChip(ctx context.Context, c *service.Chip) error {
-	if err := validateChip(c); err != nil {
+	if err := c.Validate(); err != nil {
 		return err
 	}
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {

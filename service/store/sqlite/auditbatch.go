@@ -17,8 +17,8 @@ import (
 // event is stored or none is; the events' IDs are not read back.
 func (db *DB) CreateAuditEvents(ctx context.Context, evs []*service.AuditEvent) error {
 	for _, e := range evs {
-		if e.Actor == "" || e.Action == "" {
-			return service.Errorf(service.EINVALID, "Audit event needs an actor and an action.")
+		if err := e.Validate(); err != nil {
+			return err
 		}
 	}
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {

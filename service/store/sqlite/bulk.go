@@ -62,7 +62,7 @@ func (im *importer) put(b *service.Batch) error {
 		}
 	}
 	for _, c := range b.Chips {
-		if err := validateChip(c); err != nil {
+		if err := c.Validate(); err != nil {
 			return err
 		}
 	}

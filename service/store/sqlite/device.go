@@ -36,8 +36,8 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 		switch e.Kind {
 		case service.DeviceScan:
 			s := e.Scan
-			if s.ChipCode == "" {
-				return service.Errorf(service.EINVALID, "Scan chip code required.")
+			if err := s.Validate(); err != nil {
+				return err
 			}
 			if s.At.IsZero() {
 				s.At = e.At
@@ -57,13 +57,8 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 			recordID = s.ID
 		case service.DeviceBite:
 			b := e.Bite
-			switch {
-			case b.AnimalID == 0:
-				return service.Errorf(service.EINVALID, "Bite animal required.")
-			case b.Date.IsZero():
-				return service.Errorf(service.EINVALID, "Bite date required.")
-			case b.Victim != service.VictimPerson && b.Victim != service.VictimAnimal:
-				return service.Errorf(service.EINVALID, "Bite victim must be person or animal.")
+			if err := b.Validate(); err != nil {
+				return err
 			}
 			b.CreatedAt = now
 			err := tx.QueryRowContext(ctx, `INSERT INTO bites (`+columns.Bite+`) VALUES (NULL,?,?,?,?,?,?,?,?) RETURNING id`,

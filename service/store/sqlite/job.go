@@ -22,11 +22,8 @@ func scanJob(r rowScanner, extra ...any) (*service.Job, error) {
 
 // CreateJob implements service.JobService.
 func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
-	switch {
-	case j.Kind != service.JobPrint && j.Kind != service.JobEngrave:
-		return false, service.Errorf(service.EINVALID, "Job kind must be print or engrave.")
-	case j.LicenceID == 0 || j.Reason == "":
-		return false, service.Errorf(service.EINVALID, "Job needs a licence and a reason.")
+	if err := j.Validate(); err != nil {
+		return false, err
 	}
 	if j.Key == "" {
 		j.Key = service.JobKey(j.LicenceID, j.Reason)
@@ -97,8 +94,8 @@ func (db *DB) ClaimJob(ctx context.Context, kind service.JobKind, device string)
 
 // UpdateJob implements service.JobService.
 func (db *DB) UpdateJob(ctx context.Context, id int64, u service.JobUpdate) (*service.Job, error) {
-	if u.State != nil && !u.State.Valid() {
-		return nil, service.Errorf(service.EINVALID, "Job state must be queued, sent, done or failed.")
+	if err := u.Validate(); err != nil {
+		return nil, err
 	}
 	var j *service.Job
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {

@@ -10,9 +10,6 @@ import (
 	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
-// MaxTagBatch is the most tags one batch may reserve.
-const MaxTagBatch = 100000
-
 func scanTagBatch(r rowScanner, extra ...any) (*service.TagBatch, error) {
 	var b service.TagBatch
 	dest := append([]any{&b.ID, &b.Kind, &b.Jurisdiction, &b.Year, &b.First, &b.Last, &b.Species, &b.Key, &b.Device,
@@ -30,16 +27,8 @@ const reserveTagsSQL = `INSERT INTO tag_counters (jurisdiction, year, last) VALU
 
 // CreateTagBatch implements service.TagBatchService.
 func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int) (bool, error) {
-	switch {
-	case b.Kind != service.JobPrint && b.Kind != service.JobEngrave:
-		return false, service.Errorf(service.EINVALID, "Batch kind must be print or engrave.")
-	case b.Jurisdiction == "" || b.Year < 1 || b.Year > 9999:
-		return false, service.Errorf(service.EINVALID, "Batch needs a jurisdiction and a year.")
-	case count < 1 || count > MaxTagBatch:
-		return false, service.Errorf(service.EINVALID, "A batch has 1 to %d tags.", MaxTagBatch)
-	}
-	if b.Key == "" {
-		return false, service.Errorf(service.EINVALID, "Batch key required.")
+	if err := b.Validate(count); err != nil {
+		return false, err
 	}
 	created := false
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
@@ -115,8 +104,8 @@ func (db *DB) ClaimTagBatch(ctx context.Context, kind service.JobKind, device st
 
 // UpdateTagBatch implements service.TagBatchService.
 func (db *DB) UpdateTagBatch(ctx context.Context, id int64, u service.TagBatchUpdate) (*service.TagBatch, error) {
-	if u.State != nil && !u.State.Valid() {
-		return nil, service.Errorf(service.EINVALID, "Batch state must be queued, sent, done or failed.")
+	if err := u.Validate(); err != nil {
+		return nil, err
 	}
 	var b *service.TagBatch
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {

@@ -24,10 +24,8 @@ func scanToken(r rowScanner, extra ...any) (*service.Token, error) {
 
 // CreateToken implements service.TokenService.
 func (db *DB) CreateToken(ctx context.Context, t *service.Token) (string, error) {
-	if t.Name == "" {
-		return "", service.Errorf(service.EINVALID, "Token name required.")
-	} else if !t.Role.Valid() {
-		return "", service.Errorf(service.EINVALID, "Role must be admin, clinic, intake, officer or public.")
+	if err := t.Validate(); err != nil {
+		return "", err
 	}
 	secret, err := service.NewTokenSecret()
 	if err != nil {
