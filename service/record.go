@@ -1,6 +1,10 @@
 package service
 
-import "context"
+import (
+	"cmp"
+	"context"
+	"slices"
+)
 
 // Record is everything an officer or the counter needs when a chip or a
 // tag is read: the animal, its owner and chips, its current licences, the
@@ -32,6 +36,46 @@ type Record struct {
 	MatchedLicence *Licence `json:"matchedLicence,omitempty"`
 	// MatchedChip is the chip a chip lookup found.
 	MatchedChip *Chip `json:"matchedChip,omitempty"`
+}
+
+// Sort puts the record's lists in the order documented on Record:
+// chips oldest first (by id); licences, quarantines, impoundments and
+// bites newest first by their date, ties newest id first. A store calls
+// it after gathering the rows, in whatever order its query gave them.
+func (r *Record) Sort() {
+	slices.SortFunc(r.Chips, func(a, b Chip) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(r.Licences, func(a, b Licence) int {
+		return cmp.Or(cmp.Compare(b.IssuedOn, a.IssuedOn), cmp.Compare(b.ID, a.ID))
+	})
+	slices.SortFunc(r.Quarantines, func(a, b Quarantine) int {
+		return cmp.Or(cmp.Compare(b.Start, a.Start), cmp.Compare(b.ID, a.ID))
+	})
+	slices.SortFunc(r.Impounds, func(a, b Impoundment) int {
+		return cmp.Or(cmp.Compare(b.IntakeOn, a.IntakeOn), cmp.Compare(b.ID, a.ID))
+	})
+	slices.SortFunc(r.Bites, func(a, b BiteIncident) int {
+		return cmp.Or(cmp.Compare(b.Date, a.Date), cmp.Compare(b.ID, a.ID))
+	})
+}
+
+// MatchChip sets MatchedChip to a copy of the record's chip with code,
+// and leaves it nil when the record has none.
+func (r *Record) MatchChip(code string) {
+	r.MatchedChip = nil
+	for i := range r.Chips {
+		if r.Chips[i].Code == code {
+			c := r.Chips[i]
+			r.MatchedChip = &c
+		}
+	}
+}
+
+// DropLicencesExpiredBefore removes from Licences those that expired
+// before since (a year before today: Licences holds the last year's).
+// A tag lookup gathers the matched licence however old it is; once
+// MatchedLicence holds it, the list is cut back to the window.
+func (r *Record) DropLicencesExpiredBefore(since Date) {
+	r.Licences = slices.DeleteFunc(r.Licences, func(l Licence) bool { return l.ExpiresOn < since })
 }
 
 // RecordService resolves an identifier to a Record in one query path.

@@ -1,12 +1,10 @@
 package postgres
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -100,12 +98,7 @@ func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Recor
 	if err != nil {
 		return nil, err
 	}
-	for i := range r.Chips {
-		if r.Chips[i].Code == code {
-			c := r.Chips[i]
-			r.MatchedChip = &c
-		}
-	}
+	r.MatchChip(code)
 	return r, nil
 }
 
@@ -150,19 +143,7 @@ func (db *DB) queryRecord(ctx context.Context, query string, key ...any) (*servi
 		}
 	}
 	utcRecord(r)
-	slices.SortFunc(r.Chips, func(a, b service.Chip) int { return cmp.Compare(a.ID, b.ID) })
-	slices.SortFunc(r.Licences, func(a, b service.Licence) int {
-		return cmp.Or(cmp.Compare(b.IssuedOn, a.IssuedOn), cmp.Compare(b.ID, a.ID))
-	})
-	slices.SortFunc(r.Quarantines, func(a, b service.Quarantine) int {
-		return cmp.Or(cmp.Compare(b.Start, a.Start), cmp.Compare(b.ID, a.ID))
-	})
-	slices.SortFunc(r.Impounds, func(a, b service.Impoundment) int {
-		return cmp.Or(cmp.Compare(b.IntakeOn, a.IntakeOn), cmp.Compare(b.ID, a.ID))
-	})
-	slices.SortFunc(r.Bites, func(a, b service.BiteIncident) int {
-		return cmp.Or(cmp.Compare(b.Date, a.Date), cmp.Compare(b.ID, a.ID))
-	})
+	r.Sort()
 	if len(key) == 3 { // a tag lookup: the licence with that tag
 		for i := range r.Licences {
 			l := &r.Licences[i]
@@ -173,7 +154,7 @@ func (db *DB) queryRecord(ctx context.Context, query string, key ...any) (*servi
 		}
 		// The matched licence is listed even when it is long expired;
 		// keep the list to the window.
-		r.Licences = slices.DeleteFunc(r.Licences, func(l service.Licence) bool { return l.ExpiresOn < yearAgo })
+		r.DropLicencesExpiredBefore(yearAgo)
 	}
 	return r, nil
 }
