@@ -20,6 +20,37 @@ func (b *Batch) Len() int {
 	return len(b.Owners) + len(b.Animals) + len(b.Chips) + len(b.Licences) + len(b.Vaccinations)
 }
 
+// Prepare validates every record of b before a store writes any, and
+// prepares its licences (Licence.Prepare).
+func (b *Batch) Prepare() error {
+	for _, o := range b.Owners {
+		if err := o.Validate(); err != nil {
+			return err
+		}
+	}
+	for _, a := range b.Animals {
+		if err := a.Validate(); err != nil {
+			return err
+		}
+	}
+	for _, c := range b.Chips {
+		if err := c.Validate(); err != nil {
+			return err
+		}
+	}
+	for _, l := range b.Licences {
+		if err := l.Prepare(); err != nil {
+			return err
+		}
+	}
+	for _, v := range b.Vaccinations {
+		if err := v.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // BulkService moves whole tables in and out, for CSV import and export.
 type BulkService interface {
 	// Import stores b in one transaction. An error (ECONFLICT for a

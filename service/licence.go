@@ -108,6 +108,28 @@ func (l *Licence) Validate() error {
 	return nil
 }
 
+// Prepare readies a licence to be stored: it fills the defaults (kind
+// licence, status active, issued by the office), validates, and takes
+// the year from the issue date when none is given.
+func (l *Licence) Prepare() error {
+	if l.Kind == "" {
+		l.Kind = KindLicence
+	}
+	if l.Status == "" {
+		l.Status = LicenceActive
+	}
+	if l.IssuedBy == "" {
+		l.IssuedBy = IssuerOffice
+	}
+	if err := l.Validate(); err != nil {
+		return err
+	}
+	if l.Year == 0 {
+		l.Year = l.IssuedOn.Year()
+	}
+	return nil
+}
+
 // LicenceFilter selects licences. Nil fields do not filter.
 type LicenceFilter struct {
 	AnimalID     *int64

@@ -81,3 +81,54 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+func TestLicencePrepare(t *testing.T) {
+	t.Parallel()
+	l := &service.Licence{AnimalID: 1, Jurisdiction: "minneapolis", IssuedOn: service.NewDate(2026, time.March, 15),
+		ExpiresOn: service.NewDate(2027, time.March, 14)}
+	if err := l.Prepare(); err != nil {
+		t.Fatalf("Prepare() = %v, want nil", err)
+	}
+	if l.Kind != service.KindLicence || l.Status != service.LicenceActive || l.IssuedBy != service.IssuerOffice || l.Year != 2026 {
+		t.Errorf("Prepare() = kind %q status %q issuer %q year %d, want licence active office 2026", l.Kind, l.Status, l.IssuedBy, l.Year)
+	}
+	bad := &service.Licence{AnimalID: 1, Jurisdiction: "minneapolis"}
+	if err := bad.Prepare(); service.ErrorCode(err) != service.EINVALID || bad.Year != 0 {
+		t.Errorf("Prepare(no dates) = %v (year %d), want EINVALID and no year", err, bad.Year)
+	}
+}
+
+func TestBatchPrepare(t *testing.T) {
+	t.Parallel()
+	lic := func() *service.Licence {
+		return &service.Licence{AnimalID: 1, Jurisdiction: "minneapolis", IssuedOn: service.NewDate(2026, time.March, 15),
+			ExpiresOn: service.NewDate(2027, time.March, 14)}
+	}
+	tests := []struct {
+		name string
+		b    *service.Batch
+		ok   bool
+	}{
+		{"Empty", &service.Batch{}, true},
+		{"Licence", &service.Batch{Licences: []*service.Licence{lic()}}, true},
+		{"BadChip", &service.Batch{Chips: []*service.Chip{{AnimalID: 1}}}, false},
+		{"BadLicence", &service.Batch{Licences: []*service.Licence{lic(), {AnimalID: 1}}}, false},
+		{"BadOwner", &service.Batch{Owners: []*service.Owner{{}}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			err := tt.b.Prepare()
+			if (err == nil) != tt.ok || (err != nil && service.ErrorCode(err) != service.EINVALID) {
+				t.Errorf("Prepare(%s) = %v, want ok %v (else EINVALID)", tt.name, err, tt.ok)
+			}
+			if tt.ok {
+				for _, l := range tt.b.Licences {
+					if l.Status != service.LicenceActive {
+						t.Errorf("Prepare(%s): licence status %q, want active", tt.name, l.Status)
+					}
+				}
+			}
+		})
+	}
+}

@@ -17,30 +17,8 @@ import (
 // for a million animals); rows without one are inserted one by one to
 // learn their id. The id sequences are then moved past the largest id.
 func (db *DB) Import(ctx context.Context, b *service.Batch) error {
-	for _, o := range b.Owners {
-		if err := o.Validate(); err != nil {
-			return err
-		}
-	}
-	for _, a := range b.Animals {
-		if err := a.Validate(); err != nil {
-			return err
-		}
-	}
-	for _, c := range b.Chips {
-		if err := c.Validate(); err != nil {
-			return err
-		}
-	}
-	for _, l := range b.Licences {
-		if err := prepareLicence(l); err != nil {
-			return err
-		}
-	}
-	for _, v := range b.Vaccinations {
-		if err := v.Validate(); err != nil {
-			return err
-		}
+	if err := b.Prepare(); err != nil {
+		return err
 	}
 	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		if err := bulkInsert(ctx, tx, "owners", columns.Owner, insertOwnerSQL, b.Owners, func(o *service.Owner) (*int64, []any) {

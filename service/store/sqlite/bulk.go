@@ -51,30 +51,8 @@ type importer struct {
 }
 
 func (im *importer) put(b *service.Batch) error {
-	for _, o := range b.Owners {
-		if err := o.Validate(); err != nil {
-			return err
-		}
-	}
-	for _, a := range b.Animals {
-		if err := a.Validate(); err != nil {
-			return err
-		}
-	}
-	for _, c := range b.Chips {
-		if err := c.Validate(); err != nil {
-			return err
-		}
-	}
-	for _, l := range b.Licences {
-		if err := prepareLicence(l); err != nil {
-			return err
-		}
-	}
-	for _, v := range b.Vaccinations {
-		if err := v.Validate(); err != nil {
-			return err
-		}
+	if err := b.Prepare(); err != nil {
+		return err
 	}
 	ctx, tx, now := im.ctx, im.tx, im.now
 	if err := bulkInsert(ctx, tx, b.Owners, `INSERT INTO owners (`+columns.Owner+`) VALUES (?,?,?,?,?,?,?,?,?,?)`,

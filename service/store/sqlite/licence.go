@@ -69,7 +69,7 @@ func (db *DB) FindLicences(ctx context.Context, f service.LicenceFilter) ([]*ser
 
 // CreateLicence implements service.LicenceService.
 func (db *DB) CreateLicence(ctx context.Context, l *service.Licence) error {
-	if err := prepareLicence(l); err != nil {
+	if err := l.Prepare(); err != nil {
 		return err
 	}
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
@@ -85,26 +85,6 @@ func (db *DB) CreateLicence(ctx context.Context, l *service.Licence) error {
 		}
 		return insertLicence(ctx, tx, l, now)
 	})
-}
-
-// prepareLicence fills defaults and validates.
-func prepareLicence(l *service.Licence) error {
-	if l.Kind == "" {
-		l.Kind = service.KindLicence
-	}
-	if l.Status == "" {
-		l.Status = service.LicenceActive
-	}
-	if l.IssuedBy == "" {
-		l.IssuedBy = service.IssuerOffice
-	}
-	if err := l.Validate(); err != nil {
-		return err
-	}
-	if l.Year == 0 {
-		l.Year = l.IssuedOn.Year()
-	}
-	return nil
 }
 
 // Tag numbering: tag_counters.last is bumped in the inserting
