@@ -47,10 +47,15 @@ trap stop_pg EXIT
 if [ -z "${CHIPDESK_TEST_POSTGRES:-}" ] && [ -n "$pgbin" ] && [ "$(id -u)" -eq 0 ]; then
 	pgdir=$(mktemp -d /tmp/chipdesk-pg.XXXXXX)
 	chown postgres "$pgdir"
+	# The first free port from 55432 on (a connection that succeeds means taken).
 	pgport=${CHIPDESK_PG_PORT:-55432}
+	while (exec 3<>"/dev/tcp/127.0.0.1/$pgport") 2>/dev/null; do pgport=$((pgport + 1)); done
 	log "starting PostgreSQL on 127.0.0.1:$pgport"
 	su postgres -s /bin/sh -c "$pgbin/initdb -D $pgdir -U postgres --auth=trust" >/dev/null
-	su postgres -s /bin/sh -c "$pgbin/pg_ctl -D $pgdir -w -l $pgdir/log -o '-p $pgport -k $pgdir -c listen_addresses=127.0.0.1 -c fsync=off' start" >/dev/null
+	if ! su postgres -s /bin/sh -c "$pgbin/pg_ctl -D $pgdir -w -l $pgdir/log -o '-p $pgport -k $pgdir -c listen_addresses=127.0.0.1 -c fsync=off' start" >/dev/null; then
+		cat "$pgdir/log"
+		exit 1
+	fi
 	export CHIPDESK_TEST_POSTGRES="postgres://postgres@127.0.0.1:$pgport/postgres?sslmode=disable"
 fi
 
