@@ -56,8 +56,8 @@ func usageError(format string, a ...any) error {
 
 func commands() []command {
 	return []command{
-		{"serve", "serve the API and run the configured readers until signalled", runServe},
-		{"demo", "the service on a temporary seeded database with a simulated reader; prints the URL", runDemo},
+		{"serve", "serve the API and pages, run the configured readers and printers until signalled", runServe},
+		{"demo", "the service on a temporary seeded database with a simulated reader and printer; prints the URL", runDemo},
 		{"token", "create, revoke or list API tokens", runToken},
 		{"import", "import CSV files (owners, animals, chips, licences, vaccinations), all or nothing", runImport},
 		{"export", "export every table as CSV files", runExport},
