@@ -17,6 +17,7 @@ import (
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/bench"
 	"github.com/chipdesk/chipdesk/service/csvio"
+	"github.com/chipdesk/chipdesk/service/store/postgres"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 )
 
@@ -51,8 +52,23 @@ type fixture struct {
 }
 
 // seed generates n animals (owners, chips, vaccinations dated today;
-// licences only when licences is true) into a new database.
+// licences only when licences is true) into a new SQLite database.
 func seed(t *testing.T, n int, licences bool) *fixture {
+	t.Helper()
+	return seedInto(t, filepath.Join(t.TempDir(), "chipdesk.db"), n, licences)
+}
+
+// openStore opens db, an SQLite file or a postgres:// URL.
+func openStore(ctx context.Context, db string) (service.Store, error) {
+	if postgres.IsDSN(db) {
+		return postgres.Open(ctx, db, nil)
+	}
+	return sqlite.Open(ctx, db, nil)
+}
+
+// seedInto is seed into db, an SQLite file or a postgres:// URL of an
+// empty schema.
+func seedInto(t *testing.T, db string, n int, licences bool) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -63,8 +79,8 @@ func seed(t *testing.T, n int, licences bool) *fixture {
 	if !licences {
 		delete(ds.Files, csvio.Licences)
 	}
-	f := &fixture{db: filepath.Join(dir, "chipdesk.db"), ds: ds, tokens: map[service.Role]string{}}
-	st, err := sqlite.Open(ctx, f.db, nil)
+	f := &fixture{db: db, ds: ds, tokens: map[service.Role]string{}}
+	st, err := openStore(ctx, f.db)
 	if err != nil {
 		t.Fatal(err)
 	}
