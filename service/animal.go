@@ -43,6 +43,19 @@ type OwnerUpdate struct {
 	Name, Address, City, State, Postcode, Phone, Email *string
 }
 
+// Apply changes o as u says (nil fields stay) and validates the
+// result.
+func (o *Owner) Apply(u OwnerUpdate) error {
+	set(&o.Name, u.Name)
+	set(&o.Address, u.Address)
+	set(&o.City, u.City)
+	set(&o.State, u.State)
+	set(&o.Postcode, u.Postcode)
+	set(&o.Phone, u.Phone)
+	set(&o.Email, u.Email)
+	return o.Validate()
+}
+
 // OwnerService manages owners.
 type OwnerService interface {
 	FindOwnerByID(ctx context.Context, id int64) (*Owner, error)
@@ -157,6 +170,24 @@ type AnimalUpdate struct {
 	Programme                        *Programme
 }
 
+// Apply changes a as u says (nil fields stay) and validates the
+// result.
+func (a *Animal) Apply(u AnimalUpdate) error {
+	set(&a.OwnerID, u.OwnerID)
+	set(&a.Name, u.Name)
+	set(&a.Breed, u.Breed)
+	set(&a.Colour, u.Colour)
+	set(&a.Description, u.Description)
+	set(&a.Photo, u.Photo)
+	set(&a.Species, u.Species)
+	set(&a.Sex, u.Sex)
+	set(&a.Altered, u.Altered)
+	set(&a.BirthDate, u.BirthDate)
+	set(&a.DiedOn, u.DiedOn)
+	set(&a.Programme, u.Programme)
+	return a.Validate()
+}
+
 // Chip is one microchip implanted in an animal. An animal may carry
 // several (double chipping happens).
 type Chip struct {
@@ -196,4 +227,11 @@ type AnimalService interface {
 	// RemoveChip deletes a chip record (entered in error).
 	RemoveChip(ctx context.Context, id int64) error
 	FindChipsByAnimal(ctx context.Context, animalID int64) ([]*Chip, error)
+}
+
+// set stores *v in *dst when v is not nil: one field of an update.
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
 }

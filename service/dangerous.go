@@ -74,6 +74,24 @@ type DesignationUpdate struct {
 	InsuranceCents                                *int64
 }
 
+// Apply changes d as u says (nil fields stay) and validates the
+// result.
+func (d *DangerousDesignation) Apply(u DesignationUpdate) error {
+	set(&d.DecisionOn, u.DecisionOn)
+	set(&d.RegisteredOn, u.RegisteredOn)
+	set(&d.SignOn, u.SignOn)
+	set(&d.MicrochipOn, u.MicrochipOn)
+	set(&d.SterilisedOn, u.SterilisedOn)
+	set(&d.PhotoOn, u.PhotoOn)
+	set(&d.InsuredOn, u.InsuredOn)
+	set(&d.InsuranceExpires, u.InsuranceExpires)
+	set(&d.RescindedOn, u.RescindedOn)
+	set(&d.RegistrationNumber, u.RegistrationNumber)
+	set(&d.Conditions, u.Conditions)
+	set(&d.InsuranceCents, u.InsuranceCents)
+	return d.Validate()
+}
+
 // DangerousService manages dangerous-animal designations.
 type DangerousService interface {
 	CreateDesignation(ctx context.Context, d *DangerousDesignation) error

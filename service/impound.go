@@ -82,6 +82,18 @@ type ImpoundUpdate struct {
 	FeesCents                          *int64
 }
 
+// Apply changes i as u says (nil fields stay) and validates the
+// result.
+func (i *Impoundment) Apply(u ImpoundUpdate) error {
+	set(&i.NoticeOn, u.NoticeOn)
+	set(&i.HoldUntil, u.HoldUntil)
+	set(&i.DispositionOn, u.DispositionOn)
+	set(&i.Disposition, u.Disposition)
+	set(&i.DispositionNote, u.DispositionNote)
+	set(&i.FeesCents, u.FeesCents)
+	return i.Validate()
+}
+
 // ImpoundFilter selects impoundments.
 type ImpoundFilter struct {
 	AnimalID *int64

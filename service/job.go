@@ -75,6 +75,13 @@ type JobUpdate struct {
 	Error  *string
 }
 
+// Apply changes j as u says. u is checked by its Validate.
+func (j *Job) Apply(u JobUpdate) {
+	set(&j.State, u.State)
+	set(&j.Device, u.Device)
+	set(&j.Error, u.Error)
+}
+
 // Validate checks the new state, if any.
 func (u *JobUpdate) Validate() error {
 	if u.State != nil && !u.State.Valid() {

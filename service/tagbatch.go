@@ -68,6 +68,19 @@ type TagBatchUpdate struct {
 	Done   *int
 }
 
+// Apply changes b as u says (nil fields stay) and checks the done count
+// fits the batch. u's state is checked by its Validate.
+func (b *TagBatch) Apply(u TagBatchUpdate) error {
+	set(&b.State, u.State)
+	set(&b.Device, u.Device)
+	set(&b.Error, u.Error)
+	set(&b.Done, u.Done)
+	if b.Done < 0 || b.Done > b.Count() {
+		return Errorf(EINVALID, "Batch done count must be 0 to %d.", b.Count())
+	}
+	return nil
+}
+
 // Validate checks the new state, if any. The done count is checked
 // against the stored batch.
 func (u *TagBatchUpdate) Validate() error {

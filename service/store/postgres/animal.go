@@ -76,19 +76,7 @@ func (db *DB) UpdateAnimal(ctx context.Context, id int64, u service.AnimalUpdate
 		if a, err = scanAnimal(tx.QueryRow(ctx, `SELECT `+columns.Animal+` FROM animals WHERE id = $1 FOR UPDATE`, id)); err != nil {
 			return notFound(err, "Animal")
 		}
-		set(&a.OwnerID, u.OwnerID)
-		set(&a.Name, u.Name)
-		set(&a.Breed, u.Breed)
-		set(&a.Colour, u.Colour)
-		set(&a.Description, u.Description)
-		set(&a.Photo, u.Photo)
-		set(&a.Species, u.Species)
-		set(&a.Sex, u.Sex)
-		set(&a.Altered, u.Altered)
-		set(&a.BirthDate, u.BirthDate)
-		set(&a.DiedOn, u.DiedOn)
-		set(&a.Programme, u.Programme)
-		if err := a.Validate(); err != nil {
+		if err := a.Apply(u); err != nil {
 			return err
 		}
 		a.UpdatedAt = now

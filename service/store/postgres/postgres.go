@@ -402,12 +402,6 @@ func insertRow(ctx context.Context, tx pgx.Tx, table string, id *int64, what, qu
 	return nil
 }
 
-func set[T any](dst *T, v *T) {
-	if v != nil {
-		*dst = *v
-	}
-}
-
 // placeholders returns "$from, ..., $to".
 func placeholders(from, to int) string {
 	var b strings.Builder

@@ -43,19 +43,7 @@ func (db *DB) UpdateDesignation(ctx context.Context, id int64, u service.Designa
 		if d, err = scanDesignation(tx.QueryRowContext(ctx, `SELECT `+columns.Designation+` FROM designations WHERE id = ?`, id)); err != nil {
 			return notFound(err, "Designation")
 		}
-		set(&d.DecisionOn, u.DecisionOn)
-		set(&d.RegisteredOn, u.RegisteredOn)
-		set(&d.SignOn, u.SignOn)
-		set(&d.MicrochipOn, u.MicrochipOn)
-		set(&d.SterilisedOn, u.SterilisedOn)
-		set(&d.PhotoOn, u.PhotoOn)
-		set(&d.InsuredOn, u.InsuredOn)
-		set(&d.InsuranceExpires, u.InsuranceExpires)
-		set(&d.RescindedOn, u.RescindedOn)
-		set(&d.RegistrationNumber, u.RegistrationNumber)
-		set(&d.Conditions, u.Conditions)
-		set(&d.InsuranceCents, u.InsuranceCents)
-		if err := d.Validate(); err != nil {
+		if err := d.Apply(u); err != nil {
 			return err
 		}
 		d.UpdatedAt = now

@@ -47,13 +47,7 @@ func (db *DB) UpdateImpoundment(ctx context.Context, id int64, u service.Impound
 		if i, err = scanImpound(tx.QueryRowContext(ctx, `SELECT `+columns.Impound+` FROM impoundments WHERE id = ?`, id)); err != nil {
 			return notFound(err, "Impoundment")
 		}
-		set(&i.NoticeOn, u.NoticeOn)
-		set(&i.HoldUntil, u.HoldUntil)
-		set(&i.DispositionOn, u.DispositionOn)
-		set(&i.Disposition, u.Disposition)
-		set(&i.DispositionNote, u.DispositionNote)
-		set(&i.FeesCents, u.FeesCents)
-		if err := i.Validate(); err != nil {
+		if err := i.Apply(u); err != nil {
 			return err
 		}
 		i.UpdatedAt = now

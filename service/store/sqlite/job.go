@@ -103,9 +103,7 @@ func (db *DB) UpdateJob(ctx context.Context, id int64, u service.JobUpdate) (*se
 		if j, err = scanJob(tx.QueryRowContext(ctx, `SELECT `+columns.Job+` FROM jobs WHERE id = ?`, id)); err != nil {
 			return notFound(err, "Job")
 		}
-		set(&j.State, u.State)
-		set(&j.Device, u.Device)
-		set(&j.Error, u.Error)
+		j.Apply(u)
 		j.UpdatedAt = now
 		_, err = tx.ExecContext(ctx, `UPDATE jobs SET state=?, device=?, error=?, updated_at=? WHERE id=?`,
 			j.State, j.Device, j.Error, formatStamp(now), id)

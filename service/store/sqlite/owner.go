@@ -71,14 +71,7 @@ func (db *DB) UpdateOwner(ctx context.Context, id int64, u service.OwnerUpdate) 
 		if o, err = scanOwner(tx.QueryRowContext(ctx, `SELECT `+columns.Owner+` FROM owners WHERE id = ?`, id)); err != nil {
 			return notFound(err, "Owner")
 		}
-		set(&o.Name, u.Name)
-		set(&o.Address, u.Address)
-		set(&o.City, u.City)
-		set(&o.State, u.State)
-		set(&o.Postcode, u.Postcode)
-		set(&o.Phone, u.Phone)
-		set(&o.Email, u.Email)
-		if err := o.Validate(); err != nil {
+		if err := o.Apply(u); err != nil {
 			return err
 		}
 		o.UpdatedAt = now
@@ -90,12 +83,6 @@ func (db *DB) UpdateOwner(ctx context.Context, id int64, u service.OwnerUpdate) 
 		return nil, err
 	}
 	return o, nil
-}
-
-func set[T any](dst *T, v *T) {
-	if v != nil {
-		*dst = *v
-	}
 }
 
 // lowerASCII lower-cases the ASCII letters of s, as SQLite's LOWER does,

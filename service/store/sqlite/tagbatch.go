@@ -113,12 +113,8 @@ func (db *DB) UpdateTagBatch(ctx context.Context, id int64, u service.TagBatchUp
 		if b, err = scanTagBatch(tx.QueryRowContext(ctx, `SELECT `+columns.TagBatch+` FROM tag_batches WHERE id = ?`, id)); err != nil {
 			return notFound(err, "Tag batch")
 		}
-		set(&b.State, u.State)
-		set(&b.Device, u.Device)
-		set(&b.Error, u.Error)
-		set(&b.Done, u.Done)
-		if b.Done < 0 || b.Done > b.Count() {
-			return service.Errorf(service.EINVALID, "Batch done count must be 0 to %d.", b.Count())
+		if err := b.Apply(u); err != nil {
+			return err
 		}
 		b.UpdatedAt = now
 		_, err = tx.ExecContext(ctx, `UPDATE tag_batches SET state=?, device=?, error=?, done=?, updated_at=? WHERE id=?`,
