@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,12 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 // numbers the batches carry. An importer can thus decode and store at
 // the same time, without holding the whole import in memory.
 func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batch) error) error) error {
+	// A larger writer cache for the import's scattered index inserts,
+	// back to the serving size afterwards (wdb is one connection).
+	if _, err := db.wdb.ExecContext(ctx, fmt.Sprintf(`PRAGMA cache_size = %d`, -importCacheKiB)); err != nil {
+		return mapErr(err, "Import")
+	}
+	defer db.wdb.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf(`PRAGMA cache_size = %d`, -writeCacheKiB))
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
 			return mapErr(err, "Import")

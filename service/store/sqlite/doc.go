@@ -11,9 +11,11 @@
 //
 // A record lookup (FindRecordByChip, FindRecordByTag) is an index
 // lookup of the key and one UNION ALL statement over the animal's rows.
-// Pages are read through a memory map. Imports (Import, ImportStream)
-// insert many rows per statement and check references at commit, so a
-// streaming importer can store chunks while it still decodes.
+// Pages are read into small per-connection caches, not through a memory
+// map (see readCacheKiB), so resident memory stays bounded. Imports
+// (Import, ImportStream) insert many rows per statement and check
+// references at commit, so a streaming importer can store chunks while
+// it still decodes.
 //
 // Dates are stored as 'YYYY-MM-DD' text, instants as RFC 3339 UTC text
 // with nanoseconds, money as integer cents: the same columns map to

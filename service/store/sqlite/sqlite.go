@@ -30,7 +30,7 @@ type Opts struct {
 	// Location is the zone in which Now becomes today's date (the
 	// jurisdiction's zone). Nil means UTC.
 	Location *time.Location
-	// ReadConns is the size of the read pool; 0 means 8.
+	// ReadConns is the size of the read pool; 0 means 4.
 	ReadConns int
 	// BusyTimeout is how long a write waits for another process's
 	// lock; 0 means 10 s.
@@ -38,7 +38,24 @@ type Opts struct {
 }
 
 // DefaultOpts are the options used for a nil *Opts.
-var DefaultOpts = Opts{ReadConns: 8, BusyTimeout: 10 * time.Second}
+var DefaultOpts = Opts{ReadConns: 4, BusyTimeout: 10 * time.Second}
+
+// Page caches, in KiB (PRAGMA cache_size with a negative value). The
+// database is read with read(2) into these caches, not through a memory
+// map: a map of a large file adds every page a lookup touches to the
+// process's resident memory, once per connection, and in WAL mode every
+// commit by another connection makes each reader unmap and map its file
+// again (SQLite resets a reader's cache on a changed WAL), which costs
+// more than the reads. The OS page cache keeps the file's pages; these
+// caches keep the b-tree interior pages a lookup passes through. With
+// DefaultOpts the store holds at most 4*8+16 = 48 MiB of pages.
+const (
+	readCacheKiB  = 8 << 10
+	writeCacheKiB = 16 << 10
+	// importCacheKiB is the writer's cache during an import, whose
+	// inserts land on pages all over the indexes.
+	importCacheKiB = 128 << 10
+)
 
 // DB is the SQLite store. It implements service.Store.
 type DB struct {
@@ -74,12 +91,11 @@ func Open(ctx context.Context, path string, o *Opts) (*DB, error) {
 		busy = DefaultOpts.BusyTimeout
 	}
 	base := "file:" + (&url.URL{Path: path}).EscapedPath()
-	// mmap_size: pages are read through a shared memory map instead of a
-	// read call each, which matters for lookups over a large file.
-	pragmas := fmt.Sprintf("_pragma=foreign_keys(1)&_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=mmap_size(%d)",
-		busy.Milliseconds(), int64(4)<<30)
+	// mmap_size(0): see readCacheKiB.
+	pragmas := fmt.Sprintf("_pragma=foreign_keys(1)&_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)&_pragma=mmap_size(0)",
+		busy.Milliseconds())
 	var err error
-	if db.wdb, err = sql.Open("sqlite", base+"?"+pragmas+"&_pragma=journal_mode(WAL)&_pragma=cache_size(-131072)&_pragma=temp_store(MEMORY)&_txlock=immediate"); err != nil {
+	if db.wdb, err = sql.Open("sqlite", base+"?"+pragmas+fmt.Sprintf("&_pragma=journal_mode(WAL)&_pragma=cache_size(%d)&_pragma=temp_store(MEMORY)&_txlock=immediate", -writeCacheKiB)); err != nil {
 		return nil, fmt.Errorf("sqlite: open: %w", err)
 	}
 	db.wdb.SetMaxOpenConns(1)
@@ -88,7 +104,7 @@ func Open(ctx context.Context, path string, o *Opts) (*DB, error) {
 		db.wdb.Close()
 		return nil, err
 	}
-	if db.rdb, err = sql.Open("sqlite", base+"?"+pragmas+"&_pragma=query_only(1)&_pragma=cache_size(-32768)"); err != nil {
+	if db.rdb, err = sql.Open("sqlite", base+"?"+pragmas+fmt.Sprintf("&_pragma=query_only(1)&_pragma=cache_size(%d)", -readCacheKiB)); err != nil {
 		db.wdb.Close()
 		return nil, fmt.Errorf("sqlite: open: %w", err)
 	}
