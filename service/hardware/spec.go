@@ -3,11 +3,11 @@ package hardware
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
+	"github.com/chipdesk/chipdesk/service/devspec"
 )
 
 // Spec is one configured reader.
@@ -34,24 +34,17 @@ const DefaultDebounce = 2 * time.Second
 // baud=N, debounce=DURATION ("1500ms"). The kind must be one of the
 // catalog's protocols.
 func ParseSpec(s string) (Spec, error) {
-	head, opts, _ := strings.Cut(s, ",")
-	kind, dev, ok := strings.Cut(head, ":")
-	if !ok || kind == "" || dev == "" {
-		return Spec{}, fmt.Errorf("hardware: reader %q: want KIND:PORT[,option=value...]", s)
-	}
-	proto, err := catalog.Lookup(kind)
+	ds, err := devspec.Parse(s)
 	if err != nil {
 		return Spec{}, fmt.Errorf("hardware: reader %q: %w", s, err)
 	}
-	sp := Spec{Kind: kind, Port: dev, Name: head, Mode: proto.Mode, Debounce: DefaultDebounce}
-	if opts == "" {
-		return sp, nil
+	proto, err := catalog.Lookup(ds.Kind)
+	if err != nil {
+		return Spec{}, fmt.Errorf("hardware: reader %q: %w", s, err)
 	}
-	for _, kv := range strings.Split(opts, ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || v == "" {
-			return Spec{}, fmt.Errorf("hardware: reader %q: option %q: want name=value", s, kv)
-		}
+	sp := Spec{Kind: ds.Kind, Port: ds.Addr, Name: ds.Head(), Mode: proto.Mode, Debounce: DefaultDebounce}
+	for _, o := range ds.Options {
+		k, v := o.Key, o.Value
 		switch k {
 		case "name":
 			sp.Name = v

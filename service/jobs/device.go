@@ -18,6 +18,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/printers/brotherql"
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/devspec"
 	"github.com/chipdesk/chipdesk/tags"
 	"github.com/chipdesk/chipdesk/tags/toolpath"
 )
@@ -104,33 +105,25 @@ func (sp Spec) JobKind() service.JobKind {
 // grbl power=0..1, speed=MM_PER_MIN, passes=N, cut=true|false,
 // plate=WxH (mm).
 func ParseSpec(s string) (Spec, error) {
-	head, opts, _ := strings.Cut(s, ",")
-	kind, addr, ok := strings.Cut(head, ":")
-	if !ok || addr == "" {
-		return Spec{}, fmt.Errorf("%w %q: want KIND:ADDRESS[,option=value...]", ErrSpec, s)
+	ds, err := devspec.Parse(s)
+	if err != nil {
+		return Spec{}, fmt.Errorf("%w %q: %w", ErrSpec, s, err)
 	}
-	sp := Spec{Kind: kind, Addr: addr, Name: head}
-	switch kind {
+	sp := Spec{Kind: ds.Kind, Addr: ds.Addr, Name: ds.Head()}
+	switch sp.Kind {
 	case KindZPL:
 		sp.Dpmm = DefaultDpmm
 	case KindBrotherQL:
 	case KindGRBL:
 		sp.Power, sp.Speed, sp.Passes = DefaultPower, DefaultSpeed, DefaultPasses
 	default:
-		return Spec{}, fmt.Errorf("%w %q: unknown kind %q (want zpl, brotherql or grbl)", ErrSpec, s, kind)
+		return Spec{}, fmt.Errorf("%w %q: unknown kind %q (want zpl, brotherql or grbl)", ErrSpec, s, sp.Kind)
 	}
 	if sp.Serial() {
 		sp.Baud = sp.defaultBaud()
 	}
-	if opts == "" {
-		return sp, nil
-	}
-	for _, kv := range strings.Split(opts, ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || v == "" {
-			return Spec{}, fmt.Errorf("%w %q: option %q: want name=value", ErrSpec, s, kv)
-		}
-		if err := sp.set(k, v); err != nil {
+	for _, o := range ds.Options {
+		if err := sp.set(o.Key, o.Value); err != nil {
 			return Spec{}, fmt.Errorf("%w %q: %v", ErrSpec, s, err)
 		}
 	}
