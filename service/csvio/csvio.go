@@ -57,6 +57,7 @@ type RowError struct {
 	Msg    string `json:"message"`
 }
 
+// String is the error as a line of a report: FILE:LINE[: COLUMN]: MESSAGE.
 func (e RowError) String() string {
 	s := fmt.Sprintf("%s:%d", e.Table.File(), e.Line)
 	if e.Column != "" {
