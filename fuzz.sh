@@ -14,7 +14,7 @@ fuzztime="${FUZZTIME:-3s}"
 # keeps under .tools/).
 files=$(git ls-files '*_test.go' 2>/dev/null || find . -name '*_test.go' -not -path './.tools/*')
 # shellcheck disable=SC2086
-dirs=$(grep -l '^func Fuzz' $files | xargs -n1 dirname | sort -u)
+dirs=$(grep -l '^func Fuzz' $files | xargs -n1 dirname | sed 's|^\./||; s|^|./|' | sort -u)
 if [ -z "$dirs" ]; then
 	echo "fuzz: no fuzz targets"
 	exit 1
