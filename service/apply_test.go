@@ -1,7 +1,9 @@
 package service_test
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/chipdesk/chipdesk/service"
 )
@@ -52,5 +54,47 @@ func TestTagBatchApply(t *testing.T) {
 				t.Errorf("Apply(done %d) = %v, want ok %v (else EINVALID)", tt.done, err, tt.ok)
 			}
 		})
+	}
+}
+
+func TestTokenIssue(t *testing.T) {
+	t.Parallel()
+	tok := &service.Token{Name: "desk", Role: service.RoleIntake}
+	secret, err := tok.Issue()
+	if err != nil {
+		t.Fatalf("Issue() = %v, want nil", err)
+	}
+	if !strings.HasPrefix(secret, service.TokenPrefix) || tok.Hash != service.HashToken(secret) {
+		t.Errorf("Issue() = %q with hash %x, want a %s secret whose hash is stored", secret, tok.Hash, service.TokenPrefix)
+	}
+	again, _ := (&service.Token{Name: "desk", Role: service.RoleIntake}).Issue()
+	if again == secret {
+		t.Errorf("Issue() twice = %q both times, want fresh secrets", secret)
+	}
+	if _, err := (&service.Token{Name: "desk", Role: "mayor"}).Issue(); service.ErrorCode(err) != service.EINVALID {
+		t.Errorf("Issue(role mayor) = %v, want EINVALID", err)
+	}
+}
+
+func TestTokenLastUseDue(t *testing.T) {
+	t.Parallel()
+	used := time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)
+	tok := &service.Token{LastUsedAt: used}
+	tests := []struct {
+		name string
+		now  time.Time
+		want bool
+	}{
+		{"Soon", used.Add(59 * time.Second), false},
+		{"AMinute", used.Add(service.LastUseEvery), true},
+		{"Later", used.Add(time.Hour), true},
+	}
+	for _, tt := range tests {
+		if got := tok.LastUseDue(tt.now); got != tt.want {
+			t.Errorf("%s: LastUseDue(%v) = %v, want %v", tt.name, tt.now, got, tt.want)
+		}
+	}
+	if !(&service.Token{}).LastUseDue(used) {
+		t.Errorf("LastUseDue of a token never used = false, want true")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base32"
+	"fmt"
 	"time"
 )
 
@@ -60,6 +61,28 @@ func (t *Token) Usable(now time.Time) bool {
 	return t.RevokedAt.IsZero() && (t.ExpiresAt.IsZero() || now.Before(t.ExpiresAt))
 }
 
+// LastUseEvery is how stale LastUsedAt may grow: a store writes the
+// stamp of a token used at most once in this time, so authenticating
+// stays a read.
+const LastUseEvery = time.Minute
+
+// LastUseDue reports whether a use of t at now is to be stamped.
+func (t *Token) LastUseDue(now time.Time) bool { return now.Sub(t.LastUsedAt) >= LastUseEvery }
+
+// Issue readies a new token to be stored: it validates t, makes a fresh
+// secret and sets Hash to its hash. The secret is returned to be shown
+// once; it is stored nowhere.
+func (t *Token) Issue() (secret string, err error) {
+	if err := t.Validate(); err != nil {
+		return "", err
+	}
+	if secret, err = NewTokenSecret(); err != nil {
+		return "", err
+	}
+	t.Hash = HashToken(secret)
+	return secret, nil
+}
+
 // TokenPrefix starts every token secret, so leaked secrets are easy to
 // find in logs and repositories.
 const TokenPrefix = "cdk_"
@@ -69,7 +92,7 @@ const TokenPrefix = "cdk_"
 func NewTokenSecret() (string, error) {
 	var b [20]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
+		return "", fmt.Errorf("service: token secret: %w", err)
 	}
 	return TokenPrefix + base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b[:]), nil
 }

@@ -27,14 +27,10 @@ func scanToken(r rowScanner, extra ...any) (*service.Token, error) {
 
 // CreateToken implements service.TokenService.
 func (db *DB) CreateToken(ctx context.Context, t *service.Token) (string, error) {
-	if err := t.Validate(); err != nil {
-		return "", err
-	}
-	secret, err := service.NewTokenSecret()
+	secret, err := t.Issue()
 	if err != nil {
 		return "", err
 	}
-	t.Hash = service.HashToken(secret)
 	err = db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		t.CreatedAt = now
 		return insertRow(ctx, tx, "tokens", &t.ID, "Token", insertTokenSQL,
@@ -58,7 +54,7 @@ func (db *DB) Authenticate(ctx context.Context, secret string) (*service.Token, 
 		}
 		return nil, service.Errorf(service.EUNAUTHORIZED, "Invalid or expired token.")
 	}
-	if now.Sub(t.LastUsedAt) >= time.Minute {
+	if t.LastUseDue(now) {
 		if _, err := db.pool.Exec(ctx, `UPDATE tokens SET last_used_at = $1 WHERE id = $2`, now, t.ID); err != nil {
 			return nil, mapErr(err, "Token")
 		}

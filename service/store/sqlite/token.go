@@ -24,14 +24,10 @@ func scanToken(r rowScanner, extra ...any) (*service.Token, error) {
 
 // CreateToken implements service.TokenService.
 func (db *DB) CreateToken(ctx context.Context, t *service.Token) (string, error) {
-	if err := t.Validate(); err != nil {
-		return "", err
-	}
-	secret, err := service.NewTokenSecret()
+	secret, err := t.Issue()
 	if err != nil {
 		return "", err
 	}
-	t.Hash = service.HashToken(secret)
 	err = db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		t.CreatedAt = now
 		err := tx.QueryRowContext(ctx, `INSERT INTO tokens (`+columns.Token+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`,
@@ -57,7 +53,7 @@ func (db *DB) Authenticate(ctx context.Context, secret string) (*service.Token, 
 		}
 		return nil, service.Errorf(service.EUNAUTHORIZED, "Invalid or expired token.")
 	}
-	if now.Sub(t.LastUsedAt) >= time.Minute {
+	if t.LastUseDue(now) {
 		err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 			_, err := tx.ExecContext(ctx, `UPDATE tokens SET last_used_at = ? WHERE id = ?`, formatStamp(now), t.ID)
 			t.LastUsedAt = now
