@@ -22,9 +22,9 @@ type batchAuditor interface {
 // one writer, so the stored order is the order of logging. A change
 // (logged with wait) returns only after its event — and so every event
 // queued before it — is stored. A lookup's event is stored within one
-// batch (milliseconds) after the answer; events still queued when the
-// process dies without Close are lost (at most the queue length), and
-// Close writes everything queued. When the queue is full, logging
+// batch (auditLinger, a quarter second) after the answer; events still
+// queued when the process dies without Close are lost (at most the queue
+// length), and Close writes everything queued. When the queue is full, logging
 // blocks: back-pressure, never loss.
 type auditWriter struct {
 	store service.AuditService
@@ -42,12 +42,15 @@ type auditItem struct {
 }
 
 const (
-	auditQueue = 8192
-	auditBatch = 512
+	auditQueue = 16384
+	auditBatch = 4096
 	// auditLinger is how long the writer waits for more lookup events
 	// before committing a batch (group commit): one commit per batch
 	// instead of one per lookup. A change's event is written at once.
-	auditLinger = 5 * time.Millisecond
+	// Commits are kept rare on purpose: in WAL mode each commit makes
+	// every read connection of the store drop its page cache, so at
+	// 5 ms lookups re-read the b-tree interior pages nearly every time.
+	auditLinger = 250 * time.Millisecond
 )
 
 func newAuditWriter(store service.AuditService, log *slog.Logger) *auditWriter {
