@@ -14,11 +14,12 @@ import (
 	"github.com/chipdesk/chipdesk/service"
 )
 
-// The lookup path is two prepared statements: an index lookup resolves
-// the key (chip code or tag) to the animal, then one UNION ALL of index
-// lookups on the animal id returns every part of the record as rows of
-// one wide shape, told apart by the first column. The record statement
-// reads one snapshot, so no transaction is needed.
+// The lookup path is one UNION ALL of index lookups on the animal id,
+// which returns every part of the record as rows of one wide shape, told
+// apart by the first column. For a chip the key lookup is part of the
+// statement (one statement is one read transaction: in WAL mode starting
+// one costs shared-memory locks); a tag's key is looked up first. The
+// record statement reads one snapshot, so no transaction is needed.
 
 // ncols counts the columns of a column list.
 func ncols(cols string) int { return strings.Count(cols, ",") + 1 }
@@ -59,10 +60,17 @@ func recordSQL() string {
 	return b.String()
 }
 
+// chipRecordSQL is recordSQL for the animal carrying the chip whose code
+// is ?2: the animal id is looked up once, in a materialised key.
+func chipRecordSQL() string {
+	return "WITH k(aid) AS MATERIALIZED (SELECT animal_id FROM chips WHERE code = ?2)\n" +
+		strings.ReplaceAll(recordSQL(), "= ?2", "= (SELECT aid FROM k)")
+}
+
 // recordStmts are the prepared lookup statements.
 type recordStmts struct {
-	chip, tag, record *sql.Stmt
-	width, animalCols int // recordWidth(), ncols(animalCols)
+	chip, tag, record *sql.Stmt // chip: chipRecordSQL
+	width, animalCols int       // recordWidth(), ncols(animalCols)
 }
 
 func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
@@ -71,7 +79,7 @@ func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
 		dst   *(*sql.Stmt)
 		query string
 	}{
-		{&s.chip, `SELECT animal_id FROM chips WHERE code = ?`},
+		{&s.chip, chipRecordSQL()},
 		{&s.tag, `SELECT animal_id, id FROM licences WHERE jurisdiction = ? AND year = ? AND tag_number = ?`},
 		{&s.record, recordSQL()},
 	} {
@@ -106,12 +114,10 @@ func prefixed(alias, cols string) string {
 
 // FindRecordByChip implements service.RecordService.
 func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Record, error) {
-	var aid int64
-	if err := db.rec.chip.QueryRowContext(ctx, code).Scan(&aid); err != nil {
-		return nil, notFound(err, "Chip")
-	}
-	r, err := db.queryRecord(ctx, aid, 0)
-	if err != nil {
+	r, err := db.runRecord(ctx, db.rec.chip, code, 0)
+	if service.ErrorCode(err) == service.ENOTFOUND {
+		return nil, service.Errorf(service.ENOTFOUND, "Chip not found.")
+	} else if err != nil {
 		return nil, err
 	}
 	for i := range r.Chips {
@@ -140,8 +146,14 @@ func (db *DB) FindRecordByAnimal(ctx context.Context, animalID int64) (*service.
 // queryRecord runs the record statement for an animal and assembles the
 // record; matched is the licence a tag lookup found, 0 for others.
 func (db *DB) queryRecord(ctx context.Context, animalID, matched int64) (*service.Record, error) {
+	return db.runRecord(ctx, db.rec.record, animalID, matched)
+}
+
+// runRecord runs a record statement (recordSQL, chipRecordSQL) for key
+// ?2 and assembles the record.
+func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int64) (*service.Record, error) {
 	yearAgo := db.today().AddMonths(-12)
-	rows, err := db.rec.record.QueryContext(ctx, yearAgo, animalID, matched)
+	rows, err := st.QueryContext(ctx, yearAgo, key, matched)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: lookup: %w", err)
 	}

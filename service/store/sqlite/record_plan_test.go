@@ -1,0 +1,59 @@
+package sqlite
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRecordPlans checks the query plans of the record statements: every
+// branch of the UNION ALL finds the animal's rows by an index search,
+// never by scanning a table, so a lookup costs the same at a million
+// animals as at ten.
+func TestRecordPlans(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "plan.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, tc := range []struct{ name, query string }{
+		{"recordSQL", recordSQL()},
+		{"chipRecordSQL", chipRecordSQL()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rows, err := db.rdb.QueryContext(ctx, "EXPLAIN QUERY PLAN "+tc.query, "2025-01-01", 1, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			var plan []string
+			for rows.Next() {
+				var id, parent, unused int
+				var detail string
+				if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+					t.Fatal(err)
+				}
+				plan = append(plan, detail)
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
+			}
+			searches := 0
+			for _, d := range plan {
+				switch {
+				case strings.HasPrefix(d, "SEARCH "):
+					searches++
+				case strings.HasPrefix(d, "SCAN ") && !strings.HasPrefix(d, "SCAN (subquery") && d != "SCAN k":
+					t.Errorf("plan step %q scans a table", d)
+				}
+			}
+			// One search per branch, the owner's join, and the chip key.
+			if want := len(recordParts) + 1; searches < want {
+				t.Errorf("plan has %d index searches, want at least %d:\n%s", searches, want, strings.Join(plan, "\n"))
+			}
+		})
+	}
+}
