@@ -98,3 +98,43 @@ func TestTokenLastUseDue(t *testing.T) {
 		t.Errorf("LastUseDue of a token never used = false, want true")
 	}
 }
+
+func TestDeviceEventFillScan(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 3, 15, 9, 0, 0, 0, time.UTC)
+	own := at.Add(-time.Minute)
+	tests := []struct {
+		name string
+		scan service.Scan
+		want service.Scan
+	}{
+		{"Defaults", service.Scan{ChipCode: "985141000123456"},
+			service.Scan{ChipCode: "985141000123456", At: at, User: "officer-7", Site: "field"}},
+		{"Own", service.Scan{ChipCode: "985141000123456", At: own, User: "vet", Site: "clinic"},
+			service.Scan{ChipCode: "985141000123456", At: own, User: "vet", Site: "clinic"}},
+	}
+	for _, tt := range tests {
+		s := tt.scan
+		e := &service.DeviceEvent{ID: "e1", Device: "handheld-3", Kind: service.DeviceScan, At: at, User: "officer-7", Site: "field", Scan: &s}
+		e.FillScan()
+		if s != tt.want {
+			t.Errorf("%s: FillScan() = %+v, want %+v", tt.name, s, tt.want)
+		}
+	}
+}
+
+func TestDeviceEventBiteAudit(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 3, 15, 9, 0, 0, 0, time.UTC)
+	e := &service.DeviceEvent{ID: "e2", Device: "handheld-3", Kind: service.DeviceBite, Site: "field"}
+	a := e.BiteAudit(42, now)
+	want := service.AuditEvent{At: now, Actor: "handheld-3", Action: "bite.create", Entity: "bite", EntityID: 42,
+		Detail: "device handheld-3 event e2", Site: "field"}
+	if *a != want {
+		t.Errorf("BiteAudit(42) = %+v, want %+v", *a, want)
+	}
+	e.User = "officer-7"
+	if a := e.BiteAudit(42, now); a.Actor != "officer-7" {
+		t.Errorf("BiteAudit with user: actor %q, want officer-7", a.Actor)
+	}
+}

@@ -50,6 +50,34 @@ func (e *DeviceEvent) Validate() error {
 	return nil
 }
 
+// FillScan gives e's scan the event's time, user and site where the
+// scan has none, as ApplyDeviceEvent documents.
+func (e *DeviceEvent) FillScan() {
+	s := e.Scan
+	if s.At.IsZero() {
+		s.At = e.At
+	}
+	if s.User == "" {
+		s.User = e.User
+	}
+	if s.Site == "" {
+		s.Site = e.Site
+	}
+}
+
+// BiteAudit is the audit entry of the bite with id biteID that e
+// created, written at at: "bite.create" by the event's user (the device
+// when it names none), at the event's site, naming the device and the
+// event.
+func (e *DeviceEvent) BiteAudit(biteID int64, at time.Time) *AuditEvent {
+	actor := e.User
+	if actor == "" {
+		actor = e.Device
+	}
+	return &AuditEvent{At: at, Actor: actor, Action: "bite.create", Entity: "bite", EntityID: biteID,
+		Detail: "device " + e.Device + " event " + e.ID, Site: e.Site}
+}
+
 // DeviceEventService applies events pushed by offline devices.
 type DeviceEventService interface {
 	// ApplyDeviceEvent creates the event's record (the scan or the bite)

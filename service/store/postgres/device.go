@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
 // ApplyDeviceEvent implements service.DeviceEventService. The ledger row
@@ -42,16 +43,8 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 			if err := s.Validate(); err != nil {
 				return err
 			}
-			if s.At.IsZero() {
-				s.At = at
-			}
+			e.FillScan()
 			s.At = s.At.UTC().Truncate(time.Microsecond)
-			if s.User == "" {
-				s.User = e.User
-			}
-			if s.Site == "" {
-				s.Site = e.Site
-			}
 			err = tx.QueryRow(ctx, `INSERT INTO scans (id, at, reader, chip_code, chip_kind, user_name, site, animal_id)
 				VALUES (nextval('scans_id_seq'), $1, $2, $3, $4, $5, $6, COALESCE((SELECT animal_id FROM chips WHERE code = $3), 0))
 				RETURNING id, animal_id`, s.At, s.Reader, s.ChipCode, s.ChipKind, s.User, s.Site).Scan(&s.ID, &s.AnimalID)
@@ -70,9 +63,10 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 				return err
 			}
 			recordID = b.ID
-			if _, err := tx.Exec(ctx, `INSERT INTO audit_events (id, at, actor, role, action, entity, entity_id, detail, site)
-				VALUES (nextval('audit_events_id_seq'), $1, $2, '', 'bite.create', 'bite', $3, $4, $5)`,
-				now, deviceActor(e), b.ID, "device "+e.Device+" event "+e.ID, e.Site); err != nil {
+			a := e.BiteAudit(b.ID, now)
+			if _, err := tx.Exec(ctx, `INSERT INTO audit_events (`+columns.Audit+`)
+				VALUES (nextval('audit_events_id_seq'), $1, $2, $3, $4, $5, $6, $7, $8)`,
+				a.At, a.Actor, a.Role, a.Action, a.Entity, a.EntityID, a.Detail, a.Site); err != nil {
 				return mapErr(err, "Audit event")
 			}
 		}
@@ -86,15 +80,6 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 		return false, 0, err
 	}
 	return applied, recordID, nil
-}
-
-// deviceActor is who an event's audit entry names: its user, else the
-// device.
-func deviceActor(e *service.DeviceEvent) string {
-	if e.User != "" {
-		return e.User
-	}
-	return e.Device
 }
 
 var _ service.DeviceEventService = (*DB)(nil)

@@ -39,15 +39,7 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 			if err := s.Validate(); err != nil {
 				return err
 			}
-			if s.At.IsZero() {
-				s.At = e.At
-			}
-			if s.User == "" {
-				s.User = e.User
-			}
-			if s.Site == "" {
-				s.Site = e.Site
-			}
+			e.FillScan()
 			err = tx.QueryRowContext(ctx, `INSERT INTO scans (`+columns.Scan+`)
 				VALUES (NULL, ?, ?, ?, ?, ?, ?, COALESCE((SELECT animal_id FROM chips WHERE code = ?), 0)) RETURNING id, animal_id`,
 				formatStamp(s.At), s.Reader, s.ChipCode, s.ChipKind, s.User, s.Site, s.ChipCode).Scan(&s.ID, &s.AnimalID)
@@ -67,12 +59,9 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 				return mapErr(err, "Bite")
 			}
 			recordID = b.ID
-			actor := e.User
-			if actor == "" {
-				actor = e.Device
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO audit_events (`+columns.Audit+`) VALUES (NULL, ?, ?, '', 'bite.create', 'bite', ?, ?, ?)`,
-				formatStamp(now), actor, b.ID, "device "+e.Device+" event "+e.ID, e.Site); err != nil {
+			a := e.BiteAudit(b.ID, now)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO audit_events (`+columns.Audit+`) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				formatStamp(a.At), a.Actor, a.Role, a.Action, a.Entity, a.EntityID, a.Detail, a.Site); err != nil {
 				return mapErr(err, "Audit event")
 			}
 		}
