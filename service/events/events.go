@@ -85,24 +85,17 @@ func (h *Hub) Publish(reader string, data []byte) Event {
 
 // Subscribe returns a subscription to the events of reader, or of every
 // reader when reader is empty. The caller must Close it.
-func (h *Hub) Subscribe(reader string) *Sub {
-	s := &Sub{hub: h, reader: reader, c: make(chan Event, h.opts.Buffer)}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
-		close(s.c)
-		s.done = true
-		return s
-	}
-	h.subs[s] = struct{}{}
-	return s
-}
+func (h *Hub) Subscribe(reader string) *Sub { return h.subscribe(reader, nil) }
 
 // SubscribeSince is Subscribe that first queues the retained events of
 // reader published after the event with id after. Events older than the
 // replay window are gone; Sub.Dropped counts them when they can be
 // known to be missing.
-func (h *Hub) SubscribeSince(reader string, after uint64) *Sub {
+func (h *Hub) SubscribeSince(reader string, after uint64) *Sub { return h.subscribe(reader, &after) }
+
+// subscribe opens a subscription, replaying the retained events after
+// *after when after is not nil.
+func (h *Hub) subscribe(reader string, after *uint64) *Sub {
 	s := &Sub{hub: h, reader: reader, c: make(chan Event, h.opts.Buffer)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -111,6 +104,17 @@ func (h *Hub) SubscribeSince(reader string, after uint64) *Sub {
 		s.done = true
 		return s
 	}
+	if after != nil {
+		h.replay(s, *after)
+	}
+	h.subs[s] = struct{}{}
+	return s
+}
+
+// replay queues on s the retained events of its reader after the event
+// with id after, counting those that fell out of the window. h.mu is
+// held.
+func (h *Hub) replay(s *Sub, after uint64) {
 	n := len(h.ring)
 	if n > 0 {
 		if oldest := h.ring[h.start].ID; after+1 < oldest {
@@ -119,12 +123,10 @@ func (h *Hub) SubscribeSince(reader string, after uint64) *Sub {
 	}
 	for i := range n {
 		ev := h.ring[(h.start+i)%n]
-		if ev.ID > after && (reader == "" || reader == ev.Reader) {
+		if ev.ID > after && (s.reader == "" || s.reader == ev.Reader) {
 			s.push(ev)
 		}
 	}
-	h.subs[s] = struct{}{}
-	return s
 }
 
 // LastID returns the id of the last event published, 0 when none was.
