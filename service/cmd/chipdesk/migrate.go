@@ -205,6 +205,23 @@ func orderBy(table string) string {
 	return " ORDER BY id"
 }
 
+// migrateColumns reads both schemas and plans the columns to copy from
+// source ("sqlite" or "postgres"); it returns PostgreSQL's column types
+// too, which the copy converts by.
+func migrateColumns(ctx context.Context, lite *sql.DB, conn *pgx.Conn, source string) (pgCols map[string]map[string]string, cols map[string][]string, err error) {
+	liteCols, err := sqliteColumns(ctx, lite)
+	if err != nil {
+		return nil, nil, fmt.Errorf("migrate: %w", err)
+	}
+	if pgCols, err = pgColumns(ctx, conn); err != nil {
+		return nil, nil, fmt.Errorf("migrate: %w", err)
+	}
+	if cols, err = plan(liteCols, pgCols, source); err != nil {
+		return nil, nil, err
+	}
+	return pgCols, cols, nil
+}
+
 // migrateToPostgres copies the SQLite file into PostgreSQL, each table
 // by COPY, all in one transaction.
 func migrateToPostgres(ctx context.Context, path, dsn string) ([]tableCount, error) {
@@ -218,15 +235,7 @@ func migrateToPostgres(ctx context.Context, path, dsn string) ([]tableCount, err
 		return nil, err
 	}
 	defer conn.Close(ctx)
-	liteCols, err := sqliteColumns(ctx, lite)
-	if err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
-	}
-	pgCols, err := pgColumns(ctx, conn)
-	if err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
-	}
-	cols, err := plan(liteCols, pgCols, "sqlite")
+	pgCols, cols, err := migrateColumns(ctx, lite, conn, "sqlite")
 	if err != nil {
 		return nil, err
 	}
@@ -380,15 +389,7 @@ func migrateToSQLite(ctx context.Context, dsn, path string) ([]tableCount, error
 		return nil, err
 	}
 	defer lite.Close()
-	liteCols, err := sqliteColumns(ctx, lite)
-	if err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
-	}
-	pgCols, err := pgColumns(ctx, conn)
-	if err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
-	}
-	cols, err := plan(liteCols, pgCols, "postgres")
+	pgCols, cols, err := migrateColumns(ctx, lite, conn, "postgres")
 	if err != nil {
 		return nil, err
 	}
