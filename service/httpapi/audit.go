@@ -22,7 +22,7 @@ type batchAuditor interface {
 // one writer, so the stored order is the order of logging. A change
 // (logged with wait) returns only after its event — and so every event
 // queued before it — is stored. A lookup's event is stored within one
-// batch (auditLinger, a quarter second) after the answer; events still
+// batch (auditLinger, a second) after the answer; events still
 // queued when the process dies without Close are lost (at most the queue
 // length), and Close writes everything queued. When the queue is full, logging
 // blocks: back-pressure, never loss.
@@ -43,14 +43,16 @@ type auditItem struct {
 
 const (
 	auditQueue = 16384
-	auditBatch = 4096
+	// auditBatch bounds a batch's transaction, which holds the store's
+	// one write connection (a scan waits for it) for about 20 µs an event.
+	auditBatch = 1024
 	// auditLinger is how long the writer waits for more lookup events
 	// before committing a batch (group commit): one commit per batch
 	// instead of one per lookup. A change's event is written at once.
 	// Commits are kept rare on purpose: in WAL mode each commit makes
 	// every read connection of the store drop its page cache, so at
 	// 5 ms lookups re-read the b-tree interior pages nearly every time.
-	auditLinger = 250 * time.Millisecond
+	auditLinger = time.Second
 )
 
 func newAuditWriter(store service.AuditService, log *slog.Logger) *auditWriter {
