@@ -13,14 +13,7 @@ import (
 var insertAnimalSQL = insertSQL("animals", columns.Animal)
 
 func scanAnimal(r rowScanner, extra ...any) (*service.Animal, error) {
-	var a service.Animal
-	dest := append([]any{&a.ID, idDst{&a.OwnerID}, &a.Name, &a.Species, &a.Breed, &a.Colour, &a.Sex, &a.Altered,
-		dateDst{&a.BirthDate}, &a.Description, &a.Photo, &a.Programme, dateDst{&a.DiedOn}, stampDst{&a.CreatedAt},
-		stampDst{&a.UpdatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &a, nil
+	return scanRow(r, columns.AnimalDest, extra)
 }
 
 func animalArgs(a *service.Animal) []any {
@@ -95,13 +88,7 @@ func (db *DB) UpdateAnimal(ctx context.Context, id int64, u service.AnimalUpdate
 var insertChipSQL = insertSQL("chips", columns.Chip)
 
 func scanChip(r rowScanner, extra ...any) (*service.Chip, error) {
-	var c service.Chip
-	dest := append([]any{&c.ID, &c.AnimalID, &c.Code, &c.Kind, &c.Manufacturer, dateDst{&c.ImplantDate},
-		stampDst{&c.CreatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &c, nil
+	return scanRow(r, columns.ChipDest, extra)
 }
 
 func chipArgs(c *service.Chip) []any {

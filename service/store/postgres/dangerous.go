@@ -13,15 +13,7 @@ import (
 var insertDesignationSQL = insertSQL("designations", columns.Designation)
 
 func scanDesignation(r rowScanner, extra ...any) (*service.DangerousDesignation, error) {
-	var d service.DangerousDesignation
-	dest := append([]any{&d.ID, &d.AnimalID, &d.Level, &d.Jurisdiction, dateDst{&d.DeclaredOn}, dateDst{&d.DecisionOn},
-		&d.Authority, &d.Conditions, dateDst{&d.RegisteredOn}, &d.RegistrationNumber, dateDst{&d.SignOn},
-		dateDst{&d.MicrochipOn}, dateDst{&d.SterilisedOn}, dateDst{&d.PhotoOn}, dateDst{&d.InsuredOn}, &d.InsuranceCents,
-		dateDst{&d.InsuranceExpires}, dateDst{&d.RescindedOn}, stampDst{&d.CreatedAt}, stampDst{&d.UpdatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &d, nil
+	return scanRow(r, columns.DesignationDest, extra)
 }
 
 // CreateDesignation implements service.DangerousService.

@@ -13,12 +13,7 @@ import (
 var insertScanSQL = insertSQL("scans", columns.Scan)
 
 func scanScan(r rowScanner, extra ...any) (*service.Scan, error) {
-	var s service.Scan
-	dest := append([]any{&s.ID, stampDst{&s.At}, &s.Reader, &s.ChipCode, &s.ChipKind, &s.User, &s.Site, &s.AnimalID}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &s, nil
+	return scanRow(r, columns.ScanDest, extra)
 }
 
 // CreateScan implements service.ScanService. A zero At is the
@@ -57,12 +52,7 @@ func (db *DB) FindScans(ctx context.Context, f service.ScanFilter) ([]*service.S
 var insertAuditSQL = insertSQL("audit_events", columns.Audit)
 
 func scanAudit(r rowScanner, extra ...any) (*service.AuditEvent, error) {
-	var e service.AuditEvent
-	dest := append([]any{&e.ID, stampDst{&e.At}, &e.Actor, &e.Role, &e.Action, &e.Entity, &e.EntityID, &e.Detail, &e.Site}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &e, nil
+	return scanRow(r, columns.AuditDest, extra)
 }
 
 // CreateAuditEvent implements service.AuditService. A zero At is the

@@ -13,14 +13,7 @@ import (
 var insertVaccinationSQL = insertSQL("vaccinations", columns.Vaccination)
 
 func scanVaccination(r rowScanner, extra ...any) (*service.RabiesVaccination, error) {
-	var v service.RabiesVaccination
-	dest := append([]any{&v.ID, &v.AnimalID, dateDst{&v.Date}, &v.Type, &v.DurationMonths, &v.ExtendedCertified,
-		&v.Product, &v.Manufacturer, &v.Lot, dateDst{&v.LotExpires}, &v.Veterinarian, &v.VetLicence, &v.Certificate,
-		&v.RabiesTag, stampDst{&v.CreatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	return scanRow(r, columns.VaccinationDest, extra)
 }
 
 func vaccinationArgs(v *service.RabiesVaccination) []any {
@@ -49,13 +42,7 @@ func (db *DB) FindVaccinations(ctx context.Context, animalID int64) ([]*service.
 var insertBiteSQL = insertSQL("bites", columns.Bite)
 
 func scanBite(r rowScanner, extra ...any) (*service.BiteIncident, error) {
-	var b service.BiteIncident
-	dest := append([]any{&b.ID, &b.AnimalID, dateDst{&b.Date}, &b.Victim, &b.SkinBroken, &b.Provoked, &b.Location,
-		&b.Notes, stampDst{&b.CreatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &b, nil
+	return scanRow(r, columns.BiteDest, extra)
 }
 
 // CreateBite implements service.HealthService.
@@ -79,13 +66,7 @@ func (db *DB) FindBites(ctx context.Context, animalID int64) ([]*service.BiteInc
 var insertQuarantineSQL = insertSQL("quarantines", columns.Quarantine)
 
 func scanQuarantine(r rowScanner, extra ...any) (*service.Quarantine, error) {
-	var q service.Quarantine
-	dest := append([]any{&q.ID, &q.AnimalID, idDst{&q.BiteID}, &q.Kind, &q.Place, dateDst{&q.Start}, dateDst{&q.End},
-		dateDst{&q.ReleasedOn}, &q.Notes, stampDst{&q.CreatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &q, nil
+	return scanRow(r, columns.QuarantineDest, extra)
 }
 
 // CreateQuarantine implements service.HealthService.

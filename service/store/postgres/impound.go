@@ -13,14 +13,7 @@ import (
 var insertImpoundSQL = insertSQL("impoundments", columns.Impound)
 
 func scanImpound(r rowScanner, extra ...any) (*service.Impoundment, error) {
-	var i service.Impoundment
-	dest := append([]any{&i.ID, &i.AnimalID, &i.Jurisdiction, stampDst{&i.IntakeAt}, dateDst{&i.IntakeOn}, &i.Site,
-		&i.WhereFound, dateDst{&i.NoticeOn}, dateDst{&i.HoldUntil}, &i.BiteCase, &i.Disposition, dateDst{&i.DispositionOn},
-		&i.DispositionNote, &i.FeesCents, stampDst{&i.CreatedAt}, stampDst{&i.UpdatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &i, nil
+	return scanRow(r, columns.ImpoundDest, extra)
 }
 
 // CreateImpoundment implements service.ImpoundService. A zero IntakeAt

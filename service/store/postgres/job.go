@@ -12,13 +12,7 @@ import (
 )
 
 func scanJob(r rowScanner, extra ...any) (*service.Job, error) {
-	var j service.Job
-	dest := append([]any{&j.ID, &j.Kind, &j.LicenceID, &j.Reason, &j.Key, &j.Device, &j.State, &j.Error, &j.Attempts,
-		stampDst{&j.CreatedAt}, stampDst{&j.UpdatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &j, nil
+	return scanRow(r, columns.JobDest, extra)
 }
 
 // CreateJob implements service.JobService. The insert skips a key that

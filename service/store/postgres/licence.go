@@ -13,14 +13,7 @@ import (
 var insertLicenceSQL = insertSQL("licences", columns.Licence)
 
 func scanLicence(r rowScanner, extra ...any) (*service.Licence, error) {
-	var l service.Licence
-	dest := append([]any{&l.ID, &l.AnimalID, &l.Kind, &l.Jurisdiction, &l.Year, &l.TagNumber, dateDst{&l.IssuedOn},
-		dateDst{&l.ExpiresOn}, &l.Status, &l.FeeCents, &l.FeeCode, &l.IssuedBy, &l.Clinic, &l.ClinicPayCents,
-		idDst{&l.Replaces}, &l.ReplaceReason, stampDst{&l.CreatedAt}, &l.Site}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &l, nil
+	return scanRow(r, columns.LicenceDest, extra)
 }
 
 func licenceArgs(l *service.Licence) []any {

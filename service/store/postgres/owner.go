@@ -13,13 +13,7 @@ import (
 var insertOwnerSQL = insertSQL("owners", columns.Owner)
 
 func scanOwner(r rowScanner, extra ...any) (*service.Owner, error) {
-	var o service.Owner
-	dest := append([]any{&o.ID, &o.Name, &o.Address, &o.City, &o.State, &o.Postcode, &o.Phone, &o.Email,
-		stampDst{&o.CreatedAt}, stampDst{&o.UpdatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &o, nil
+	return scanRow(r, columns.OwnerDest, extra)
 }
 
 func ownerArgs(o *service.Owner) []any {

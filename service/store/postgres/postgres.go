@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
 //go:embed migration/*.sql
@@ -272,6 +273,26 @@ type idDst struct{ id *int64 }
 func (s idDst) ScanInt64(v pgtype.Int8) error {
 	*s.id = v.Int64
 	return nil
+}
+
+// wrap is columns.Wrapper for pgx: dates, instants and references
+// through the pgtype scanners above.
+type wrap struct{}
+
+var _ columns.Wrapper = wrap{}
+
+func (wrap) Stamp(t *time.Time) any   { return stampDst{t} }
+func (wrap) Date(d *service.Date) any { return dateDst{d} }
+func (wrap) ID(id *int64) any         { return idDst{id} }
+
+// scanRow scans one row of a column list into a new T, through the
+// destinations package columns lists for it, then into extra.
+func scanRow[T any](r rowScanner, dest func(*T, columns.Wrapper) []any, extra []any) (*T, error) {
+	var v T
+	if err := r.Scan(append(dest(&v, wrap{}), extra...)...); err != nil {
+		return nil, err
+	}
+	return &v, nil
 }
 
 // nullID is the argument for a reference: NULL for 0.

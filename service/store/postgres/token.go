@@ -14,15 +14,7 @@ import (
 var insertTokenSQL = insertSQL("tokens", columns.Token)
 
 func scanToken(r rowScanner, extra ...any) (*service.Token, error) {
-	var t service.Token
-	var hash []byte
-	dest := append([]any{&t.ID, &t.Name, &t.Role, &t.Site, &hash, stampDst{&t.CreatedAt}, stampDst{&t.ExpiresAt},
-		stampDst{&t.RevokedAt}, stampDst{&t.LastUsedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	copy(t.Hash[:], hash)
-	return &t, nil
+	return scanRow(r, columns.TokenDest, extra)
 }
 
 // CreateToken implements service.TokenService.

@@ -10,15 +10,7 @@ import (
 )
 
 func scanAnimal(r rowScanner, extra ...any) (*service.Animal, error) {
-	var a service.Animal
-	var owner sql.NullInt64
-	dest := append([]any{&a.ID, &owner, &a.Name, &a.Species, &a.Breed, &a.Colour, &a.Sex, &a.Altered, &a.BirthDate,
-		&a.Description, &a.Photo, &a.Programme, &a.DiedOn, stamp{&a.CreatedAt}, stamp{&a.UpdatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	a.OwnerID = owner.Int64
-	return &a, nil
+	return scanRow(r, columns.AnimalDest, extra)
 }
 
 func nullID(id int64) any {
@@ -105,12 +97,7 @@ func (db *DB) UpdateAnimal(ctx context.Context, id int64, u service.AnimalUpdate
 }
 
 func scanChip(r rowScanner, extra ...any) (*service.Chip, error) {
-	var c service.Chip
-	dest := append([]any{&c.ID, &c.AnimalID, &c.Code, &c.Kind, &c.Manufacturer, &c.ImplantDate, stamp{&c.CreatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &c, nil
+	return scanRow(r, columns.ChipDest, extra)
 }
 
 // AddChip implements service.AnimalService.

@@ -10,14 +10,7 @@ import (
 )
 
 func scanDesignation(r rowScanner, extra ...any) (*service.DangerousDesignation, error) {
-	var d service.DangerousDesignation
-	dest := append([]any{&d.ID, &d.AnimalID, &d.Level, &d.Jurisdiction, &d.DeclaredOn, &d.DecisionOn, &d.Authority,
-		&d.Conditions, &d.RegisteredOn, &d.RegistrationNumber, &d.SignOn, &d.MicrochipOn, &d.SterilisedOn, &d.PhotoOn,
-		&d.InsuredOn, &d.InsuranceCents, &d.InsuranceExpires, &d.RescindedOn, stamp{&d.CreatedAt}, stamp{&d.UpdatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &d, nil
+	return scanRow(r, columns.DesignationDest, extra)
 }
 
 // CreateDesignation implements service.DangerousService.

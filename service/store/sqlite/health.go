@@ -10,14 +10,7 @@ import (
 )
 
 func scanVaccination(r rowScanner, extra ...any) (*service.RabiesVaccination, error) {
-	var v service.RabiesVaccination
-	dest := append([]any{&v.ID, &v.AnimalID, &v.Date, &v.Type, &v.DurationMonths, &v.ExtendedCertified, &v.Product,
-		&v.Manufacturer, &v.Lot, &v.LotExpires, &v.Veterinarian, &v.VetLicence, &v.Certificate, &v.RabiesTag,
-		stamp{&v.CreatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &v, nil
+	return scanRow(r, columns.VaccinationDest, extra)
 }
 
 const insertVaccinationSQL = `INSERT INTO vaccinations (` + columns.Vaccination + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`
@@ -47,13 +40,7 @@ func (db *DB) FindVaccinations(ctx context.Context, animalID int64) ([]*service.
 }
 
 func scanBite(r rowScanner, extra ...any) (*service.BiteIncident, error) {
-	var b service.BiteIncident
-	dest := append([]any{&b.ID, &b.AnimalID, &b.Date, &b.Victim, &b.SkinBroken, &b.Provoked, &b.Location, &b.Notes,
-		stamp{&b.CreatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &b, nil
+	return scanRow(r, columns.BiteDest, extra)
 }
 
 // CreateBite implements service.HealthService.
@@ -76,15 +63,7 @@ func (db *DB) FindBites(ctx context.Context, animalID int64) ([]*service.BiteInc
 }
 
 func scanQuarantine(r rowScanner, extra ...any) (*service.Quarantine, error) {
-	var q service.Quarantine
-	var bite sql.NullInt64
-	dest := append([]any{&q.ID, &q.AnimalID, &bite, &q.Kind, &q.Place, &q.Start, &q.End, &q.ReleasedOn, &q.Notes,
-		stamp{&q.CreatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	q.BiteID = bite.Int64
-	return &q, nil
+	return scanRow(r, columns.QuarantineDest, extra)
 }
 
 // CreateQuarantine implements service.HealthService.

@@ -10,14 +10,7 @@ import (
 )
 
 func scanImpound(r rowScanner, extra ...any) (*service.Impoundment, error) {
-	var i service.Impoundment
-	dest := append([]any{&i.ID, &i.AnimalID, &i.Jurisdiction, stamp{&i.IntakeAt}, &i.IntakeOn, &i.Site, &i.WhereFound,
-		&i.NoticeOn, &i.HoldUntil, &i.BiteCase, &i.Disposition, &i.DispositionOn, &i.DispositionNote, &i.FeesCents,
-		stamp{&i.CreatedAt}, stamp{&i.UpdatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &i, nil
+	return scanRow(r, columns.ImpoundDest, extra)
 }
 
 // CreateImpoundment implements service.ImpoundService. A zero IntakeAt

@@ -11,13 +11,7 @@ import (
 )
 
 func scanJob(r rowScanner, extra ...any) (*service.Job, error) {
-	var j service.Job
-	dest := append([]any{&j.ID, &j.Kind, &j.LicenceID, &j.Reason, &j.Key, &j.Device, &j.State, &j.Error, &j.Attempts,
-		stamp{&j.CreatedAt}, stamp{&j.UpdatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &j, nil
+	return scanRow(r, columns.JobDest, extra)
 }
 
 // CreateJob implements service.JobService.

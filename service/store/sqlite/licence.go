@@ -10,16 +10,7 @@ import (
 )
 
 func scanLicence(r rowScanner, extra ...any) (*service.Licence, error) {
-	var l service.Licence
-	var replaces sql.NullInt64
-	dest := append([]any{&l.ID, &l.AnimalID, &l.Kind, &l.Jurisdiction, &l.Year, &l.TagNumber, &l.IssuedOn, &l.ExpiresOn,
-		&l.Status, &l.FeeCents, &l.FeeCode, &l.IssuedBy, &l.Clinic, &l.ClinicPayCents, &replaces, &l.ReplaceReason,
-		stamp{&l.CreatedAt}, &l.Site}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	l.Replaces = replaces.Int64
-	return &l, nil
+	return scanRow(r, columns.LicenceDest, extra)
 }
 
 // FindLicenceByID implements service.LicenceService.

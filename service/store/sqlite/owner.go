@@ -10,13 +10,7 @@ import (
 )
 
 func scanOwner(r rowScanner, extra ...any) (*service.Owner, error) {
-	var o service.Owner
-	dest := append([]any{&o.ID, &o.Name, &o.Address, &o.City, &o.State, &o.Postcode, &o.Phone, &o.Email,
-		stamp{&o.CreatedAt}, stamp{&o.UpdatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &o, nil
+	return scanRow(r, columns.OwnerDest, extra)
 }
 
 // FindOwnerByID implements service.OwnerService.

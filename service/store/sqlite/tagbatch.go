@@ -11,13 +11,7 @@ import (
 )
 
 func scanTagBatch(r rowScanner, extra ...any) (*service.TagBatch, error) {
-	var b service.TagBatch
-	dest := append([]any{&b.ID, &b.Kind, &b.Jurisdiction, &b.Year, &b.First, &b.Last, &b.Species, &b.Key, &b.Device,
-		&b.State, &b.Done, &b.Error, &b.Attempts, stamp{&b.CreatedAt}, stamp{&b.UpdatedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	return &b, nil
+	return scanRow(r, columns.TagBatchDest, extra)
 }
 
 // reserveTagsSQL moves the counter past count numbers and returns the

@@ -11,15 +11,7 @@ import (
 )
 
 func scanToken(r rowScanner, extra ...any) (*service.Token, error) {
-	var t service.Token
-	var hash []byte
-	dest := append([]any{&t.ID, &t.Name, &t.Role, &t.Site, &hash, stamp{&t.CreatedAt}, stamp{&t.ExpiresAt},
-		stamp{&t.RevokedAt}, stamp{&t.LastUsedAt}}, extra...)
-	if err := r.Scan(dest...); err != nil {
-		return nil, err
-	}
-	copy(t.Hash[:], hash)
-	return &t, nil
+	return scanRow(r, columns.TokenDest, extra)
 }
 
 // CreateToken implements service.TokenService.
