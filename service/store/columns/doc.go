@@ -1,8 +1,11 @@
 // Package columns lists the columns of the chipdesk tables in the order
 // both stores, store/sqlite and store/postgres, select and insert them.
 // The two schemas name their columns alike; only the SQL types differ.
-// A store's scan function reads a row in exactly this order, so a
-// column added to a table is added here and to both scan functions.
+// Beside each list, XDest gives the fields a row of it scans into, in
+// the same order; a store's Wrapper adapts the few fields its driver
+// cannot scan directly (instants, dates, nullable references). A column
+// added to a table is added here, in the list and its XDest, and in the
+// stores' INSERT and UPDATE statements.
 //
 // # References
 //
