@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -186,6 +188,32 @@ func Money(c int64) string {
 		sign, c = "-", -c
 	}
 	return fmt.Sprintf("%s$%d.%02d", sign, c/100, c%100)
+}
+
+// ParseMoney reads a fee typed in dollars ("25", "25.00", "$25.5"), the
+// inverse of Money for amounts from $0 to $10,000,000; a bad amount is
+// EINVALID.
+func ParseMoney(s string) (int64, error) {
+	bad := service.Errorf(service.EINVALID, "The fee must be an amount in dollars, like 25.00.")
+	s = strings.TrimPrefix(strings.TrimSpace(s), "$")
+	whole, frac, _ := strings.Cut(s, ".")
+	if whole == "" || len(frac) > 2 || strings.Trim(whole+frac, "0123456789") != "" {
+		return 0, bad
+	}
+	d, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || d < 0 || d > 1e7 {
+		return 0, bad
+	}
+	c := int64(0)
+	if frac != "" {
+		for len(frac) < 2 {
+			frac += "0"
+		}
+		if c, err = strconv.ParseInt(frac, 10, 64); err != nil || c < 0 {
+			return 0, bad
+		}
+	}
+	return d*100 + c, nil
 }
 
 // DuplicateQuote is the fee for a replacement tag. Minneapolis 64.40

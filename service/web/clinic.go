@@ -141,7 +141,7 @@ func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if fee := strings.TrimSpace(r.PostFormValue("fee")); fee != "" {
-		c, err := parseMoney(fee)
+		c, err := rules.ParseMoney(fee)
 		if err != nil {
 			h.failErr(w, r, err)
 			return
@@ -159,30 +159,6 @@ func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 		msg += " " + w
 	}
 	seeOther(w, r, fmt.Sprintf("/licences/%d", l.ID), msg)
-}
-
-// parseMoney reads a fee typed in dollars ("25", "25.00", "$25.5").
-func parseMoney(s string) (int64, error) {
-	bad := service.Errorf(service.EINVALID, "The fee must be an amount in dollars, like 25.00.")
-	s = strings.TrimPrefix(strings.TrimSpace(s), "$")
-	whole, frac, _ := strings.Cut(s, ".")
-	if whole == "" || len(frac) > 2 || strings.Trim(whole+frac, "0123456789") != "" {
-		return 0, bad
-	}
-	d, err := strconv.ParseInt(whole, 10, 64)
-	if err != nil || d < 0 || d > 1e7 {
-		return 0, bad
-	}
-	c := int64(0)
-	if frac != "" {
-		for len(frac) < 2 {
-			frac += "0"
-		}
-		if c, err = strconv.ParseInt(frac, 10, 64); err != nil || c < 0 {
-			return 0, bad
-		}
-	}
-	return d*100 + c, nil
 }
 
 type licenceData struct {

@@ -1,4 +1,4 @@
-package web
+package rules_test
 
 import (
 	"testing"
@@ -28,27 +28,27 @@ func TestParseMoney(t *testing.T) {
 		{"plus cents", "1.+5", 0, false},
 		{"plus", "+1", 0, false},
 	} {
-		got, err := parseMoney(tc.in)
+		got, err := rules.ParseMoney(tc.in)
 		if (err == nil) != tc.ok || got != tc.want {
-			t.Errorf("%s: parseMoney(%q) = %d, %v, want %d, ok %v", tc.name, tc.in, got, err, tc.want, tc.ok)
+			t.Errorf("%s: rules.ParseMoney(%q) = %d, %v, want %d, ok %v", tc.name, tc.in, got, err, tc.want, tc.ok)
 		}
 	}
 }
 
-// FuzzParseMoney: rules.Money's text parses back to the same cents, and
+// FuzzParseMoney: Money's text parses back to the same cents, and
 // no input panics.
 func FuzzParseMoney(f *testing.F) {
 	f.Add(int64(2500), "25.00")
 	f.Add(int64(1), "$0.01")
 	f.Add(int64(0), "x")
 	f.Fuzz(func(t *testing.T, c int64, s string) {
-		parseMoney(s)
+		_, _ = rules.ParseMoney(s)
 		if c < 0 || c > 1e9 {
 			return
 		}
-		got, err := parseMoney(rules.Money(c))
+		got, err := rules.ParseMoney(rules.Money(c))
 		if err != nil || got != c {
-			t.Errorf("parseMoney(%q) = %d, %v, want %d", rules.Money(c), got, err, c)
+			t.Errorf("rules.ParseMoney(%q) = %d, %v, want %d", rules.Money(c), got, err, c)
 		}
 	})
 }
