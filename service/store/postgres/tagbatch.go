@@ -133,5 +133,3 @@ func (db *DB) UpdateTagBatch(ctx context.Context, id int64, u service.TagBatchUp
 	}
 	return b, nil
 }
-
-var _ service.TagBatchService = (*DB)(nil)

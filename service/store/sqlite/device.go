@@ -76,5 +76,3 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 	}
 	return applied, recordID, nil
 }
-
-var _ service.DeviceEventService = (*DB)(nil)
