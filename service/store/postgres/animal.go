@@ -8,6 +8,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/columns"
+	"github.com/chipdesk/chipdesk/service/store/filter"
 )
 
 var insertAnimalSQL = insertSQL("animals", columns.Animal)
@@ -32,19 +33,7 @@ func (db *DB) FindAnimalByID(ctx context.Context, id int64) (*service.Animal, er
 
 // FindAnimals implements service.AnimalService.
 func (db *DB) FindAnimals(ctx context.Context, f service.AnimalFilter) ([]*service.Animal, int, error) {
-	var w where
-	if f.ID != nil {
-		w.add("id = ?", *f.ID)
-	}
-	if f.OwnerID != nil {
-		w.add("owner_id = ?", *f.OwnerID)
-	}
-	if f.Species != nil {
-		w.add("species = ?", *f.Species)
-	}
-	if f.Name != nil {
-		w.add("name ILIKE ?", "%"+*f.Name+"%")
-	}
+	w := whereOf(filter.Animals(f))
 	out, n, err := collectCounted(ctx, db.pool, scanAnimal,
 		`SELECT `+columns.Animal+`, COUNT(*) OVER () FROM animals`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Animal")

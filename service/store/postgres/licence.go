@@ -8,6 +8,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/columns"
+	"github.com/chipdesk/chipdesk/service/store/filter"
 )
 
 var insertLicenceSQL = insertSQL("licences", columns.Licence)
@@ -43,25 +44,7 @@ func (db *DB) FindLicenceByTag(ctx context.Context, jurisdiction string, year, t
 
 // FindLicences implements service.LicenceService.
 func (db *DB) FindLicences(ctx context.Context, f service.LicenceFilter) ([]*service.Licence, int, error) {
-	var w where
-	if f.AnimalID != nil {
-		w.add("animal_id = ?", *f.AnimalID)
-	}
-	if f.Jurisdiction != nil {
-		w.add("jurisdiction = ?", *f.Jurisdiction)
-	}
-	if f.Year != nil {
-		w.add("year = ?", *f.Year)
-	}
-	if f.Status != nil {
-		w.add("status = ?", *f.Status)
-	}
-	if f.ExpiresBefore != nil {
-		w.add("expires_on < ?", pdate(*f.ExpiresBefore))
-	}
-	if f.Site != nil {
-		w.add("site = ?", *f.Site)
-	}
+	w := whereOf(filter.Licences(f))
 	out, n, err := collectCounted(ctx, db.pool, scanLicence,
 		`SELECT `+columns.Licence+`, COUNT(*) OVER () FROM licences`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Licence")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/columns"
+	"github.com/chipdesk/chipdesk/service/store/filter"
 )
 
 var insertOwnerSQL = insertSQL("owners", columns.Owner)
@@ -32,13 +33,7 @@ func (db *DB) FindOwnerByID(ctx context.Context, id int64) (*service.Owner, erro
 // FindOwners implements service.OwnerService. The name filter is a
 // case-insensitive substring (ILIKE).
 func (db *DB) FindOwners(ctx context.Context, f service.OwnerFilter) ([]*service.Owner, int, error) {
-	var w where
-	if f.ID != nil {
-		w.add("id = ?", *f.ID)
-	}
-	if f.Name != nil {
-		w.add("name ILIKE ?", "%"+*f.Name+"%")
-	}
+	w := whereOf(filter.Owners(f))
 	out, n, err := collectCounted(ctx, db.pool, scanOwner,
 		`SELECT `+columns.Owner+`, COUNT(*) OVER () FROM owners`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Owner")

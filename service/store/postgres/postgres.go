@@ -17,6 +17,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/columns"
+	"github.com/chipdesk/chipdesk/service/store/filter"
 )
 
 //go:embed migration/*.sql
@@ -319,6 +320,33 @@ func (w *where) String() string {
 		return ""
 	}
 	return " WHERE " + strings.Join(w.conds, " AND ")
+}
+
+// whereOf writes conditions in PostgreSQL's dialect: dates as pgtype
+// dates, a case-insensitive substring match by ILIKE.
+func whereOf(cs []filter.Cond) where {
+	var w where
+	for _, c := range cs {
+		v := c.Val
+		if d, ok := v.(service.Date); ok {
+			v = pdate(d)
+		}
+		switch c.Op {
+		case filter.Eq:
+			w.add(c.Col+" = ?", v)
+		case filter.Ge:
+			w.add(c.Col+" >= ?", v)
+		case filter.Lt:
+			w.add(c.Col+" < ?", v)
+		case filter.Contains:
+			w.add(c.Col+" ILIKE ?", "%"+v.(string)+"%")
+		case filter.Empty:
+			w.add(c.Col + " = ''")
+		case filter.NotEmpty:
+			w.add(c.Col + " <> ''")
+		}
+	}
+	return w
 }
 
 // page returns the LIMIT/OFFSET clause.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/columns"
+	"github.com/chipdesk/chipdesk/service/store/filter"
 )
 
 func scanScan(r rowScanner, extra ...any) (*service.Scan, error) {
@@ -31,16 +32,7 @@ func (db *DB) CreateScan(ctx context.Context, s *service.Scan) error {
 
 // FindScans implements service.ScanService.
 func (db *DB) FindScans(ctx context.Context, f service.ScanFilter) ([]*service.Scan, int, error) {
-	var w where
-	if f.ChipCode != nil {
-		w.add("chip_code = ?", *f.ChipCode)
-	}
-	if f.Site != nil {
-		w.add("site = ?", *f.Site)
-	}
-	if f.Since != nil {
-		w.add("at >= ?", formatStamp(*f.Since))
-	}
+	w := whereOf(filter.Scans(f))
 	out, n, err := collectCounted(ctx, db.rdb, scanScan,
 		`SELECT `+columns.Scan+`, COUNT(*) OVER () FROM scans`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Scan")
@@ -68,22 +60,7 @@ func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error
 
 // FindAuditEvents implements service.AuditService.
 func (db *DB) FindAuditEvents(ctx context.Context, f service.AuditFilter) ([]*service.AuditEvent, int, error) {
-	var w where
-	if f.Actor != nil {
-		w.add("actor = ?", *f.Actor)
-	}
-	if f.Site != nil {
-		w.add("site = ?", *f.Site)
-	}
-	if f.Entity != nil {
-		w.add("entity = ?", *f.Entity)
-	}
-	if f.EntityID != nil {
-		w.add("entity_id = ?", *f.EntityID)
-	}
-	if f.Since != nil {
-		w.add("at >= ?", formatStamp(*f.Since))
-	}
+	w := whereOf(filter.Audit(f))
 	out, n, err := collectCounted(ctx, db.rdb, scanAudit,
 		`SELECT `+columns.Audit+`, COUNT(*) OVER () FROM audit_events`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Audit event")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/columns"
+	"github.com/chipdesk/chipdesk/service/store/filter"
 )
 
 func scanImpound(r rowScanner, extra ...any) (*service.Impoundment, error) {
@@ -66,23 +67,7 @@ func (db *DB) FindImpoundmentByID(ctx context.Context, id int64) (*service.Impou
 
 // FindImpoundments implements service.ImpoundService; newest intake first.
 func (db *DB) FindImpoundments(ctx context.Context, f service.ImpoundFilter) ([]*service.Impoundment, int, error) {
-	var w where
-	if f.AnimalID != nil {
-		w.add("animal_id = ?", *f.AnimalID)
-	}
-	if f.Open != nil {
-		if *f.Open {
-			w.add("disposition = ''")
-		} else {
-			w.add("disposition <> ''")
-		}
-	}
-	if f.Since != nil {
-		w.add("intake_on >= ?", *f.Since)
-	}
-	if f.Site != nil {
-		w.add("site = ?", *f.Site)
-	}
+	w := whereOf(filter.Impounds(f))
 	out, n, err := collectCounted(ctx, db.rdb, scanImpound,
 		`SELECT `+columns.Impound+`, COUNT(*) OVER () FROM impoundments`+w.String()+` ORDER BY intake_on DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Impoundment")

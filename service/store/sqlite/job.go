@@ -8,6 +8,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/columns"
+	"github.com/chipdesk/chipdesk/service/store/filter"
 )
 
 func scanJob(r rowScanner, extra ...any) (*service.Job, error) {
@@ -53,13 +54,7 @@ func (db *DB) FindJobByID(ctx context.Context, id int64) (*service.Job, error) {
 
 // FindJobs implements service.JobService.
 func (db *DB) FindJobs(ctx context.Context, f service.JobFilter) ([]*service.Job, int, error) {
-	var w where
-	if f.State != nil {
-		w.add("state = ?", *f.State)
-	}
-	if f.LicenceID != nil {
-		w.add("licence_id = ?", *f.LicenceID)
-	}
+	w := whereOf(filter.Jobs(f))
 	out, n, err := collectCounted(ctx, db.rdb, scanJob,
 		`SELECT `+columns.Job+`, COUNT(*) OVER () FROM jobs`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Job")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/columns"
+	"github.com/chipdesk/chipdesk/service/store/filter"
 )
 
 func scanTagBatch(r rowScanner, extra ...any) (*service.TagBatch, error) {
@@ -60,16 +61,7 @@ func (db *DB) FindTagBatchByID(ctx context.Context, id int64) (*service.TagBatch
 
 // FindTagBatches implements service.TagBatchService.
 func (db *DB) FindTagBatches(ctx context.Context, f service.TagBatchFilter) ([]*service.TagBatch, int, error) {
-	var w where
-	if f.State != nil {
-		w.add("state = ?", *f.State)
-	}
-	if f.Jurisdiction != nil {
-		w.add("jurisdiction = ?", *f.Jurisdiction)
-	}
-	if f.Year != nil {
-		w.add("year = ?", *f.Year)
-	}
+	w := whereOf(filter.TagBatches(f))
 	out, n, err := collectCounted(ctx, db.rdb, scanTagBatch,
 		`SELECT `+columns.TagBatch+`, COUNT(*) OVER () FROM tag_batches`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
 	return out, n, mapErr(err, "Tag batch")
