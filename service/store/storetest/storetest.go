@@ -175,6 +175,17 @@ func testAnimals(t *testing.T, s service.Store, c *Clock) {
 	if n != 1 || list[0].ID != a.ID {
 		t.Fatalf("FindAnimals(owner) = %v (total %d), want [%d]", list, n, a.ID)
 	}
+	name, cat := "rE", service.Cat // a substring, any ASCII case
+	list, n, err = s.FindAnimals(ctx, service.AnimalFilter{Name: &name})
+	must(t, "FindAnimals", err)
+	if n != 1 || list[0].ID != a.ID {
+		t.Fatalf("FindAnimals(name %q) = %v (total %d), want [%d]", name, list, n, a.ID)
+	}
+	list, n, err = s.FindAnimals(ctx, service.AnimalFilter{Species: &cat})
+	must(t, "FindAnimals", err)
+	if n != 1 || list[0].ID != stray.ID {
+		t.Fatalf("FindAnimals(species cat) = %v (total %d), want [%d]", list, n, stray.ID)
+	}
 }
 
 func testChips(t *testing.T, s service.Store, c *Clock) {
