@@ -9,8 +9,8 @@
 // (migration/*.sql) and applied by Open, each file in its own transaction,
 // recorded in the migrations table.
 //
-// A record lookup (FindRecordByChip, FindRecordByTag) is an index
-// lookup of the key and one UNION ALL statement over the animal's rows.
+// A record lookup is one UNION ALL statement over the animal's rows; by
+// chip the key lookup is part of it, by tag it is a query before.
 // Pages are read into small per-connection caches, not through a memory
 // map (see readCacheKiB), so resident memory stays bounded. Imports
 // (Import, ImportStream) insert many rows per statement and check
