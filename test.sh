@@ -78,9 +78,19 @@ export CHIPDESK_ARTIFACTS="$root/.tools/artifacts"
 mkdir -p "$CHIPDESK_ARTIFACTS"
 go test -count=1 ./...
 
+log "reliability: 100 clients for 60 s on loopback"
+CHIPDESK_LOAD_SECONDS=60 go test -count=1 -v -run '^TestLoad100Clients$' ./service/reliability | grep -v '^=== RUN'
+
+log "chipdesk bench --quick (figures beside their targets)"
+go build -o .tools/chipdesk ./service/cmd/chipdesk
+.tools/chipdesk bench --quick --postgres "${CHIPDESK_TEST_POSTGRES:-}"
+
 log "go test -tags libusb (USB transport through libusb)"
 go test -count=1 -tags libusb ./drivers/port/usbport/... ./drivers/readers/hidwedge/...
 
 log "QEMU guest: gousb against an emulated FTDI serial adapter and USB keyboard"
 bash drivers/port/usbport/qemutest/prepare.sh .tools/qemu-kernel >/dev/null
 CHIPDESK_QEMU_KERNEL="$root/.tools/qemu-kernel" go test -count=1 -tags 'qemu libusb' ./drivers/port/usbport/qemutest/
+
+log "fuzz: every fuzz target for a short time"
+./fuzz.sh
