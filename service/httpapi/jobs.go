@@ -176,20 +176,8 @@ func (s *Server) handleCreateBatch(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, r, status, b)
 }
 
-func (s *Server) batchStore(w http.ResponseWriter, r *http.Request) service.TagBatchService {
-	bs, ok := s.store.(service.TagBatchService)
-	if !ok {
-		s.writeError(w, r, service.Errorf(service.ENOTFOUND, "This store keeps no tag batches."))
-		return nil
-	}
-	return bs
-}
-
 func (s *Server) handleFindBatches(w http.ResponseWriter, r *http.Request) {
-	bs := s.batchStore(w, r)
-	if bs == nil {
-		return
-	}
+
 	off, lim, err := page(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -211,7 +199,7 @@ func (s *Server) handleFindBatches(w http.ResponseWriter, r *http.Request) {
 		}
 		f.Year = &year
 	}
-	list0, total, err := bs.FindTagBatches(r.Context(), f)
+	list0, total, err := s.store.FindTagBatches(r.Context(), f)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -220,16 +208,13 @@ func (s *Server) handleFindBatches(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleGetBatch(w http.ResponseWriter, r *http.Request) {
-	bs := s.batchStore(w, r)
-	if bs == nil {
-		return
-	}
+
 	id, err := pathID(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	b, err := bs.FindTagBatchByID(r.Context(), id)
+	b, err := s.store.FindTagBatchByID(r.Context(), id)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
