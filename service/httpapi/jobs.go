@@ -177,7 +177,6 @@ func (s *Server) handleCreateBatch(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleFindBatches(w http.ResponseWriter, r *http.Request) {
-
 	off, lim, err := page(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -208,7 +207,6 @@ func (s *Server) handleFindBatches(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleGetBatch(w http.ResponseWriter, r *http.Request) {
-
 	id, err := pathID(r)
 	if err != nil {
 		s.writeError(w, r, err)
