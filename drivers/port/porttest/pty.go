@@ -34,8 +34,11 @@ func NewPTY() (*PTY, error) {
 	}
 	// creack/pty leaves the master in blocking mode, where Close does not
 	// interrupt a Read blocked in another goroutine. A non-blocking
-	// duplicate goes through the runtime poller instead.
-	fd, err := unix.Dup(int(m.Fd()))
+	// duplicate goes through the runtime poller instead. The duplicate
+	// is close-on-exec (fcntl(2) F_DUPFD_CLOEXEC), as Go's own files
+	// are: a child process started later must not inherit the master,
+	// or a hang-up would never reach the terminal side's reader.
+	fd, err := unix.FcntlInt(m.Fd(), unix.F_DUPFD_CLOEXEC, 0)
 	if err == nil {
 		err = unix.SetNonblock(fd, true)
 	}
