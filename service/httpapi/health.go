@@ -42,6 +42,9 @@ func (s *Server) handleAnimalVaccinations(w http.ResponseWriter, r *http.Request
 		return
 	}
 	vs, err := s.store.FindVaccinations(r.Context(), id)
+	if err == nil && len(vs) == 0 {
+		err = s.animalExists(r, id)
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return

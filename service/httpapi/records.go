@@ -263,11 +263,21 @@ func (s *Server) handleAnimalChips(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cs, err := s.store.FindChipsByAnimal(r.Context(), id)
+	if err == nil && len(cs) == 0 {
+		err = s.animalExists(r, id)
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	s.writeJSON(w, r, http.StatusOK, list[*service.Chip]{Items: nonNil(cs), Total: len(cs)})
+}
+
+// animalExists is nil when animal id exists, ENOTFOUND when not: an
+// animal's sub-collection is empty only for an animal that exists.
+func (s *Server) animalExists(r *http.Request, id int64) error {
+	_, err := s.store.FindAnimalByID(r.Context(), id)
+	return err
 }
 
 func nonNil[T any](s []T) []T {
