@@ -76,16 +76,15 @@ func TestReaderNoiseAndReplug(t *testing.T) {
 	t.Parallel()
 	f := seed(t, 2000, true)
 	link := filepath.Join(t.TempDir(), "ttyREADER")
-	// The service starts first and waits for its port, as it would for
-	// an adapter not yet plugged in. (Started after the simulator, the
-	// child would inherit its pseudo-terminal's master, which porttest
-	// duplicates without close-on-exec, and no hang-up would reach it.)
-	s := serve(t, f.db, "--reader", "wl134:"+link+",name=desk")
+	// The reader is plugged in before the service starts (the service
+	// does not inherit the simulator's pseudo-terminal master: porttest
+	// makes it close-on-exec, so the hang-up below reaches the service).
 	sim, err := readersim.Start(&readersim.Opts{Protocol: "wl134", Link: link, Noise: 0.5, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sim.Close()
+	s := serve(t, f.db, "--reader", "wl134:"+link+",name=desk")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	chips := f.ds.Chips
