@@ -60,6 +60,7 @@ func commands() []command {
 		{"ports", "list serial ports with their USB ids and adapters", runPorts},
 		{"probe", "tell which reader protocol answers on a serial port", runProbe},
 		{"tail", "print the chip reads of a reader as JSON lines", runTail},
+		{"config", "show and change reader settings (firmware: vendor tool)", runConfig},
 	}
 }
 
