@@ -74,7 +74,14 @@ func held(a *lookup.Answer) bool {
 type intakeData struct {
 	Live   bool
 	Reader string
-	Recent []*service.Scan
+	Recent []recentScan
+}
+
+// recentScan is a scan with the animal its chip resolved to (nil when
+// the chip is not registered or the animal is gone).
+type recentScan struct {
+	*service.Scan
+	Animal *service.Animal
 }
 
 // handleIntake is the intake desk: the live scan panel (filled by the
@@ -90,7 +97,23 @@ func (h *Handler) handleIntake(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	d.Recent = scans
+	animals := map[int64]*service.Animal{}
+	for _, sc := range scans {
+		rs := recentScan{Scan: sc}
+		if sc.AnimalID != 0 {
+			a, seen := animals[sc.AnimalID]
+			if !seen {
+				a, err = h.o.Store.FindAnimalByID(r.Context(), sc.AnimalID)
+				if err != nil && service.ErrorCode(err) != service.ENOTFOUND {
+					h.failErr(w, r, err)
+					return
+				}
+				animals[sc.AnimalID] = a
+			}
+			rs.Animal = a
+		}
+		d.Recent = append(d.Recent, rs)
+	}
 	h.render(w, r, http.StatusOK, "intake", "Intake desk", &view{Data: d})
 }
 
