@@ -43,15 +43,16 @@ understood, ?1 no tag, ?2 read/write failure, ?3 block 0 denied,
 ` + "%s" + `
 allflex (legacy ASCII protocol): the reader echoes every character and
 sends no OK or error code, so a setting counts as taken when its echo
-came back; P prints the settings. It has no identity command. Keys:
+came back; P prints the settings. No identity command is documented.
+Keys:
 ` + "%s" + `
 Serial (Snn) and miscellaneous (Inn) settings are not offered: their
 codes are not in the manuals we work from, and a wrong serial setting
 cuts the link. WL-134 modules and the other protocols have no settings.
 
-Firmware updates are not done here. Neither vendor documents a
-bootloader or update protocol for these readers, and an update sent by
-guesswork can leave a reader that no longer starts; use the vendor's
+Firmware updates are not done here: the manuals we work from describe
+no bootloader or update protocol for these readers, and an update sent
+by guesswork can leave a reader that no longer starts. Use the vendor's
 own update tool.`
 
 // configHelp is configUsage with the key tables filled in.
@@ -166,6 +167,9 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return usageError("%v", err)
 		}
+		if *proto == allflex.Format {
+			v = cmd[1:] // the mask as sent, in capitals
+		}
 		sets = append(sets, configSet{key: k, value: v, cmd: cmd})
 	}
 	if *dry {
@@ -215,6 +219,7 @@ func configRFIDRW(ctx context.Context, e *env, sp port.Port, mode port.Mode, tim
 	if err != nil {
 		return err
 	}
+	defer d.Close()
 	for _, s := range sets {
 		if err := d.Set(ctx, s.key, s.value); err != nil {
 			if len(out.Applied) > 0 {
@@ -262,15 +267,28 @@ func configAllflex(ctx context.Context, sp port.Port, timeout time.Duration, set
 	if err != nil {
 		return err
 	}
+	var format string
+	out.Report, format = allflexReport(rep)
+	if format != "" {
+		out.Settings["format"] = format
+	}
+	return nil
+}
+
+// allflexReport splits the reply to P into its non-empty lines and finds
+// the format mask (B and 6 hex digits) in it; format is "" when there is
+// none. The layout of the report is not documented, so nothing else is
+// taken from it.
+func allflexReport(rep []byte) (lines []string, format string) {
 	for _, l := range strings.FieldsFunc(string(rep), func(r rune) bool { return r == '\r' || r == '\n' }) {
 		if l = strings.TrimSpace(l); l != "" {
-			out.Report = append(out.Report, l)
+			lines = append(lines, l)
 		}
 	}
 	if m := regexp.MustCompile(`\bB([0-9A-Fa-f]{6})\b`).FindStringSubmatch(string(rep)); m != nil {
-		out.Settings["format"] = m[1]
+		format = strings.ToUpper(m[1])
 	}
-	return nil
+	return lines, format
 }
 
 // echoLine talks to a reader that echoes every character it receives.

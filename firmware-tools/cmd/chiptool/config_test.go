@@ -70,7 +70,7 @@ func TestConfigAllflex(t *testing.T) {
 		t.Fatalf("config set = %d, %s", code, errOut)
 	}
 	got := parseLines(t, out)[0]
-	if a := got["applied"].(map[string]any); a["format"] != "e40239" {
+	if a := got["applied"].(map[string]any); a["format"] != "E40239" {
 		t.Errorf("applied = %v", a)
 	}
 	// The simulator's P report; it does not keep settings.
@@ -253,4 +253,48 @@ func TestConfigHelp(t *testing.T) {
 			t.Errorf("config -h lacks %q:\n%s", w, out)
 		}
 	}
+}
+
+func TestAllflexReport(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, rep  string
+		lines      []string
+		wantFormat string
+	}{
+		{"simulator", "\nSIM SETTINGS B000000 S0\r\n", []string{"SIM SETTINGS B000000 S0"}, "000000"},
+		{"lower case mask", "be40239 B0a0b0c\r\n", []string{"be40239 B0a0b0c"}, "0A0B0C"},
+		{"no mask", "\r\n\r\nHELP\r\n", []string{"HELP"}, ""},
+		{"mask too long", "B1234567\r", []string{"B1234567"}, ""},
+		{"empty", "", nil, ""},
+	} {
+		lines, format := allflexReport([]byte(tc.rep))
+		if !reflect.DeepEqual(lines, tc.lines) || format != tc.wantFormat {
+			t.Errorf("%s: allflexReport(%q) = %q, %q, want %q, %q", tc.name, tc.rep, lines, format, tc.lines, tc.wantFormat)
+		}
+	}
+}
+
+// A mask set with format=M is found again in a report that prints it;
+// no report makes allflexReport panic.
+func FuzzAllflexReport(f *testing.F) {
+	f.Add("E40239", "SETTINGS ", " S0\r\n")
+	f.Add("000000", "", "")
+	f.Fuzz(func(t *testing.T, mask, before, after string) {
+		lines, format := allflexReport([]byte(before + after))
+		for _, l := range lines {
+			if l == "" || strings.ContainsAny(l, "\r\n") {
+				t.Fatalf("allflexReport(%q) line %q", before+after, l)
+			}
+		}
+		_ = format
+		cmd, err := allflexCommand("format", mask)
+		if err != nil {
+			return
+		}
+		rep := "\r\n" + cmd + " \r\n" + after
+		if _, got := allflexReport([]byte(rep)); got != cmd[1:] {
+			t.Fatalf("allflexReport(%q) format = %q, want %q", rep, got, cmd[1:])
+		}
+	})
 }
