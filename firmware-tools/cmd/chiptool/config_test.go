@@ -159,19 +159,34 @@ func TestConfigRefused(t *testing.T) {
 	}
 }
 
+// A reader that does not answer: a clear error within the timeout, and
+// nothing sent after the unanswered command.
 func TestConfigNoAnswer(t *testing.T) {
 	t.Parallel()
-	for _, proto := range []string{"rfidrw", "allflex"} {
-		t.Run(proto, func(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		sent []string
+	}{
+		{"rfidrw show", []string{"--protocol", "rfidrw"}, []string{"VER"}},
+		{"rfidrw set", []string{"--protocol", "rfidrw", "set", "rf=on", "led=1"}, []string{"SRA"}},
+		{"allflex show", []string{"--protocol", "allflex"}, []string{"P"}},
+		{"allflex set", []string{"--protocol", "allflex", "set", "format=E40239"}, []string{"BE40239"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			f := newFakeRFIDRW(t, nil, true)
 			start := time.Now()
-			code, out, errOut := runCmd(t, "", "config", f.pty.Path(), "--protocol", proto, "--timeout", "300ms")
+			code, out, errOut := runCmd(t, "", append([]string{"config", f.pty.Path(), "--timeout", "300ms"}, tc.args...)...)
 			if code != 1 || out != "" || !strings.Contains(errOut, "no reply") {
-				t.Errorf("config show = %d, %q, %q, want 1 and a no reply error", code, out, errOut)
+				t.Errorf("config %q = %d, %q, %q, want 1 and a no reply error", tc.args, code, out, errOut)
 			}
 			if d := time.Since(start); d > 3*time.Second {
 				t.Errorf("config took %v with --timeout 300ms", d)
+			}
+			time.Sleep(100 * time.Millisecond)
+			if got := f.commands(); !reflect.DeepEqual(got, tc.sent) {
+				t.Errorf("reader received %q, want %q", got, tc.sent)
 			}
 		})
 	}
