@@ -19,6 +19,7 @@ type Store interface {
 	BulkService
 	DeviceEventService
 	TagBatchService
+	IdempotencyService
 
 	// Ping checks the backend is reachable.
 	Ping(ctx context.Context) error

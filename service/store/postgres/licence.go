@@ -68,7 +68,10 @@ func (db *DB) CreateLicence(ctx context.Context, l *service.Licence) error {
 				return service.Errorf(service.ECONFLICT, "The licence to replace does not exist or is not active.")
 			}
 		}
-		return insertLicence(ctx, tx, l, now)
+		if err := insertLicence(ctx, tx, l, now); err != nil {
+			return err
+		}
+		return putIdempotency(ctx, tx, now, l)
 	})
 }
 

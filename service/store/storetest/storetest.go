@@ -48,6 +48,7 @@ func Run(t *testing.T, open Opener) {
 		{"LicenceNumberingConcurrent", testLicenceNumberingConcurrent},
 		{"LicenceDuplicateTag_64_40", testLicenceDuplicate},
 		{"LicenceFilter", testLicenceFilter},
+		{"IdempotencyKeys", testIdempotencyKeys},
 		{"Health", testHealth},
 		{"Designation", testDesignation},
 		{"Impoundments", testImpoundments},
