@@ -1,6 +1,8 @@
 // Command chiptool is the device-level toolbox of chipdesk: decode raw
 // antenna captures and telegrams, parse reader output, simulate a
-// reader, list, probe and tail ports, configure and flash readers.
+// reader, list, probe and tail ports, configure readers. Firmware is not
+// flashed: no reader manual we hold documents a bootloader protocol, so
+// updates stay with the vendor's tool (see chiptool config -h).
 //
 // Each subcommand lives in its own file and is listed in commands below.
 //
