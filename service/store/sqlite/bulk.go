@@ -24,7 +24,9 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 // (defer_foreign_keys), so a batch may refer to records of a later one;
 // licences without a tag number are numbered after all batches, past the
 // numbers the batches carry. An importer can thus decode and store at
-// the same time, without holding the whole import in memory.
+// the same time, without holding the whole import in memory. Into a
+// small licences table, the licences' plain indexes are dropped before
+// the first licence and built again before the commit (deferIndexes).
 func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batch) error) error) error {
 	// A larger writer cache for the import's scattered index inserts,
 	// back to the serving size afterwards (wdb is one connection).
@@ -45,7 +47,7 @@ func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batc
 				return err
 			}
 		}
-		return nil
+		return im.rebuild()
 	})
 }
 
@@ -55,6 +57,77 @@ type importer struct {
 	tx         *sql.Tx
 	now        time.Time
 	unnumbered []*service.Licence
+	// deferred are the CREATE INDEX statements of the indexes dropped
+	// for the import, to run before it commits; checked tells the
+	// tables already looked at.
+	deferred []string
+	checked  map[string]bool
+}
+
+// deferIndexesBelow is the most rows a table may hold for an import to
+// drop its plain (not UNIQUE) indexes and build them again at the end,
+// in the same transaction. Building an index from scratch sorts once;
+// keeping it up to date inserts every row at a scattered place. Above
+// this size, rebuilding what is there would cost more than a small
+// import saves.
+const deferIndexesBelow = 100_000
+
+// deferIndexes drops the plain indexes of table, when it is small
+// enough, and remembers them for rebuild. UNIQUE indexes stay: they
+// reject duplicates row by row. Readers keep the schema of their
+// snapshot; the rebuilt indexes are committed with the rows, or the
+// rollback restores the old ones.
+func (im *importer) deferIndexes(table string) error {
+	if im.checked == nil {
+		im.checked = map[string]bool{}
+	}
+	if im.checked[table] {
+		return nil
+	}
+	im.checked[table] = true
+	var n int64
+	if err := im.tx.QueryRowContext(im.ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+table+` LIMIT ?)`, deferIndexesBelow).Scan(&n); err != nil {
+		return mapErr(err, "Import")
+	}
+	if n >= deferIndexesBelow {
+		return nil
+	}
+	rows, err := im.tx.QueryContext(im.ctx, `SELECT name, sql FROM sqlite_schema
+		WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%'`, table)
+	if err != nil {
+		return mapErr(err, "Import")
+	}
+	var names, defs []string
+	for rows.Next() {
+		var name, def string
+		if err := rows.Scan(&name, &def); err != nil {
+			rows.Close()
+			return mapErr(err, "Import")
+		}
+		names, defs = append(names, name), append(defs, def)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return mapErr(err, "Import")
+	}
+	for i, name := range names {
+		if _, err := im.tx.ExecContext(im.ctx, `DROP INDEX "`+strings.ReplaceAll(name, `"`, `""`)+`"`); err != nil {
+			return mapErr(err, "Import")
+		}
+		im.deferred = append(im.deferred, defs[i])
+	}
+	return nil
+}
+
+// rebuild creates the indexes deferIndexes dropped.
+func (im *importer) rebuild() error {
+	for _, def := range im.deferred {
+		if _, err := im.tx.ExecContext(im.ctx, def); err != nil {
+			return mapErr(err, "Import")
+		}
+	}
+	im.deferred = nil
+	return nil
 }
 
 func (im *importer) put(b *service.Batch) error {
@@ -100,6 +173,11 @@ func (im *importer) put(b *service.Batch) error {
 		numbered = append(numbered, l)
 		if k := (key{l.Jurisdiction, l.Year}); l.TagNumber > top[k] {
 			top[k] = l.TagNumber
+		}
+	}
+	if len(numbered) > 0 {
+		if err := im.deferIndexes("licences"); err != nil {
+			return err
 		}
 	}
 	if err := bulkInsert(ctx, tx, numbered, insertLicenceSQL, func(l *service.Licence) []any {
