@@ -48,6 +48,15 @@
 // (Last-Event-ID) gets the events it missed. ?reader=NAME limits it to
 // one reader: each desk watches its own.
 //
+// # Retries
+//
+// POST /api/v1/licences and POST /api/v1/licences/{id}/renew take an
+// Idempotency-Key header: the store keeps the key, per token, with the
+// answer, in the transaction that creates the licence, so a client that
+// lost the answer (a timeout, a crash of the server) retries with the
+// same key and body and gets the first answer, not a second licence.
+// Keys are kept service.IdempotencyTTL (24 hours).
+//
 // # Operations
 //
 // GET /healthz answers 200 when the store answers. GET /metrics is the
@@ -61,5 +70,7 @@
 //   - RFC 6265bis, Cookies: the SameSite attribute.
 //   - WHATWG HTML Living Standard, section 9.2, Server-sent events.
 //   - OpenAPI Specification 3.0.3.
+//   - draft-ietf-httpapi-idempotency-key-header, The Idempotency-Key
+//     HTTP Header Field.
 //   - Prometheus exposition formats (text format 0.0.4).
 package httpapi

@@ -65,9 +65,9 @@ func (s *Server) apiRoutes() []route {
 		{"POST /api/v1/animals/{id}/chips", counter, s.handleAddChip},
 		{"DELETE /api/v1/chips/{id}", counter, s.handleRemoveChip},
 
-		{"POST /api/v1/licences", counter, s.handleIssueLicence},
+		{"POST /api/v1/licences", counter, s.idempotent(s.handleIssueLicence)},
 		{"GET /api/v1/licences/{id}", staff, s.handleGetLicence},
-		{"POST /api/v1/licences/{id}/renew", counter, s.handleRenewLicence},
+		{"POST /api/v1/licences/{id}/renew", counter, s.idempotent(s.handleRenewLicence)},
 		{"POST /api/v1/licences/{id}/revoke", []service.Role{service.RoleIntake}, s.handleRevokeLicence},
 		{"GET /api/v1/animals/{id}/vaccinations", staff, s.handleAnimalVaccinations},
 		{"POST /api/v1/vaccinations", counter, s.handleCreateVaccination},

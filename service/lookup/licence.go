@@ -141,13 +141,23 @@ func (s *Service) IssueLicence(ctx context.Context, r *LicenceRequest) (*IssuedL
 		return nil, service.Errorf(service.EINVALID, "%s does not set this fee in its ordinance: %s Give fee_cents (the fee set by resolution).",
 			p.Name, strings.Join(out.Warnings, " "))
 	}
+	fill := func() *IssuedLicence {
+		out.ID, out.AnimalID, out.Jurisdiction, out.Year, out.TagNumber = l.ID, l.AnimalID, l.Jurisdiction, l.Year, l.TagNumber
+		out.FeeCents, out.FeeLines, out.Issued, out.Expires, out.Status = l.FeeCents, feeLines(fees), l.IssuedOn, l.ExpiresOn, l.Status
+		out.IssuedBy, out.Clinic, out.ClinicPayCents, out.Replaces = l.IssuedBy, l.Clinic, l.ClinicPayCents, l.Replaces
+		return out
+	}
+	if req := service.IdempotencyOf(ctx); req != nil {
+		// The answer a retry gets is this IssuedLicence, made in the
+		// store's transaction once the licence has its id and tag.
+		r2, enc := *req, req.Encode
+		r2.Encode = func(any) ([]byte, error) { return enc(fill()) }
+		ctx = service.WithIdempotency(ctx, &r2)
+	}
 	if err := s.store.CreateLicence(ctx, l); err != nil {
 		return nil, err
 	}
-	out.ID, out.AnimalID, out.Jurisdiction, out.Year, out.TagNumber = l.ID, l.AnimalID, l.Jurisdiction, l.Year, l.TagNumber
-	out.FeeCents, out.FeeLines, out.Issued, out.Expires, out.Status = l.FeeCents, feeLines(fees), l.IssuedOn, l.ExpiresOn, l.Status
-	out.IssuedBy, out.Clinic, out.ClinicPayCents, out.Replaces = l.IssuedBy, l.Clinic, l.ClinicPayCents, l.Replaces
-	return out, nil
+	return fill(), nil
 }
 
 // RenewLicence issues the next licence of the animal of licence id, in
