@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -201,7 +202,7 @@ func Decode(ctx context.Context, st Store, files map[Table]io.Reader) (*service.
 
 func newDecoder(ctx context.Context, st Store) *decoder {
 	return &decoder{ctx: ctx, st: st, errs: &ImportError{}, b: &service.Batch{},
-		chips: map[string]int{}, tags: map[tagKey]int{}, ids: map[Table]map[int64]int{}}
+		chips: map[string]int{}, tags: map[tagKey]int{}, jurs: map[string]int{}, ids: map[Table]map[int64]int{}}
 }
 
 // run reads the files in table order and checks the references. With
@@ -233,9 +234,10 @@ func (d *decoder) run(files map[Table]io.Reader) error {
 	return nil
 }
 
+// tagKey is a tag number: the jurisdiction by its number in jurs (a
+// key of fixed size hashes faster than one holding a string).
 type tagKey struct {
-	jur       string
-	year, tag int
+	jur, year, tag int
 }
 
 type decoder struct {
@@ -250,6 +252,7 @@ type decoder struct {
 	licences        map[int64]int  // licence id → line
 	chips           map[string]int // chip code → line
 	tags            map[tagKey]int // tag → line
+	jurs            map[string]int // jurisdiction → its number in tagKey
 	ids             map[Table]map[int64]int
 	// refs to check once all files are read
 	ownerRefs, animalRefs, licenceRefs []ref
@@ -538,7 +541,12 @@ func (d *decoder) decode(r *row) {
 		}
 		d.seen(r, l.ID)
 		if l.TagNumber != 0 {
-			k := tagKey{l.Jurisdiction, l.Year, l.TagNumber}
+			j, ok := d.jurs[l.Jurisdiction]
+			if !ok {
+				j = len(d.jurs)
+				d.jurs[l.Jurisdiction] = j
+			}
+			k := tagKey{j, l.Year, l.TagNumber}
 			if prev, dup := d.tags[k]; dup {
 				r.bad("tag_number", "tag %d/%d in %s already on line %d", l.Year, l.TagNumber, l.Jurisdiction, prev)
 			}
@@ -582,14 +590,17 @@ type IDChecker interface {
 // checkRefs resolves references against the files, then the store.
 func (d *decoder) checkRefs() error {
 	check := func(refs []ref, inFiles func(int64) bool, table string, find func(int64) error, what string) error {
+		// The ids to look up in the store, sorted and each once: a
+		// million licences refer to a million animals, which a sort
+		// collects faster than a set, and the store reads in order.
 		var outside []int64
-		seen := map[int64]bool{}
 		for _, x := range refs {
-			if x.id != 0 && !inFiles(x.id) && !seen[x.id] {
-				seen[x.id] = true
+			if x.id != 0 && !inFiles(x.id) {
 				outside = append(outside, x.id)
 			}
 		}
+		slices.Sort(outside)
+		outside = slices.Compact(outside)
 		missing := map[int64]bool{}
 		switch ck, ok := d.st.(IDChecker); {
 		case len(outside) == 0:
