@@ -126,13 +126,20 @@ func serve(t *testing.T, db string, args ...string) *bench.Server {
 // call sends one request and returns the status and body; a transport
 // error is status 0 with the error as body.
 func call(hc *http.Client, method, url, token, body string) (int, []byte) {
+	code, _, b := callKeyed(hc, method, url, token, "", body)
+	return code, b
+}
+
+// callKeyed is call with an Idempotency-Key (none when key is ""); it
+// also returns the answer's headers.
+func callKeyed(hc *http.Client, method, url, token, key, body string) (int, http.Header, []byte) {
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
 	req, err := http.NewRequest(method, url, rd)
 	if err != nil {
-		return 0, []byte(err.Error())
+		return 0, nil, []byte(err.Error())
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
@@ -140,13 +147,16 @@ func call(hc *http.Client, method, url, token, body string) (int, []byte) {
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
+	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return 0, []byte(err.Error())
+		return 0, nil, []byte(err.Error())
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, b
+	return resp.StatusCode, resp.Header, b
 }
 
 // envInt reads a positive integer from the environment, or def.
