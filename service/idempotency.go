@@ -38,7 +38,8 @@ type IdempotencyRecord struct {
 }
 
 // IdempotencyService keeps Idempotency-Keys. Keys are written by the
-// create methods (LicenceService.CreateLicence) when the context carries
+// create methods CreateLicence, CreateOwner, CreateAnimal and
+// CreateVaccination when the context carries
 // an IdempotentRequest; a second record with the same Actor and Key is
 // ECONFLICT and leaves nothing behind.
 type IdempotencyService interface {

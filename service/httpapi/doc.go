@@ -50,11 +50,12 @@
 //
 // # Retries
 //
-// POST /api/v1/licences and POST /api/v1/licences/{id}/renew take an
-// Idempotency-Key header: the store keeps the key, per token, with the
-// answer, in the transaction that creates the licence, so a client that
-// lost the answer (a timeout, a crash of the server) retries with the
-// same key and body and gets the first answer, not a second licence.
+// The POSTs that create one record (licences and their renewals,
+// owners, animals, vaccinations) take an Idempotency-Key header: the
+// store keeps the key, per token, with the answer, in the transaction
+// that creates the record, so a client that lost the answer (a timeout,
+// a crash of the server) retries with the same key and body and gets
+// the first answer, not a second record.
 // Keys are kept service.IdempotencyTTL (24 hours).
 //
 // # Operations

@@ -31,7 +31,10 @@ const ReplayedHeader = "Idempotent-Replayed"
 const maxIdempotencyKey = 255
 
 // idempotent wraps a handler whose one store write creates a record
-// (LicenceService.CreateLicence) so that it honours IdempotencyHeader.
+// with a store method that keeps the key (CreateLicence, CreateOwner,
+// CreateAnimal, CreateVaccination), so that it honours
+// IdempotencyHeader. A handler that creates two records must not be
+// wrapped: the second would find the key taken.
 func (s *Server) idempotent(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		key, ok, err := idempotencyKeyOf(r)

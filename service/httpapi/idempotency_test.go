@@ -109,3 +109,31 @@ func testIdempotentLicenceIssue(t *testing.T, h *harness) {
 		}
 	}
 }
+
+// TestIdempotentCreates: owners, animals and vaccinations created with
+// an Idempotency-Key are created once; the retry gets the same record.
+func TestIdempotentCreates(t *testing.T) { onBackends(t, testIdempotentCreates) }
+
+func testIdempotentCreates(t *testing.T, h *harness) {
+	s := h.seed()
+	for _, c := range []struct {
+		name, path, body string
+		role             service.Role
+	}{
+		{"owner", "/api/v1/owners", `{"name":"Ida Berg","address":"1 Elm St","city":"Minneapolis","state":"MN","postcode":"55401","phone":"612-555-0102"}`, service.RoleIntake},
+		{"animal", "/api/v1/animals", fmt.Sprintf(`{"ownerId":%d,"name":"Pip","species":"cat"}`, s.owner), service.RoleIntake},
+		{"vaccination", "/api/v1/vaccinations", fmt.Sprintf(`{"animalId":%d,"date":"2026-05-01","type":"killed","durationMonths":12,"certificate":"MN-9"}`, s.animal), service.RoleClinic},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c1, _, b1 := h.postKeyed(c.role, c.path, "create-"+c.name, c.body)
+			c2, rep, b2 := h.postKeyed(c.role, c.path, "create-"+c.name, c.body)
+			if c1 != http.StatusCreated || c2 != http.StatusCreated || rep != "true" || !bytes.Equal(b1, b2) {
+				t.Errorf("POST %s and its retry = %d %s, %d (replayed %q) %s; want 201 twice, the same answer", c.path, c1, b1, c2, rep, b2)
+			}
+			c3, rep, b3 := h.postKeyed(c.role, c.path, "create-"+c.name+"-2", c.body)
+			if c3 != http.StatusCreated || rep != "" || bytes.Equal(b1, b3) {
+				t.Errorf("POST %s with a new key = %d (replayed %q) %s, want a new record", c.path, c3, rep, b3)
+			}
+		})
+	}
+}

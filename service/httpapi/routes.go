@@ -52,12 +52,12 @@ func (s *Server) apiRoutes() []route {
 		{"GET /api/v1/scans", desk, s.handleFindScans},
 		{"POST /api/v1/scans", staff, s.handlePostScan},
 
-		{"POST /api/v1/owners", counter, s.handleCreateOwner},
+		{"POST /api/v1/owners", counter, s.idempotent(s.handleCreateOwner)},
 		{"GET /api/v1/owners", staff, s.handleFindOwners},
 		{"GET /api/v1/owners/{id}", staff, s.handleGetOwner},
 		{"PATCH /api/v1/owners/{id}", counter, s.handleUpdateOwner},
 
-		{"POST /api/v1/animals", counter, s.handleCreateAnimal},
+		{"POST /api/v1/animals", counter, s.idempotent(s.handleCreateAnimal)},
 		{"GET /api/v1/animals", staff, s.handleFindAnimals},
 		{"GET /api/v1/animals/{id}", staff, s.handleGetAnimal},
 		{"PATCH /api/v1/animals/{id}", counter, s.handleUpdateAnimal},
@@ -70,7 +70,7 @@ func (s *Server) apiRoutes() []route {
 		{"POST /api/v1/licences/{id}/renew", counter, s.idempotent(s.handleRenewLicence)},
 		{"POST /api/v1/licences/{id}/revoke", []service.Role{service.RoleIntake}, s.handleRevokeLicence},
 		{"GET /api/v1/animals/{id}/vaccinations", staff, s.handleAnimalVaccinations},
-		{"POST /api/v1/vaccinations", counter, s.handleCreateVaccination},
+		{"POST /api/v1/vaccinations", counter, s.idempotent(s.handleCreateVaccination)},
 
 		{"POST /api/v1/bites", desk, s.handleCreateBite},
 		{"POST /api/v1/quarantines", desk, s.handleCreateQuarantine},

@@ -46,7 +46,10 @@ func (db *DB) CreateAnimal(ctx context.Context, a *service.Animal) error {
 	}
 	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		a.CreatedAt, a.UpdatedAt = now, now
-		return insertRow(ctx, tx, "animals", &a.ID, "Animal", insertAnimalSQL, animalArgs(a)...)
+		if err := insertRow(ctx, tx, "animals", &a.ID, "Animal", insertAnimalSQL, animalArgs(a)...); err != nil {
+			return err
+		}
+		return putIdempotency(ctx, tx, now, a)
 	})
 }
 

@@ -28,7 +28,10 @@ func (db *DB) CreateVaccination(ctx context.Context, v *service.RabiesVaccinatio
 	}
 	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		v.CreatedAt = now
-		return insertRow(ctx, tx, "vaccinations", &v.ID, "Vaccination", insertVaccinationSQL, vaccinationArgs(v)...)
+		if err := insertRow(ctx, tx, "vaccinations", &v.ID, "Vaccination", insertVaccinationSQL, vaccinationArgs(v)...); err != nil {
+			return err
+		}
+		return putIdempotency(ctx, tx, now, v)
 	})
 }
 

@@ -46,7 +46,10 @@ func (db *DB) CreateOwner(ctx context.Context, o *service.Owner) error {
 	}
 	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		o.CreatedAt, o.UpdatedAt = now, now
-		return insertRow(ctx, tx, "owners", &o.ID, "Owner", insertOwnerSQL, ownerArgs(o)...)
+		if err := insertRow(ctx, tx, "owners", &o.ID, "Owner", insertOwnerSQL, ownerArgs(o)...); err != nil {
+			return err
+		}
+		return putIdempotency(ctx, tx, now, o)
 	})
 }
 

@@ -44,7 +44,10 @@ func (db *DB) CreateAnimal(ctx context.Context, a *service.Animal) error {
 		return err
 	}
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		return insertAnimal(ctx, tx, a, now)
+		if err := insertAnimal(ctx, tx, a, now); err != nil {
+			return err
+		}
+		return putIdempotency(ctx, tx, now, a)
 	})
 }
 

@@ -28,7 +28,10 @@ func (db *DB) CreateVaccination(ctx context.Context, v *service.RabiesVaccinatio
 	}
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		v.CreatedAt = now
-		return mapErr(tx.QueryRowContext(ctx, insertVaccinationSQL, vaccinationArgs(v)...).Scan(&v.ID), "Vaccination")
+		if err := tx.QueryRowContext(ctx, insertVaccinationSQL, vaccinationArgs(v)...).Scan(&v.ID); err != nil {
+			return mapErr(err, "Vaccination")
+		}
+		return putIdempotency(ctx, tx, now, v)
 	})
 }
 

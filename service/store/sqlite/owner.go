@@ -37,7 +37,10 @@ func (db *DB) CreateOwner(ctx context.Context, o *service.Owner) error {
 		return err
 	}
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		return insertOwner(ctx, tx, o, now)
+		if err := insertOwner(ctx, tx, o, now); err != nil {
+			return err
+		}
+		return putIdempotency(ctx, tx, now, o)
 	})
 }
 

@@ -83,3 +83,53 @@ func testIdempotencyKeys(t *testing.T, s service.Store, c *Clock) {
 		t.Errorf("key k1 used again after expiry has hash %q, want h3", r.BodyHash)
 	}
 }
+
+// testIdempotencyKeysOtherRecords: owners, animals and vaccinations
+// keep their key with the record the same way; a repeated key stores
+// no second record.
+func testIdempotencyKeysOtherRecords(t *testing.T, s service.Store, c *Clock) {
+	ctx := context.Background()
+	keyed := func(key string) context.Context {
+		r := idemReq("desk", key, "h")
+		return service.WithIdempotency(ctx, r)
+	}
+	o := &service.Owner{Name: "Ida Berg", Address: "1 Elm St", City: "Minneapolis", State: "MN", Postcode: "55401", Phone: "612-555-0102"}
+	must(t, "CreateOwner(o1)", s.CreateOwner(keyed("o1"), o))
+	o2 := *o
+	o2.ID = 0
+	wantCode(t, "CreateOwner(o1 again)", s.CreateOwner(keyed("o1"), &o2), service.ECONFLICT)
+	name := "Ida Berg"
+	if _, n, err := s.FindOwners(ctx, service.OwnerFilter{Name: &name}); err != nil || n != 1 {
+		t.Errorf("FindOwners(%q) = %d, %v after a repeated key, want 1", name, n, err)
+	}
+
+	a := &service.Animal{OwnerID: o.ID, Name: "Pip", Species: service.Cat}
+	must(t, "CreateAnimal(a1)", s.CreateAnimal(keyed("a1"), a))
+	a2 := *a
+	a2.ID = 0
+	wantCode(t, "CreateAnimal(a1 again)", s.CreateAnimal(keyed("a1"), &a2), service.ECONFLICT)
+	if _, n, err := s.FindAnimals(ctx, service.AnimalFilter{OwnerID: &o.ID}); err != nil || n != 1 {
+		t.Errorf("FindAnimals(owner) = %d, %v after a repeated key, want 1", n, err)
+	}
+
+	v := &service.RabiesVaccination{AnimalID: a.ID, Date: service.MustDate("2026-03-01"), DurationMonths: 12, Certificate: "MN-1"}
+	must(t, "CreateVaccination(v1)", s.CreateVaccination(keyed("v1"), v))
+	v2 := *v
+	v2.ID = 0
+	wantCode(t, "CreateVaccination(v1 again)", s.CreateVaccination(keyed("v1"), &v2), service.ECONFLICT)
+	if vs, err := s.FindVaccinations(ctx, a.ID); err != nil || len(vs) != 1 {
+		t.Errorf("FindVaccinations = %d, %v after a repeated key, want 1", len(vs), err)
+	}
+
+	for _, k := range []struct {
+		key string
+		id  int64
+	}{{"o1", o.ID}, {"a1", a.ID}, {"v1", v.ID}} {
+		r, err := s.FindIdempotencyKey(ctx, "desk", k.key)
+		must(t, "FindIdempotencyKey("+k.key+")", err)
+		var got struct{ ID int64 }
+		if err := json.Unmarshal(r.Body, &got); err != nil || got.ID != k.id {
+			t.Errorf("key %s answers %s, want the record %d", k.key, r.Body, k.id)
+		}
+	}
+}

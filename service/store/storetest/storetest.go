@@ -49,6 +49,7 @@ func Run(t *testing.T, open Opener) {
 		{"LicenceDuplicateTag_64_40", testLicenceDuplicate},
 		{"LicenceFilter", testLicenceFilter},
 		{"IdempotencyKeys", testIdempotencyKeys},
+		{"IdempotencyKeysOtherRecords", testIdempotencyKeysOtherRecords},
 		{"Health", testHealth},
 		{"Designation", testDesignation},
 		{"Impoundments", testImpoundments},
