@@ -3,9 +3,11 @@
 // a child process on loopback and check the promises of docs/promises.md
 // from outside, as a user would:
 //
-//   - kill -9 during 1,000 concurrent licence issues, then a restart:
-//     every acknowledged licence (and print job) is there, no tag number
-//     is given twice;
+//   - kill -9 during 1,000 concurrent licence issues (each with an
+//     Idempotency-Key) and their print jobs, then a restart: every
+//     acknowledged licence and print job is there; the clients retry
+//     the unacknowledged issues with their keys, and every animal ends
+//     with exactly one licence; no tag number is given twice;
 //   - 100 concurrent clients for a while (CHIPDESK_LOAD_SECONDS, 5 s by
 //     default; CI runs 60 s): no error, p99 reported;
 //   - malformed input to every endpoint of the OpenAPI document: a 4xx
@@ -26,4 +28,6 @@
 //   - signal(7): SIGKILL cannot be caught; the process ends at once.
 //   - Minneapolis Code of Ordinances 64.30 (licence tags, numbered in
 //     sequence for a year).
+//   - draft-ietf-httpapi-idempotency-key-header, The Idempotency-Key
+//     HTTP Header Field.
 package reliability
