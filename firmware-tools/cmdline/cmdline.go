@@ -80,22 +80,32 @@ func Run(ctx context.Context, program string, e *Env, cmds []Command, args []str
 			continue
 		}
 		err := c.Run(ctx, e, args[1:])
-		if err == nil {
-			return 0
-		}
+		msg := err
 		var ee *exitError
 		if errors.As(err, &ee) {
-			if ee.err != nil {
-				fmt.Fprintf(e.Stderr, "%s %s: %v\n", program, c.Name, ee.err)
-			}
-			return ee.code
+			msg = ee.err
 		}
-		fmt.Fprintf(e.Stderr, "%s %s: %v\n", program, c.Name, err)
-		return 1
+		if msg != nil {
+			fmt.Fprintf(e.Stderr, "%s %s: %v\n", program, c.Name, msg)
+		}
+		return ExitCode(err)
 	}
 	fmt.Fprintf(e.Stderr, "%s: unknown command %q\n", program, args[0])
 	usage(e.Stderr, program, cmds)
 	return 2
+}
+
+// ExitCode is the exit status err asks for: 0 for nil, the code of an
+// Exit or UsageError error (also wrapped), 1 for any other error.
+func ExitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return 1
 }
 
 func usage(w io.Writer, program string, cmds []Command) {

@@ -211,6 +211,22 @@ func TestExitError(t *testing.T) {
 			}
 		})
 	}
+	codes := []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"nil", nil, 0},
+		{"plain", inner, 1},
+		{"exit", Exit(3, inner), 3},
+		{"usage", UsageError("x"), 2},
+		{"wrapped", fmt.Errorf("w: %w", Exit(0, nil)), 0},
+	}
+	for _, c := range codes {
+		if got := ExitCode(c.err); got != c.want {
+			t.Errorf("ExitCode(%s %v) = %d, want %d", c.name, c.err, got, c.want)
+		}
+	}
 	if !errors.Is(Exit(1, inner), inner) {
 		t.Errorf("errors.Is(Exit(1, inner), inner) = false, want true")
 	}
