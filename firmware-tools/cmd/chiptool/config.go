@@ -17,6 +17,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/readers/allflex"
 	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
 	"github.com/chipdesk/chipdesk/drivers/readers/rfidrw"
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 )
 
 const configUsage = `usage: chiptool config PORT --protocol rfidrw|allflex [--baud N] [--timeout DURATION] [--dry-run] [show | set KEY=VALUE ...]
@@ -116,22 +117,22 @@ func allflexCommand(key, value string) (string, error) {
 	return "", fmt.Errorf("allflex: unknown key %q, want one of %s", key, strings.Join(keys, ", "))
 }
 
-func runConfig(ctx context.Context, e *env, args []string) error {
+func runConfig(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("config", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	proto := fs.String("protocol", "", "rfidrw or allflex")
 	baud := fs.Int("baud", 0, "baud rate (default: the protocol's)")
 	timeout := fs.Duration("timeout", time.Second, "how long to wait for each reply")
 	dry := fs.Bool("dry-run", false, "print the bytes that would be sent, send nothing")
-	pos, ok, err := parseCommand(e, fs, args, configHelp())
+	pos, ok, err := cmdline.ParseCommand(e, fs, args, configHelp())
 	if !ok {
 		return err
 	}
 	if len(pos) < 1 {
-		return usageError("want PORT\n%s", configHelp())
+		return cmdline.UsageError("want PORT\n%s", configHelp())
 	}
 	if *baud < 0 || *timeout <= 0 {
-		return usageError("--baud must not be negative and --timeout must be positive")
+		return cmdline.UsageError("--baud must not be negative and --timeout must be positive")
 	}
 	path, verb, rest := pos[0], "show", []string(nil)
 	if len(pos) > 1 {
@@ -139,11 +140,11 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	}
 	switch {
 	case verb == "show" && len(rest) > 0:
-		return usageError("show takes no arguments")
+		return cmdline.UsageError("show takes no arguments")
 	case verb == "set" && len(rest) == 0:
-		return usageError("set wants KEY=VALUE ...")
+		return cmdline.UsageError("set wants KEY=VALUE ...")
 	case verb != "show" && verb != "set":
-		return usageError("unknown action %q (want show or set)", verb)
+		return cmdline.UsageError("unknown action %q (want show or set)", verb)
 	}
 	var command func(k, v string) (string, error)
 	var readBack []string
@@ -153,19 +154,19 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	case allflex.Format:
 		command, readBack = allflexCommand, []string{"P"}
 	case "":
-		return usageError("missing --protocol (rfidrw or allflex)")
+		return cmdline.UsageError("missing --protocol (rfidrw or allflex)")
 	default:
-		return usageError("protocol %q has no settings (want rfidrw or allflex)", *proto)
+		return cmdline.UsageError("protocol %q has no settings (want rfidrw or allflex)", *proto)
 	}
 	var sets []configSet
 	for _, kv := range rest {
 		k, v, found := strings.Cut(kv, "=")
 		if !found {
-			return usageError("%q is not KEY=VALUE", kv)
+			return cmdline.UsageError("%q is not KEY=VALUE", kv)
 		}
 		cmd, err := command(k, v)
 		if err != nil {
-			return usageError("%v", err)
+			return cmdline.UsageError("%v", err)
 		}
 		if *proto == allflex.Format {
 			v = cmd[1:] // the mask as sent, in capitals
@@ -174,10 +175,10 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	}
 	if *dry {
 		for _, s := range sets {
-			printCommand(e.stdout, s.cmd)
+			printCommand(e.Stdout, s.cmd)
 		}
 		for _, c := range readBack {
-			printCommand(e.stdout, c)
+			printCommand(e.Stdout, c)
 		}
 		return nil
 	}
@@ -188,7 +189,7 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 	}
 	sp, err := serialport.Open(path, &serialport.Opts{Mode: mode})
 	if err != nil {
-		return exit(1, err)
+		return cmdline.Exit(1, err)
 	}
 	defer sp.Close()
 	out := configJSON{Port: path, Protocol: *proto, Settings: map[string]string{}}
@@ -201,9 +202,9 @@ func runConfig(ctx context.Context, e *env, args []string) error {
 		err = configAllflex(ctx, sp, *timeout, sets, &out)
 	}
 	if err != nil {
-		return exit(1, err)
+		return cmdline.Exit(1, err)
 	}
-	enc := json.NewEncoder(e.stdout)
+	enc := json.NewEncoder(e.Stdout)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
 }
@@ -214,8 +215,8 @@ func printCommand(w io.Writer, cmd string) {
 	fmt.Fprintf(w, "% x\t%q\n", b, b)
 }
 
-func configRFIDRW(ctx context.Context, e *env, sp port.Port, mode port.Mode, timeout time.Duration, sets []configSet, out *configJSON) error {
-	d, err := rfidrw.New(sp, &rfidrw.Opts{Mode: mode, Now: e.now, Timeout: timeout})
+func configRFIDRW(ctx context.Context, e *cmdline.Env, sp port.Port, mode port.Mode, timeout time.Duration, sets []configSet, out *configJSON) error {
+	d, err := rfidrw.New(sp, &rfidrw.Opts{Mode: mode, Now: e.Now, Timeout: timeout})
 	if err != nil {
 		return err
 	}
@@ -223,7 +224,7 @@ func configRFIDRW(ctx context.Context, e *env, sp port.Port, mode port.Mode, tim
 	for _, s := range sets {
 		if err := d.Set(ctx, s.key, s.value); err != nil {
 			if len(out.Applied) > 0 {
-				fmt.Fprintf(e.stderr, "chiptool config: applied before the refusal: %s\n", appliedList(sets, out.Applied))
+				fmt.Fprintf(e.Stderr, "chiptool config: applied before the refusal: %s\n", appliedList(sets, out.Applied))
 			}
 			return fmt.Errorf("%s=%s not taken: %w; nothing after it was sent", s.key, s.value, err)
 		}

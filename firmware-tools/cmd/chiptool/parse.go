@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 )
 
@@ -65,15 +66,15 @@ func describeChip(text, locale string) parseJSON {
 	return out
 }
 
-func runParse(ctx context.Context, e *env, args []string) error {
+func runParse(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("parse", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	locale := fs.String("locale", "en_US", "locale of the manufacturer names (en_US, en_GB, en_AU, ...)")
-	texts, ok, err := parseCommand(e, fs, args, parseUsage)
+	texts, ok, err := cmdline.ParseCommand(e, fs, args, parseUsage)
 	if !ok {
 		return err
 	}
-	enc := json.NewEncoder(e.stdout)
+	enc := json.NewEncoder(e.Stdout)
 	enc.SetEscapeHTML(false)
 	one := func(text string) error { return enc.Encode(describeChip(text, *locale)) }
 	if len(texts) > 0 {
@@ -83,7 +84,7 @@ func runParse(ctx context.Context, e *env, args []string) error {
 			}
 		}
 	} else {
-		sc := bufio.NewScanner(e.stdin)
+		sc := bufio.NewScanner(e.Stdin)
 		for sc.Scan() {
 			if err := ctx.Err(); err != nil {
 				return err

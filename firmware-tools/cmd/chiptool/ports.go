@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/chipdesk/chipdesk/drivers/readers/discovery"
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 )
 
 const portsUsage = `usage: chiptool ports [--json]
@@ -27,22 +28,22 @@ type portJSON struct {
 	Driver       string `json:"driver,omitempty"`
 }
 
-func runPorts(ctx context.Context, e *env, args []string) error {
+func runPorts(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("ports", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print one JSON object per port")
-	pos, ok, err := parseCommand(e, fs, args, portsUsage)
+	pos, ok, err := cmdline.ParseCommand(e, fs, args, portsUsage)
 	if !ok {
 		return err
 	}
 	if len(pos) > 0 {
-		return usageError("unexpected arguments %q\n%s", pos, portsUsage)
+		return cmdline.UsageError("unexpected arguments %q\n%s", pos, portsUsage)
 	}
 	ports, err := discovery.Ports()
 	if err != nil {
-		return exit(1, err)
+		return cmdline.Exit(1, err)
 	}
-	enc := json.NewEncoder(e.stdout)
+	enc := json.NewEncoder(e.Stdout)
 	for _, p := range ports {
 		j := portJSON{Name: p.Name, USB: p.IsUSB, VID: p.VID, PID: p.PID, Serial: p.SerialNumber,
 			Manufacturer: p.Manufacturer, Product: p.Product}
@@ -61,10 +62,10 @@ func runPorts(ctx context.Context, e *env, args []string) error {
 		} else if j.Product != "" {
 			line += "  " + j.Product
 		}
-		fmt.Fprintln(e.stdout, line)
+		fmt.Fprintln(e.Stdout, line)
 	}
 	if len(ports) == 0 && !*asJSON {
-		fmt.Fprintln(e.stderr, "chiptool ports: no serial ports found")
+		fmt.Fprintln(e.Stderr, "chiptool ports: no serial ports found")
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/readers/discovery"
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 )
 
 const probeUsage = `usage: chiptool probe PORT [--passive] [--listen DURATION] [--baud N]...
@@ -42,23 +43,23 @@ type probeJSON struct {
 	Read     *readJSON `json:"read,omitempty"`
 }
 
-func runProbe(ctx context.Context, e *env, args []string) error {
+func runProbe(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	passive := fs.Bool("passive", false, "send nothing, only listen")
 	listen := fs.Duration("listen", 0, "how long to listen at each baud rate (default 1.5s)")
 	var extra bauds
 	fs.Var(&extra, "baud", "another baud rate to try (repeatable)")
-	pos, ok, err := parseCommand(e, fs, args, probeUsage)
+	pos, ok, err := cmdline.ParseCommand(e, fs, args, probeUsage)
 	if !ok {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError("want one PORT\n%s", probeUsage)
+		return cmdline.UsageError("want one PORT\n%s", probeUsage)
 	}
 	res, err := discovery.ProbePath(ctx, pos[0], &discovery.Opts{Passive: *passive, Listen: *listen, Bauds: extra})
 	if err != nil {
-		return exit(1, err)
+		return cmdline.Exit(1, err)
 	}
 	m := res.Mode
 	out := probeJSON{
@@ -67,11 +68,11 @@ func runProbe(ctx context.Context, e *env, args []string) error {
 		Reply:   strings.TrimSpace(string(res.Reply)),
 	}
 	if res.Evidence == "read" {
-		res.Read.At = e.now()
+		res.Read.At = e.Now()
 		j := describeRead(res.Read)
 		out.Read = &j
 	}
-	enc := json.NewEncoder(e.stdout)
+	enc := json.NewEncoder(e.Stdout)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
 }

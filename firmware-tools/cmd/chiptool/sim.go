@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
 )
 
@@ -23,7 +24,7 @@ input (or in FILE), one per line, in the exact bytes that reader sends.
 reader's commands (RFIDRW-E VER, SRA, LTG, RAT...; Allflex echo) and
 keeps running after the input ends until interrupted, or for --linger.`
 
-func runSim(ctx context.Context, e *env, args []string) error {
+func runSim(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("sim", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	proto := fs.String("protocol", "", "reader protocol")
@@ -32,36 +33,36 @@ func runSim(ctx context.Context, e *env, args []string) error {
 	noise := fs.Float64("noise", 0, "fraction of the bytes sent that are random noise, in [0, 1)")
 	linger := fs.Duration("linger", 0, "exit this long after the input ends (0: run until interrupted)")
 	seed := fs.Uint64("seed", 0, "noise seed (0: random)")
-	pos, ok, err := parseCommand(e, fs, args, simUsage)
+	pos, ok, err := cmdline.ParseCommand(e, fs, args, simUsage)
 	if !ok {
 		return err
 	}
 	if *proto == "" || *link == "" {
-		return usageError("--protocol and --link are required\n%s", simUsage)
+		return cmdline.UsageError("--protocol and --link are required\n%s", simUsage)
 	}
 	if len(pos) > 1 {
-		return usageError("at most one FILE\n%s", simUsage)
+		return cmdline.UsageError("at most one FILE\n%s", simUsage)
 	}
-	in := e.stdin
+	in := e.Stdin
 	if len(pos) == 1 {
 		f, err := os.Open(pos[0])
 		if err != nil {
-			return exit(1, err)
+			return cmdline.Exit(1, err)
 		}
 		defer f.Close()
 		in = f
 	}
 	s, err := readersim.Start(&readersim.Opts{Protocol: *proto, Link: *link, Rate: *rate, Noise: *noise, Seed: *seed})
 	if err != nil {
-		return usageError("%v", err)
+		return cmdline.UsageError("%v", err)
 	}
 	defer s.Close()
-	fmt.Fprintf(e.stderr, "chiptool sim: %s reader on %s (link %s)\n", *proto, s.TTY(), *link)
+	fmt.Fprintf(e.Stderr, "chiptool sim: %s reader on %s (link %s)\n", *proto, s.TTY(), *link)
 	n, err := s.Feed(ctx, in)
 	if err != nil && ctx.Err() == nil {
-		return exit(1, err)
+		return cmdline.Exit(1, err)
 	}
-	fmt.Fprintf(e.stderr, "chiptool sim: sent %d reads\n", n)
+	fmt.Fprintf(e.Stderr, "chiptool sim: sent %d reads\n", n)
 	if *linger > 0 {
 		t := time.NewTimer(*linger)
 		defer t.Stop()

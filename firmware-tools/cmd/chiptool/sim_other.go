@@ -5,9 +5,11 @@ package main
 import (
 	"context"
 	"errors"
+
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 )
 
 // runSim needs Linux pseudo-terminals (package readersim).
-func runSim(ctx context.Context, e *env, args []string) error {
-	return exit(1, errors.New("the reader simulator needs Linux pseudo-terminals"))
+func runSim(ctx context.Context, e *cmdline.Env, args []string) error {
+	return cmdline.Exit(1, errors.New("the reader simulator needs Linux pseudo-terminals"))
 }

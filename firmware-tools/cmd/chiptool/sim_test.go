@@ -13,6 +13,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/drivers/port/serialport"
 	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 )
 
 // chiptool sim makes the link, sends the chips of its input in the
@@ -22,7 +23,7 @@ func TestSimCommand(t *testing.T) {
 	link := filepath.Join(t.TempDir(), "reader")
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errOut bytes.Buffer
-	e := &env{stdin: strings.NewReader("# chips\n985121004515220\n\nAVID*012*345*678\n"), stdout: &out, stderr: &errOut, now: time.Now}
+	e := &cmdline.Env{Stdin: strings.NewReader("# chips\n985121004515220\n\nAVID*012*345*678\n"), Stdout: &out, Stderr: &errOut, Now: time.Now}
 	done := make(chan int)
 	go func() {
 		done <- run(ctx, e, []string{"sim", "--protocol", "rt100", "--link", link, "--rate", "100", "--noise", "0.1"})

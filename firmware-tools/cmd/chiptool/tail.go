@@ -13,6 +13,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
 	"github.com/chipdesk/chipdesk/drivers/readers/discovery"
 	"github.com/chipdesk/chipdesk/drivers/readers/runner"
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
@@ -59,7 +60,7 @@ func describeRead(r reader.Read) readJSON {
 	return out
 }
 
-func runTail(ctx context.Context, e *env, args []string) error {
+func runTail(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("tail", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	proto := fs.String("protocol", "", "reader protocol, or auto")
@@ -67,18 +68,18 @@ func runTail(ctx context.Context, e *env, args []string) error {
 	count := fs.Int("count", 0, "stop after this many reads (0: no limit)")
 	timeout := fs.Duration("timeout", 0, "stop after this long (0: never)")
 	debounce := fs.Duration("debounce", 0, "drop repeats of a chip within this window (0: keep every read)")
-	pos, ok, err := parseCommand(e, fs, args, tailUsage)
+	pos, ok, err := cmdline.ParseCommand(e, fs, args, tailUsage)
 	if !ok {
 		return err
 	}
 	if len(pos) != 1 {
-		return usageError("want one PORT\n%s", tailUsage)
+		return cmdline.UsageError("want one PORT\n%s", tailUsage)
 	}
 	if *proto == "" {
-		return usageError("missing --protocol\n%s", tailUsage)
+		return cmdline.UsageError("missing --protocol\n%s", tailUsage)
 	}
 	if *count < 0 || *timeout < 0 || *baud < 0 {
-		return usageError("--count, --timeout and --baud must not be negative")
+		return cmdline.UsageError("--count, --timeout and --baud must not be negative")
 	}
 	path := pos[0]
 	if *timeout > 0 {
@@ -86,7 +87,7 @@ func runTail(ctx context.Context, e *env, args []string) error {
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	enc := json.NewEncoder(e.stdout)
+	enc := json.NewEncoder(e.Stdout)
 	enc.SetEscapeHTML(false)
 	printed := 0
 
@@ -101,13 +102,13 @@ func runTail(ctx context.Context, e *env, args []string) error {
 			if ctx.Err() != nil {
 				return nil
 			}
-			return exit(1, err)
+			return cmdline.Exit(1, err)
 		}
-		fmt.Fprintf(e.stderr, "chiptool tail: %s answers as %s at %d baud\n", path, res.Protocol, res.Mode.Baud)
+		fmt.Fprintf(e.Stderr, "chiptool tail: %s answers as %s at %d baud\n", path, res.Protocol, res.Mode.Baud)
 		p, _ = catalog.Lookup(res.Protocol)
 		p.Mode = res.Mode
 		if res.Evidence == "read" {
-			res.Read.At, res.Read.Source = e.now(), res.Protocol+" on "+path
+			res.Read.At, res.Read.Source = e.Now(), res.Protocol+" on "+path
 			if err := enc.Encode(describeRead(res.Read)); err != nil {
 				return err
 			}
@@ -116,7 +117,7 @@ func runTail(ctx context.Context, e *env, args []string) error {
 	} else {
 		p, err = catalog.Lookup(*proto)
 		if err != nil {
-			return usageError("%v", err)
+			return cmdline.UsageError("%v", err)
 		}
 		if *baud > 0 {
 			p.Mode.Baud = *baud
@@ -125,18 +126,18 @@ func runTail(ctx context.Context, e *env, args []string) error {
 	if *count > 0 && printed >= *count {
 		return nil
 	}
-	open := p.Opener(path, e.now)
+	open := p.Opener(path, e.Now)
 	deb := *debounce
 	if deb == 0 {
 		deb = -1
 	}
 	run, err := runner.New(open, &runner.Opts{
-		Name: p.Name + " on " + path, Debounce: deb, Now: e.now,
+		Name: p.Name + " on " + path, Debounce: deb, Now: e.Now,
 		MinBackoff: 200 * time.Millisecond, MaxBackoff: 5 * time.Second,
 		OnEvent: func(ev runner.Event) {
 			switch ev.Kind {
 			case runner.OpenFailed, runner.Disconnected:
-				fmt.Fprintf(e.stderr, "chiptool tail: %s: %v; retrying in %v\n", strings.TrimSpace(string(ev.Kind)), ev.Err, ev.Wait)
+				fmt.Fprintf(e.Stderr, "chiptool tail: %s: %v; retrying in %v\n", strings.TrimSpace(string(ev.Kind)), ev.Err, ev.Wait)
 			}
 		},
 	})
@@ -150,7 +151,7 @@ func runTail(ctx context.Context, e *env, args []string) error {
 			if ctx.Err() != nil {
 				return nil // --timeout or interrupted
 			}
-			return exit(1, err)
+			return cmdline.Exit(1, err)
 		}
 		if err := enc.Encode(describeRead(r)); err != nil {
 			return err

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/reader/iso11785"
 )
@@ -25,50 +26,9 @@ encode prints the 128-bit ISO 11785 FDX-B telegram of an ISO 11784 code as
 set unless --not-animal. decode prints the fields of such a telegram as JSON
 and exits 1 when it is invalid.`
 
-// parseArgsAnywhere parses the flags of fs wherever they stand among the
-// positional arguments, which it returns in order. Everything after "--"
-// is positional.
-func parseArgsAnywhere(fs *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for i, a := range args {
-		if a == "--" {
-			args, rest = args[:i], args[i+1:]
-			break
-		}
-	}
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return append(pos, rest...), nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-}
-
-// parseCommand parses a subcommand's args with parseArgsAnywhere. On -h
-// it prints usage to standard output and returns ok false and a nil
-// error (the command succeeds); on a bad flag, ok false and a usage
-// error carrying usage.
-func parseCommand(e *env, fs *flag.FlagSet, args []string, usage string) (pos []string, ok bool, err error) {
-	pos, err = parseArgsAnywhere(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, usage)
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, usageError("%v\n%s", err, usage)
-	}
-	return pos, true, nil
-}
-
-func runTelegram(ctx context.Context, e *env, args []string) error {
+func runTelegram(ctx context.Context, e *cmdline.Env, args []string) error {
 	if len(args) == 0 {
-		return usageError("missing encode or decode\n%s", telegramUsage)
+		return cmdline.UsageError("missing encode or decode\n%s", telegramUsage)
 	}
 	switch args[0] {
 	case "encode":
@@ -76,39 +36,39 @@ func runTelegram(ctx context.Context, e *env, args []string) error {
 	case "decode":
 		return telegramDecode(e, args[1:])
 	case "-h", "--help", "help":
-		fmt.Fprintln(e.stdout, telegramUsage)
+		fmt.Fprintln(e.Stdout, telegramUsage)
 		return nil
 	}
-	return usageError("unknown action %q\n%s", args[0], telegramUsage)
+	return cmdline.UsageError("unknown action %q\n%s", args[0], telegramUsage)
 }
 
-func telegramEncode(e *env, args []string) error {
+func telegramEncode(e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("telegram encode", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	notAnimal := fs.Bool("not-animal", false, "clear the animal flag")
 	dataBlock := fs.Bool("data-block", false, "set the data-block flag")
 	extHex := fs.String("ext", "000000", "24-bit extension, hex")
-	pos, err := parseArgsAnywhere(fs, args)
+	pos, err := cmdline.ParseArgs(fs, args)
 	if err != nil {
-		return usageError("%v\n%s", err, telegramUsage)
+		return cmdline.UsageError("%v\n%s", err, telegramUsage)
 	}
 	if len(pos) != 1 {
-		return usageError("want one ISO 11784 code\n%s", telegramUsage)
+		return cmdline.UsageError("want one ISO 11784 code\n%s", telegramUsage)
 	}
 	ext, err := strconv.ParseUint(*extHex, 16, 32)
 	if err != nil || ext > 0xffffff || *extHex == "" {
-		return usageError("--ext %q: want up to 6 hex digits", *extHex)
+		return cmdline.UsageError("--ext %q: want up to 6 hex digits", *extHex)
 	}
 	id, err := chipid.Parse(pos[0], nil)
 	if err != nil {
-		return exit(1, err)
+		return cmdline.Exit(1, err)
 	}
 	if id.Kind != chipid.KindISO {
-		return exit(1, fmt.Errorf("%q is a %s code, not ISO 11784: no FDX-B telegram", pos[0], id.Kind))
+		return cmdline.Exit(1, fmt.Errorf("%q is a %s code, not ISO 11784: no FDX-B telegram", pos[0], id.Kind))
 	}
 	code := id.ISO.ID15().WithAnimal(!*notAnimal).WithDataBlock(*dataBlock)
 	t := iso11785.EncodeFDXB(code, uint32(ext))
-	_, err = fmt.Fprintf(e.stdout, "%X\n", t)
+	_, err = fmt.Fprintf(e.Stdout, "%X\n", t)
 	return err
 }
 
@@ -139,25 +99,25 @@ type temperatureJSON struct {
 	Celsius    float64 `json:"celsius"`
 }
 
-func telegramDecode(e *env, args []string) error {
+func telegramDecode(e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("telegram decode", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	locale := fs.String("locale", "en_US", "locale of the manufacturer name")
-	pos, err := parseArgsAnywhere(fs, args)
+	pos, err := cmdline.ParseArgs(fs, args)
 	if err != nil {
-		return usageError("%v\n%s", err, telegramUsage)
+		return cmdline.UsageError("%v\n%s", err, telegramUsage)
 	}
 	if len(pos) == 0 {
-		return usageError("want a telegram of 32 hex digits\n%s", telegramUsage)
+		return cmdline.UsageError("want a telegram of 32 hex digits\n%s", telegramUsage)
 	}
 	h := strings.NewReplacer(" ", "", ":", "", "\t", "").Replace(strings.Join(pos, ""))
 	b, err := hex.DecodeString(h)
 	if err != nil || len(b) != 16 {
-		return exit(1, fmt.Errorf("invalid telegram %q: want 32 hex digits (128 bits)", h))
+		return cmdline.Exit(1, fmt.Errorf("invalid telegram %q: want 32 hex digits (128 bits)", h))
 	}
 	t, derr := iso11785.DecodeFDXB([16]byte(b))
 	if derr != nil && !errors.Is(derr, iso11785.ErrCRC) && !errors.Is(derr, iso11785.ErrInvalidCode) {
-		return exit(1, fmt.Errorf("invalid telegram %s: %w", h, derr))
+		return cmdline.Exit(1, fmt.Errorf("invalid telegram %s: %w", h, derr))
 	}
 	c := t.Code
 	out := telegramJSON{
@@ -179,11 +139,11 @@ func telegramDecode(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(e.stdout, "%s\n", j); err != nil {
+	if _, err := fmt.Fprintf(e.Stdout, "%s\n", j); err != nil {
 		return err
 	}
 	if derr != nil {
-		return exit(1, fmt.Errorf("invalid telegram %s: %w", h, derr))
+		return cmdline.Exit(1, fmt.Errorf("invalid telegram %s: %w", h, derr))
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 )
 
 // runCmd runs chiptool in-process and returns its exit status and
@@ -15,11 +17,11 @@ import (
 func runCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	e := &env{
-		stdin:  strings.NewReader(stdin),
-		stdout: &out,
-		stderr: &errOut,
-		now:    func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+	e := &cmdline.Env{
+		Stdin:  strings.NewReader(stdin),
+		Stdout: &out,
+		Stderr: &errOut,
+		Now:    func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
 	}
 	code := run(context.Background(), e, args)
 	return code, out.String(), errOut.String()

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/reader"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/reader/demod"
@@ -29,9 +30,9 @@ exits 0 when it found one, 1 when none, 2 when an input cannot be read.
 synth writes a .pm3 capture to stdout; CODE is a 15-digit ISO number
 (fdxb, hdx) or a 10-hex FDX-A code; SIGMA is relative to the amplitude.`
 
-func runTrace(ctx context.Context, e *env, args []string) error {
+func runTrace(ctx context.Context, e *cmdline.Env, args []string) error {
 	if len(args) == 0 {
-		return usageError("%s", traceUsage)
+		return cmdline.UsageError("%s", traceUsage)
 	}
 	switch args[0] {
 	case "decode":
@@ -39,7 +40,7 @@ func runTrace(ctx context.Context, e *env, args []string) error {
 	case "synth":
 		return traceSynth(e, args[1:])
 	}
-	return usageError("unknown trace command %q\n%s", args[0], traceUsage)
+	return cmdline.UsageError("unknown trace command %q\n%s", args[0], traceUsage)
 }
 
 // traceRead is the JSON form of one telegram found in a file.
@@ -63,19 +64,19 @@ type traceRead struct {
 	Celsius    *float64 `json:"temperature_c,omitempty"`
 }
 
-func traceDecode(ctx context.Context, e *env, args []string) error {
+func traceDecode(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("trace decode", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(e.Stderr)
 	proto := fs.String("protocol", "all", "fdxb, hdx, fdxa or all")
 	format := fs.String("format", "", "pm3, int8 or int16 (default: by file extension, else pm3)")
 	rate := fs.Float64("rate", 0, "HDX sample rate in Hz (default 2 MHz)")
 	circular := fs.Bool("circular", false, "complete an FDX-B telegram cut by the end of a capture from its repeat")
-	files, err := parseArgsAnywhere(fs, args)
+	files, err := cmdline.ParseArgs(fs, args)
 	if err != nil {
-		return exit(2, nil)
+		return cmdline.Exit(2, nil)
 	}
 	if len(files) == 0 {
-		return usageError("trace decode: no FILE\n%s", traceUsage)
+		return cmdline.UsageError("trace decode: no FILE\n%s", traceUsage)
 	}
 	var mk []func() demod.Decoder
 	for _, p := range strings.Split(*proto, ",") {
@@ -92,18 +93,18 @@ func traceDecode(ctx context.Context, e *env, args []string) error {
 			mk = append(mk, func() demod.Decoder { return demod.NewFDXA(nil) })
 		case "fdxb", "fdx-b", "hdx":
 		default:
-			return usageError("trace decode: unknown protocol %q", p)
+			return cmdline.UsageError("trace decode: unknown protocol %q", p)
 		}
 	}
-	enc := json.NewEncoder(e.stdout)
+	enc := json.NewEncoder(e.Stdout)
 	found := false
 	for _, name := range files {
 		if err := ctx.Err(); err != nil {
-			return exit(2, err)
+			return cmdline.Exit(2, err)
 		}
 		s, err := loadTraceFile(name, demod.Format(*format))
 		if err != nil {
-			return exit(2, err)
+			return cmdline.Exit(2, err)
 		}
 		var outs []*traceRead
 		index := map[string]*traceRead{}
@@ -125,12 +126,12 @@ func traceDecode(ctx context.Context, e *env, args []string) error {
 		for _, tr := range outs {
 			found = true
 			if err := enc.Encode(tr); err != nil {
-				return exit(2, err)
+				return cmdline.Exit(2, err)
 			}
 		}
 	}
 	if !found {
-		return exit(1, nil)
+		return cmdline.Exit(1, nil)
 	}
 	return nil
 }
@@ -188,9 +189,9 @@ func toTraceRead(file string, r *demod.Result) *traceRead {
 	return tr
 }
 
-func traceSynth(e *env, args []string) error {
+func traceSynth(e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("trace synth", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(e.Stderr)
 	proto := fs.String("protocol", "fdxb", "fdxb, hdx or fdxa")
 	var o synth.Opts
 	fs.Float64Var(&o.Noise, "noise", 0, "noise standard deviation, relative to the amplitude")
@@ -200,25 +201,25 @@ func traceSynth(e *env, args []string) error {
 	fs.IntVar(&o.Repeats, "repeats", 3, "telegrams")
 	fs.Uint64Var(&o.Seed, "seed", 1, "noise seed")
 	ext := fs.Uint("ext", 0, "24-bit extension (FDX-B, HDX)")
-	pos, err := parseArgsAnywhere(fs, args)
+	pos, err := cmdline.ParseArgs(fs, args)
 	if err != nil {
-		return exit(2, nil)
+		return cmdline.Exit(2, nil)
 	}
 	if len(pos) != 1 {
-		return usageError("trace synth: want one CODE\n%s", traceUsage)
+		return cmdline.UsageError("trace synth: want one CODE\n%s", traceUsage)
 	}
 	if o.Repeats < 1 || o.Repeats > 1000 {
-		return usageError("trace synth: --repeats %d out of 1..1000", o.Repeats)
+		return cmdline.UsageError("trace synth: --repeats %d out of 1..1000", o.Repeats)
 	}
 	if o.Duty <= 0 || o.Duty >= 1 || o.Noise < 0 || o.Drift <= -0.5 || o.Drift >= 0.5 {
-		return usageError("trace synth: --duty in (0,1), --noise ≥ 0, --drift in (-0.5,0.5)")
+		return cmdline.UsageError("trace synth: --duty in (0,1), --noise ≥ 0, --drift in (-0.5,0.5)")
 	}
 	var s []int16
 	switch strings.ToLower(*proto) {
 	case "fdxb", "fdx-b", "hdx":
 		code, err := isoCode(pos[0])
 		if err != nil {
-			return usageError("trace synth: %v", err)
+			return cmdline.UsageError("trace synth: %v", err)
 		}
 		if strings.ToLower(*proto) == "hdx" {
 			f := append(iso11785.EncodeHDX(code, uint32(*ext)), iso11785.HDXStartRO)
@@ -229,22 +230,22 @@ func traceSynth(e *env, args []string) error {
 	case "fdxa", "fdx-a":
 		id, err := chipid.FromFECAVA(pos[0])
 		if err != nil {
-			return usageError("trace synth: %v", err)
+			return cmdline.UsageError("trace synth: %v", err)
 		}
 		var a iso11785.FDXA
 		if _, err := hex.Decode(a[:], []byte(id.Code)); err != nil {
-			return usageError("trace synth: %v", err)
+			return cmdline.UsageError("trace synth: %v", err)
 		}
 		b, err := iso11785.EncodeFDXA(a)
 		if err != nil {
-			return usageError("trace synth: %v", err)
+			return cmdline.UsageError("trace synth: %v", err)
 		}
 		s = synth.FDXA(b, &o)
 	default:
-		return usageError("trace synth: unknown protocol %q", *proto)
+		return cmdline.UsageError("trace synth: unknown protocol %q", *proto)
 	}
-	if err := demod.WritePM3(e.stdout, s); err != nil {
-		return exit(1, err)
+	if err := demod.WritePM3(e.Stdout, s); err != nil {
+		return cmdline.Exit(1, err)
 	}
 	return nil
 }

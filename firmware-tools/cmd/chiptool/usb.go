@@ -12,6 +12,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port/usbport"
 	"github.com/chipdesk/chipdesk/drivers/readers/hidwedge"
 	"github.com/chipdesk/chipdesk/drivers/usbids"
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
@@ -32,16 +33,16 @@ actions:
 list, wedge and printer need a build with cgo and -tags libusb.`
 
 // runUSB is chiptool usb on the real bus (absent without -tags libusb).
-func runUSB(ctx context.Context, e *env, args []string) error {
+func runUSB(ctx context.Context, e *cmdline.Env, args []string) error {
 	return usbCommand(usbport.NewBus)(ctx, e, args)
 }
 
 // usbCommand returns the usb subcommand on the buses newBus opens
 // (usbport.NewBus in chiptool, a fake in tests).
-func usbCommand(newBus func() (usbport.Bus, error)) func(context.Context, *env, []string) error {
-	return func(ctx context.Context, e *env, args []string) error {
+func usbCommand(newBus func() (usbport.Bus, error)) func(context.Context, *cmdline.Env, []string) error {
+	return func(ctx context.Context, e *cmdline.Env, args []string) error {
 		if len(args) == 0 {
-			return usageError("no action\n%s", usbUsage)
+			return cmdline.UsageError("no action\n%s", usbUsage)
 		}
 		fs := flag.NewFlagSet("usb "+args[0], flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
@@ -49,38 +50,38 @@ func usbCommand(newBus func() (usbport.Bus, error)) func(context.Context, *env, 
 		match := fs.String("match", "", "device as vid:pid[:serial]")
 		layout := fs.String("layout", "us", "keyboard layout the scanner types for")
 		count := fs.Int("count", 0, "stop after this many lines (0: until interrupted)")
-		rest, err := parseArgsAnywhere(fs, args[1:])
+		rest, err := cmdline.ParseArgs(fs, args[1:])
 		if errors.Is(err, flag.ErrHelp) || args[0] == "-h" || args[0] == "--help" {
-			fmt.Fprintln(e.stdout, usbUsage)
+			fmt.Fprintln(e.Stdout, usbUsage)
 			return nil
 		}
 		if err != nil {
-			return usageError("%v\n%s", err, usbUsage)
+			return cmdline.UsageError("%v\n%s", err, usbUsage)
 		}
 		if len(rest) > 0 {
-			return usageError("unexpected %q\n%s", rest[0], usbUsage)
+			return cmdline.UsageError("unexpected %q\n%s", rest[0], usbUsage)
 		}
 		var m usbport.Match
 		if *match != "" {
 			if m, err = usbport.ParseMatch(*match); err != nil {
-				return usageError("%v", err)
+				return cmdline.UsageError("%v", err)
 			}
 		}
 		switch args[0] {
 		case "udev":
 			s, err := usbids.Udev(*group)
 			if err != nil {
-				return usageError("%v", err)
+				return cmdline.UsageError("%v", err)
 			}
-			_, err = io.WriteString(e.stdout, s)
+			_, err = io.WriteString(e.Stdout, s)
 			return err
 		case "list", "wedge", "printer":
 		default:
-			return usageError("unknown action %q\n%s", args[0], usbUsage)
+			return cmdline.UsageError("unknown action %q\n%s", args[0], usbUsage)
 		}
 		bus, err := newBus()
 		if err != nil {
-			return exit(1, err)
+			return cmdline.Exit(1, err)
 		}
 		defer bus.Close()
 		switch args[0] {
@@ -94,10 +95,10 @@ func usbCommand(newBus func() (usbport.Bus, error)) func(context.Context, *env, 
 	}
 }
 
-func usbList(ctx context.Context, e *env, bus usbport.Bus) error {
+func usbList(ctx context.Context, e *cmdline.Env, bus usbport.Bus) error {
 	devs, err := bus.Devices(ctx)
 	if err != nil {
-		return exit(1, err)
+		return cmdline.Exit(1, err)
 	}
 	for _, d := range devs {
 		kind, name := "-", d.Product
@@ -117,7 +118,7 @@ func usbList(ctx context.Context, e *env, bus usbport.Bus) error {
 		if p := d.PathString(); p != "" {
 			line += " at " + p
 		}
-		fmt.Fprintln(e.stdout, line)
+		fmt.Fprintln(e.Stdout, line)
 	}
 	return nil
 }
@@ -132,24 +133,24 @@ type wedgeJSON struct {
 	Error string `json:"error,omitempty"`
 }
 
-func usbWedge(ctx context.Context, e *env, bus usbport.Bus, m usbport.Match, layout string, count int) error {
+func usbWedge(ctx context.Context, e *cmdline.Env, bus usbport.Bus, m usbport.Match, layout string, count int) error {
 	if m == (usbport.Match{}) {
 		found, err := hidwedge.Find(ctx, bus, hidwedge.Known())
 		if err != nil {
-			return exit(1, err)
+			return cmdline.Exit(1, err)
 		}
 		if len(found) == 0 {
-			return exit(1, fmt.Errorf("no known wedge scanner plugged in (give --match vid:pid): %w", usbport.ErrNotFound))
+			return cmdline.Exit(1, fmt.Errorf("no known wedge scanner plugged in (give --match vid:pid): %w", usbport.ErrNotFound))
 		}
 		m = usbport.Match{VID: found[0].VID, PID: found[0].PID, Path: found[0].PathString()}
 	}
-	d, err := hidwedge.Open(ctx, bus, m, &hidwedge.Opts{Layout: layout, Gap: hidwedge.DefaultOpts.Gap, Now: e.now})
+	d, err := hidwedge.Open(ctx, bus, m, &hidwedge.Opts{Layout: layout, Gap: hidwedge.DefaultOpts.Gap, Now: e.Now})
 	if err != nil {
-		return exit(1, err)
+		return cmdline.Exit(1, err)
 	}
 	defer d.Close()
-	fmt.Fprintf(e.stderr, "reading %s\n", d)
-	enc := json.NewEncoder(e.stdout)
+	fmt.Fprintf(e.Stderr, "reading %s\n", d)
+	enc := json.NewEncoder(e.Stdout)
 	enc.SetEscapeHTML(false)
 	for n := 0; count == 0 || n < count; n++ {
 		r, err := d.Next(ctx)
@@ -158,11 +159,11 @@ func usbWedge(ctx context.Context, e *env, bus usbport.Bus, m usbport.Match, lay
 		case err == nil:
 			err = enc.Encode(wedgeJSON{Line: string(r.Raw), OK: true, Kind: string(r.ID.Kind), Code: r.ID.Code, At: r.At.Format(time.RFC3339Nano)})
 		case errors.As(err, &le):
-			err = enc.Encode(wedgeJSON{Line: le.Line, Error: le.Err.Error(), At: e.now().Format(time.RFC3339Nano)})
+			err = enc.Encode(wedgeJSON{Line: le.Line, Error: le.Err.Error(), At: e.Now().Format(time.RFC3339Nano)})
 		case ctx.Err() != nil, errors.Is(err, reader.ErrClosed):
 			return nil
 		default:
-			return exit(1, err)
+			return cmdline.Exit(1, err)
 		}
 		if err != nil {
 			return err
@@ -171,24 +172,24 @@ func usbWedge(ctx context.Context, e *env, bus usbport.Bus, m usbport.Match, lay
 	return nil
 }
 
-func usbPrinter(ctx context.Context, e *env, bus usbport.Bus, m usbport.Match) error {
+func usbPrinter(ctx context.Context, e *cmdline.Env, bus usbport.Bus, m usbport.Match) error {
 	p, err := usbport.OpenPrinter(ctx, bus, m, nil)
 	if err != nil {
-		return exit(1, err)
+		return cmdline.Exit(1, err)
 	}
 	defer p.Close()
-	fmt.Fprintf(e.stdout, "printer %s\n", p)
+	fmt.Fprintf(e.Stdout, "printer %s\n", p)
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	if id, err := usbport.GetDeviceID(ctx, p); err != nil {
-		fmt.Fprintf(e.stdout, "device id: %v\n", err)
+		fmt.Fprintf(e.Stdout, "device id: %v\n", err)
 	} else {
-		fmt.Fprintf(e.stdout, "device id: %s\n", id)
+		fmt.Fprintf(e.Stdout, "device id: %s\n", id)
 	}
 	if st, err := usbport.GetPortStatus(ctx, p); err != nil {
-		fmt.Fprintf(e.stdout, "status: %v\n", err)
+		fmt.Fprintf(e.Stdout, "status: %v\n", err)
 	} else {
-		fmt.Fprintf(e.stdout, "status: %s\n", st)
+		fmt.Fprintf(e.Stdout, "status: %s\n", st)
 	}
 	return nil
 }

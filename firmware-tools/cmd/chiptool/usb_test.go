@@ -15,15 +15,16 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port/usbport"
 	"github.com/chipdesk/chipdesk/drivers/port/usbport/usbporttest"
 	"github.com/chipdesk/chipdesk/drivers/readers/hidwedge"
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 )
 
 // runUSBOn runs chiptool usb on bus.
 func runUSBOn(t *testing.T, bus *usbporttest.Bus, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	e := &env{
-		stdin: strings.NewReader(""), stdout: &out, stderr: &errOut,
-		now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
+	e := &cmdline.Env{
+		Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut,
+		Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) },
 	}
 	err := usbCommand(func() (usbport.Bus, error) { return bus, nil })(context.Background(), e, args)
 	return out.String(), errOut.String(), err
@@ -127,8 +128,7 @@ func TestUSBUsage(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{nil, {"frob"}, {"udev", "--group", "a b"}, {"list", "extra"}, {"wedge", "--match", "zz"}} {
 		_, _, err := runUSBOn(t, usbporttest.NewBus(), args...)
-		var ee *exitError
-		if !errors.As(err, &ee) || ee.code != 2 {
+		if cmdline.ExitCode(err) != 2 {
 			t.Errorf("usb %q = %v, want a usage error", args, err)
 		}
 	}
