@@ -181,7 +181,7 @@ func TestTelegramUsage(t *testing.T) {
 	}
 }
 
-// Every subcommand parsed by parseCommand prints its usage on -h and
+// Every subcommand parsed by cmdline.ParseCommand prints its usage on -h and
 // succeeds, and refuses an unknown flag with its usage and status 2.
 func TestParseCommandHelpAndBadFlag(t *testing.T) {
 	t.Parallel()

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/service/bench"
 )
 
@@ -21,10 +22,10 @@ table: each figure beside its target and a mark.`
 // runBench is "chipdesk bench": package bench's figures as a table (or
 // JSON). The exit status is 1 when a figure misses its target and
 // --strict is given.
-func runBench(ctx context.Context, e *env, args []string) error {
+func runBench(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprintln(e.stderr, benchUsage); fs.PrintDefaults() }
+	fs.SetOutput(e.Stderr)
+	fs.Usage = func() { fmt.Fprintln(e.Stderr, benchUsage); fs.PrintDefaults() }
 	var (
 		n        = fs.Int("n", 1_000_000, "number of `animals` (one licence each)")
 		quick    = fs.Bool("quick", false, "a quick run for CI: 20,000 animals, shorter loads")
@@ -38,17 +39,17 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		strict   = fs.Bool("strict", false, "exit 1 when a figure misses its target")
 		quiet    = fs.Bool("q", false, "no progress lines on stderr")
 	)
-	if err := parseInterspersed(fs, args); err != nil {
-		return err
+	if _, err := cmdline.ParseArgs(fs, args); err != nil {
+		return cmdline.FlagError(err)
 	}
 	if fs.NArg() > 0 {
-		return usageError("bench: unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError("bench: unexpected argument %q", fs.Arg(0))
 	}
 	if *n <= 0 {
-		return usageError("bench: -n must be positive")
+		return cmdline.UsageError("bench: -n must be positive")
 	}
 	o := &bench.Opts{Animals: *n, Dir: *dir, Postgres: *pg, Clients: *clients, LookupTime: *duration,
-		Scans: *scans, MicroTime: time.Second, Progress: e.stderr, Now: e.now, Binary: *binary}
+		Scans: *scans, MicroTime: time.Second, Progress: e.Stderr, Now: e.Now, Binary: *binary}
 	if *quick {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -78,15 +79,15 @@ func runBench(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		err = r.WriteJSON(e.stdout)
+		err = r.WriteJSON(e.Stdout)
 	} else {
-		err = r.WriteTable(e.stdout)
+		err = r.WriteTable(e.Stdout)
 	}
 	if err != nil {
 		return err
 	}
 	if failed := r.Failed(); *strict && len(failed) > 0 {
-		return exit(1, fmt.Errorf("missed %s", strings.Join(failed, "; ")))
+		return cmdline.Exit(1, fmt.Errorf("missed %s", strings.Join(failed, "; ")))
 	}
 	return nil
 }

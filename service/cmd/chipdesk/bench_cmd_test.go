@@ -10,11 +10,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 )
 
 func benchCLI(args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
-	e := &env{stdout: &out, stderr: &errOut, stdin: strings.NewReader(""), now: time.Now}
+	e := &cmdline.Env{Stdout: &out, Stderr: &errOut, Stdin: strings.NewReader(""), Now: time.Now}
 	code = run(context.Background(), e, args)
 	return code, out.String(), errOut.String()
 }

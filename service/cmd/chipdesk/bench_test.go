@@ -35,6 +35,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
@@ -62,7 +63,7 @@ func TestBenchServeChild(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { io.Copy(io.Discard, os.Stdin); cancel() }()
-	code := run(ctx, &env{stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr, now: time.Now}, strings.Split(args, "\x1f"))
+	code := run(ctx, &cmdline.Env{Stdin: strings.NewReader(""), Stdout: os.Stdout, Stderr: os.Stderr, Now: time.Now}, strings.Split(args, "\x1f"))
 	if code != 0 {
 		t.Fatalf("serve exit status %d", code)
 	}

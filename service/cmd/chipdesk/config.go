@@ -15,6 +15,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
@@ -195,8 +196,8 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	}
 	serviceFlags(fs, &c)
 	fs.String("config", path, "TOML config `file` (also CHIPDESK_CONFIG)")
-	if err := parseInterspersed(fs, args); err != nil {
-		return c, err
+	if _, err := cmdline.ParseArgs(fs, args); err != nil {
+		return c, cmdline.FlagError(err)
 	}
 	return c, c.check()
 }
@@ -237,32 +238,6 @@ func (c *config) logger(w io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, o))
 	}
 	return slog.New(slog.NewTextHandler(w, o))
-}
-
-// parseInterspersed parses flags that may come after positional
-// arguments ("token revoke 3 --db x"); the positional arguments remain
-// in fs.Args().
-func parseInterspersed(fs *flag.FlagSet, args []string) error {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exit(0, nil)
-			}
-			return exit(2, err)
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		if args[0] == "--" {
-			pos = append(pos, args[1:]...)
-			break
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-	return fs.Parse(append([]string{"--"}, pos...))
 }
 
 // loadRules returns the embedded jurisdiction profiles and the zone of

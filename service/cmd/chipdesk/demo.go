@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/lookup"
@@ -24,29 +25,29 @@ const demoReader = "front-desk"
 // pseudo-terminal that scans a chip every few seconds, simulated
 // printers that make the licence tags, and a URL that signs the browser
 // in.
-func runDemo(ctx context.Context, e *env, args []string) error {
+func runDemo(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(e.Stderr)
 	listen := fs.String("listen", "127.0.0.1:8080", "HTTP listen `address` (another free port when taken)")
 	every := fs.Duration("every", 4*time.Second, "simulated scan `interval`")
 	keep := fs.Bool("keep", false, "keep the temporary database when done")
 	kind := fs.String("reader", "wl134", "simulated reader `protocol`")
 	level := fs.String("log-level", "info", "log `level`")
-	if err := parseInterspersed(fs, args); err != nil {
-		return err
+	if _, err := cmdline.ParseArgs(fs, args); err != nil {
+		return cmdline.FlagError(err)
 	}
 	if fs.NArg() > 0 {
-		return usageError("demo: unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError("demo: unexpected argument %q", fs.Arg(0))
 	}
 	if *every <= 0 {
-		return usageError("demo: -every must be positive")
+		return cmdline.UsageError("demo: -every must be positive")
 	}
 	dir, err := os.MkdirTemp("", "chipdesk-demo-")
 	if err != nil {
 		return err
 	}
 	if *keep {
-		fmt.Fprintf(e.stderr, "database kept in %s\n", dir)
+		fmt.Fprintf(e.Stderr, "database kept in %s\n", dir)
 	} else {
 		defer os.RemoveAll(dir)
 	}
@@ -65,10 +66,10 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	cfg.Readers = []string{*kind + ":" + sim.Path() + ",name=" + demoReader}
 	defer demoPrinters(e, &cfg, dir)()
 	if err := cfg.check(); err != nil {
-		return usageError("demo: %v", err)
+		return cmdline.UsageError("demo: %v", err)
 	}
-	log := cfg.logger(e.stderr)
-	a, err := openApp(ctx, &cfg, log, e.now)
+	log := cfg.logger(e.Stderr)
+	a, err := openApp(ctx, &cfg, log, e.Now)
 	if err != nil {
 		return err
 	}
@@ -83,7 +84,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	chips, err := seedDemo(ctx, a, e.now())
+	chips, err := seedDemo(ctx, a, e.Now())
 	if err != nil {
 		return fmt.Errorf("demo: seeding: %w", err)
 	}
@@ -97,7 +98,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 	base := a.url()
 	login := base + "/login?token=" + url.QueryEscape(admin) + "&reader=" + url.QueryEscape(demoReader)
-	fmt.Fprintf(e.stdout, `chipdesk demo is running.
+	fmt.Fprintf(e.Stdout, `chipdesk demo is running.
 
   Open:          %s
                  (signs you in as admin and shows the %s reader's scans live)
@@ -117,7 +118,7 @@ Stop with Ctrl-C.
 }
 
 // demoScans scans the chips in turn, one every interval, until ctx is done.
-func demoScans(ctx context.Context, sim *readersim.Sim, chips []string, every time.Duration, e *env) {
+func demoScans(ctx context.Context, sim *readersim.Sim, chips []string, every time.Duration, e *cmdline.Env) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for i := 0; ; i++ {
@@ -127,7 +128,7 @@ func demoScans(ctx context.Context, sim *readersim.Sim, chips []string, every ti
 		case <-t.C:
 		}
 		if err := sim.SendText(ctx, chips[i%len(chips)]); err != nil && ctx.Err() == nil {
-			fmt.Fprintf(e.stderr, "demo: simulated scan: %v\n", err)
+			fmt.Fprintf(e.Stderr, "demo: simulated scan: %v\n", err)
 		}
 	}
 }

@@ -9,39 +9,40 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/service/csvio"
 )
 
 // runExport is "chipdesk export --db PATH DIR": every table as a CSV
 // file in DIR (made if missing), in the format import reads.
-func runExport(ctx context.Context, e *env, args []string) error {
+func runExport(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(e.Stderr)
 	db := fs.String("db", envOr("CHIPDESK_DB", defaultConfig().DB), "SQLite database `file` or postgres:// URL")
 	quiet := fs.Bool("q", false, "no progress bar")
-	if err := parseInterspersed(fs, args); err != nil {
-		return err
+	if _, err := cmdline.ParseArgs(fs, args); err != nil {
+		return cmdline.FlagError(err)
 	}
 	if fs.NArg() != 1 {
-		return usageError("export: want one directory")
+		return cmdline.UsageError("export: want one directory")
 	}
 	dir := fs.Arg(0)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	st, err := openStore(ctx, *db, e.now)
+	st, err := openStore(ctx, *db, e.Now)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	bar := newProgress(e.stderr, "rows", 0, *quiet)
+	bar := newProgress(e.Stderr, "rows", 0, *quiet)
 	for _, t := range csvio.Tables {
 		if err := exportTable(ctx, st, t, filepath.Join(dir, t.File()), bar); err != nil {
 			return err
 		}
 	}
 	bar.done()
-	fmt.Fprintf(e.stdout, "exported %d rows to %s\n", bar.n, dir)
+	fmt.Fprintf(e.Stdout, "exported %d rows to %s\n", bar.n, dir)
 	return nil
 }
 

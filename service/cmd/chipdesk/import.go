@@ -15,6 +15,7 @@ import (
 	"github.com/dustin/go-humanize"
 	"github.com/mattn/go-isatty"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/service/csvio"
 )
 
@@ -22,20 +23,20 @@ import (
 // after their tables (owners.csv, animals.csv, chips.csv, licences.csv,
 // vaccinations.csv) are checked row by row and stored in one
 // transaction, or not at all.
-func runImport(ctx context.Context, e *env, args []string) error {
+func runImport(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(e.Stderr)
 	db := fs.String("db", envOr("CHIPDESK_DB", defaultConfig().DB), "SQLite database `file` or postgres:// URL")
 	quiet := fs.Bool("q", false, "no progress bar")
-	if err := parseInterspersed(fs, args); err != nil {
-		return err
+	if _, err := cmdline.ParseArgs(fs, args); err != nil {
+		return cmdline.FlagError(err)
 	}
 	if fs.NArg() == 0 {
-		return usageError("import: want a directory or CSV files (owners.csv, animals.csv, chips.csv, licences.csv, vaccinations.csv)")
+		return cmdline.UsageError("import: want a directory or CSV files (owners.csv, animals.csv, chips.csv, licences.csv, vaccinations.csv)")
 	}
 	paths, err := csvFiles(fs.Args())
 	if err != nil {
-		return exit(2, err)
+		return cmdline.Exit(2, err)
 	}
 	var total int64
 	for _, p := range paths {
@@ -45,13 +46,13 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		}
 		total += fi.Size()
 	}
-	st, err := openStore(ctx, *db, e.now)
+	st, err := openStore(ctx, *db, e.Now)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 
-	bar := newProgress(e.stderr, "reading", total, *quiet)
+	bar := newProgress(e.Stderr, "reading", total, *quiet)
 	files := map[csvio.Table]io.Reader{}
 	for t, p := range paths {
 		f, err := os.Open(p)
@@ -61,24 +62,24 @@ func runImport(ctx context.Context, e *env, args []string) error {
 		defer f.Close()
 		files[t] = bar.reader(f)
 	}
-	start := e.now()
+	start := e.Now()
 	b, err := csvio.Decode(ctx, st, files)
 	bar.done()
 	if err != nil {
 		var ie *csvio.ImportError
 		if errors.As(err, &ie) {
-			fmt.Fprintln(e.stderr, "nothing imported; the files have errors:")
-			fmt.Fprintln(e.stderr, ie.Error())
-			return exit(1, nil)
+			fmt.Fprintln(e.Stderr, "nothing imported; the files have errors:")
+			fmt.Fprintln(e.Stderr, ie.Error())
+			return cmdline.Exit(1, nil)
 		}
 		return err
 	}
-	fmt.Fprintf(e.stderr, "storing %s records in one transaction…\n", humanize.Comma(int64(b.Len())))
+	fmt.Fprintf(e.Stderr, "storing %s records in one transaction…\n", humanize.Comma(int64(b.Len())))
 	if err := st.Import(ctx, b); err != nil {
 		return fmt.Errorf("nothing imported: %w", err)
 	}
-	fmt.Fprintf(e.stdout, "imported %d owners, %d animals, %d chips, %d licences, %d vaccinations in %s\n",
-		len(b.Owners), len(b.Animals), len(b.Chips), len(b.Licences), len(b.Vaccinations), e.now().Sub(start).Round(time.Millisecond))
+	fmt.Fprintf(e.Stdout, "imported %d owners, %d animals, %d chips, %d licences, %d vaccinations in %s\n",
+		len(b.Owners), len(b.Animals), len(b.Chips), len(b.Licences), len(b.Vaccinations), e.Now().Sub(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -4,114 +4,21 @@
 // Each subcommand lives in its own file and is listed in commands below.
 package main
 
-import (
-	"context"
-	"errors"
-	"fmt"
-	"io"
-	"os"
-	"os/signal"
-	"syscall"
-	"time"
-)
+import "github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 
-// env is what a subcommand may touch: its streams and the clock. Tests
-// call run with their own env.
-type env struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
-	now            func() time.Time
-}
-
-// command is one subcommand.
-type command struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, e *env, args []string) error
-}
-
-// exitError asks main to exit with code; a nil err prints nothing.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit status %d", e.code)
-	}
-	return e.err.Error()
-}
-
-func (e *exitError) Unwrap() error { return e.err }
-
-// exit returns an error that makes chipdesk exit with code, printing err
-// when it is not nil.
-func exit(code int, err error) error { return &exitError{code: code, err: err} }
-
-// usageError marks a bad command line; chipdesk exits with status 2.
-func usageError(format string, a ...any) error {
-	return exit(2, fmt.Errorf(format, a...))
-}
-
-func commands() []command {
-	return []command{
-		{"serve", "serve the API and pages, run the configured readers and printers until signalled", runServe},
-		{"demo", "the service on a temporary seeded database with a simulated reader and printer; prints the URL", runDemo},
-		{"token", "create, revoke or list API tokens", runToken},
-		{"import", "import CSV files (owners, animals, chips, licences, vaccinations), all or nothing", runImport},
-		{"export", "export every table as CSV files", runExport},
-		{"tag", "licence tag designs, rendering (png, svg, zpl, paths) and check codes", runTag},
-		{"print", "print or engrave licence tags and pre-numbered batches; job list", runPrint},
-		{"migrate", "copy an SQLite database into PostgreSQL, or back", runMigrate},
-		{"sync", "offline handheld: look up and queue scans offline, push and pull when online", runSync},
-		{"bench", "measure lookups, scans, import, demodulation, tags and memory against their targets", runBench},
+func commands() []cmdline.Command {
+	return []cmdline.Command{
+		{Name: "serve", Summary: "serve the API and pages, run the configured readers and printers until signalled", Run: runServe},
+		{Name: "demo", Summary: "the service on a temporary seeded database with a simulated reader and printer; prints the URL", Run: runDemo},
+		{Name: "token", Summary: "create, revoke or list API tokens", Run: runToken},
+		{Name: "import", Summary: "import CSV files (owners, animals, chips, licences, vaccinations), all or nothing", Run: runImport},
+		{Name: "export", Summary: "export every table as CSV files", Run: runExport},
+		{Name: "tag", Summary: "licence tag designs, rendering (png, svg, zpl, paths) and check codes", Run: runTag},
+		{Name: "print", Summary: "print or engrave licence tags and pre-numbered batches; job list", Run: runPrint},
+		{Name: "migrate", Summary: "copy an SQLite database into PostgreSQL, or back", Run: runMigrate},
+		{Name: "sync", Summary: "offline handheld: look up and queue scans offline, push and pull when online", Run: runSync},
+		{Name: "bench", Summary: "measure lookups, scans, import, demodulation, tags and memory against their targets", Run: runBench},
 	}
 }
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, now: time.Now}
-	code := run(ctx, e, os.Args[1:])
-	stop()
-	os.Exit(code)
-}
-
-// run runs one command line and returns the exit status.
-func run(ctx context.Context, e *env, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(e.stderr)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	for _, c := range commands() {
-		if c.name != args[0] {
-			continue
-		}
-		err := c.run(ctx, e, args[1:])
-		if err == nil {
-			return 0
-		}
-		var ee *exitError
-		if errors.As(err, &ee) {
-			if ee.err != nil {
-				fmt.Fprintf(e.stderr, "chipdesk %s: %v\n", c.name, ee.err)
-			}
-			return ee.code
-		}
-		fmt.Fprintf(e.stderr, "chipdesk %s: %v\n", c.name, err)
-		return 1
-	}
-	fmt.Fprintf(e.stderr, "chipdesk: unknown command %q\n", args[0])
-	usage(e.stderr)
-	return 2
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: chipdesk COMMAND [ARGS]\n\ncommands:")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
-	}
-}
+func main() { cmdline.Main("chipdesk", commands()) }

@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/postgres"
 )
@@ -41,22 +42,22 @@ var migrateTables = []string{
 const sqliteStampLayout = "2006-01-02T15:04:05.000000000Z"
 
 // runMigrate is "chipdesk migrate FROM TO".
-func runMigrate(ctx context.Context, e *env, args []string) error {
+func runMigrate(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("migrate", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprintln(e.stderr, migrateUsage) }
+	fs.SetOutput(e.Stderr)
+	fs.Usage = func() { fmt.Fprintln(e.Stderr, migrateUsage) }
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
-		return exit(2, nil)
+		return cmdline.Exit(2, nil)
 	}
 	if fs.NArg() != 2 {
-		return usageError("want FROM and TO\n%s", migrateUsage)
+		return cmdline.UsageError("want FROM and TO\n%s", migrateUsage)
 	}
 	from, to := fs.Arg(0), fs.Arg(1)
 	if postgres.IsDSN(from) == postgres.IsDSN(to) {
-		return usageError("FROM and TO must be one SQLite file and one postgres:// URL")
+		return cmdline.UsageError("FROM and TO must be one SQLite file and one postgres:// URL")
 	}
 	if !postgres.IsDSN(from) {
 		if _, err := os.Stat(from); err != nil {
@@ -66,7 +67,7 @@ func runMigrate(ctx context.Context, e *env, args []string) error {
 	// Opening each store applies its migrations: both ends then have the
 	// current schema.
 	for _, target := range []string{from, to} {
-		st, err := openBackend(ctx, target, e.now, nil)
+		st, err := openBackend(ctx, target, e.Now, nil)
 		if err != nil {
 			return err
 		}
@@ -82,7 +83,7 @@ func runMigrate(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(e.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TABLE\tROWS")
 	total := 0
 	for _, c := range counts {

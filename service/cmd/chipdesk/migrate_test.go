@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/postgres"
@@ -163,7 +164,7 @@ func dump(v any) string {
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
-	e := &env{stdout: &out, stderr: &errOut, stdin: strings.NewReader(""), now: migrateClock}
+	e := &cmdline.Env{Stdout: &out, Stderr: &errOut, Stdin: strings.NewReader(""), Now: migrateClock}
 	code = run(context.Background(), e, args)
 	return code, out.String(), errOut.String()
 }

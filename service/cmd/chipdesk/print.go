@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/lookup"
@@ -43,17 +44,17 @@ next blank (or plate, option plate=WxH mm), and without an answer the
 batch pauses until "print resume". Exit status 1 when the device fails.
 common flags: --db FILE, --keys PATH, --designs DIR, --previews DIR (PNG of each tag made)`
 
-func runPrint(ctx context.Context, e *env, args []string) error {
+func runPrint(ctx context.Context, e *cmdline.Env, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(e.stderr, printUsage)
+		fmt.Fprintln(e.Stderr, printUsage)
 		if len(args) == 0 {
-			return exit(2, nil)
+			return cmdline.Exit(2, nil)
 		}
 		return nil
 	}
 	sub, args := args[0], args[1:]
 	fs := flag.NewFlagSet("print "+sub, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(e.Stderr)
 	var (
 		db       = fs.String("db", envOr("CHIPDESK_DB", defaultConfig().DB), "SQLite database `file`")
 		keysPath = fs.String("keys", envOr("CHIPDESK_TAG_KEYS", ""), "check-code key `path` (file or directory)")
@@ -71,8 +72,8 @@ func runPrint(ctx context.Context, e *env, args []string) error {
 	)
 	var devices []string
 	fs.Var(&stringsFlag{vals: &devices}, "device", "make the tags now on `KIND:ADDRESS[,option=value...]` (run: repeatable)")
-	if err := parseInterspersed(fs, args); err != nil {
-		return err
+	if _, err := cmdline.ParseArgs(fs, args); err != nil {
+		return cmdline.FlagError(err)
 	}
 	kind := service.JobPrint
 	if *engrave {
@@ -80,25 +81,25 @@ func runPrint(ctx context.Context, e *env, args []string) error {
 	}
 	var spec jobs.Spec
 	if len(devices) > 1 && sub != "run" {
-		return usageError("print %s: one --device", sub)
+		return cmdline.UsageError("print %s: one --device", sub)
 	}
 	if len(devices) > 0 {
 		var err error
 		if spec, err = jobs.ParseSpec(devices[0]); err != nil {
-			return usageError("print: %v", err)
+			return cmdline.UsageError("print: %v", err)
 		}
 		if *engrave && spec.JobKind() != service.JobEngrave {
-			return usageError("print: --engrave with %s, a printer", spec.Name)
+			return cmdline.UsageError("print: --engrave with %s, a printer", spec.Name)
 		}
 		kind = spec.JobKind()
 	}
 	id := func() (int64, error) {
 		if fs.NArg() != 1 {
-			return 0, usageError("print %s: want one id", sub)
+			return 0, cmdline.UsageError("print %s: want one id", sub)
 		}
 		n, err := strconv.ParseInt(fs.Arg(0), 10, 64)
 		if err != nil || n <= 0 {
-			return 0, usageError("print %s: bad id %q", sub, fs.Arg(0))
+			return 0, cmdline.UsageError("print %s: bad id %q", sub, fs.Arg(0))
 		}
 		return n, nil
 	}
@@ -112,33 +113,33 @@ func runPrint(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		if *reason != string(service.TagLost) && *reason != string(service.TagStolen) {
-			return usageError("print duplicate: --reason must be lost or stolen (64.40)")
+			return cmdline.UsageError("print duplicate: --reason must be lost or stolen (64.40)")
 		}
 	case "batch":
 		if fs.NArg() != 0 {
-			return usageError("print batch: unexpected argument %q", fs.Arg(0))
+			return cmdline.UsageError("print batch: unexpected argument %q", fs.Arg(0))
 		}
 		if *jur == "" || *year == 0 || *count <= 0 {
-			return usageError("print batch: --jurisdiction, --year and --count required")
+			return cmdline.UsageError("print batch: --jurisdiction, --year and --count required")
 		}
 	case "run":
 		if len(devices) == 0 || fs.NArg() != 0 {
-			return usageError("print run: want --device SPEC (repeatable) and no arguments")
+			return cmdline.UsageError("print run: want --device SPEC (repeatable) and no arguments")
 		}
 		for _, d := range devices[1:] {
 			if _, err := jobs.ParseSpec(d); err != nil {
-				return usageError("print: %v", err)
+				return cmdline.UsageError("print: %v", err)
 			}
 		}
 	case "list":
 		if *state != "" && !service.JobState(*state).Valid() {
-			return usageError("print list: --state must be queued, sent, done or failed")
+			return cmdline.UsageError("print list: --state must be queued, sent, done or failed")
 		}
 	default:
-		return usageError("print: unknown subcommand %q (want licence, duplicate, batch, reprint, resume, list or run)", sub)
+		return cmdline.UsageError("print: unknown subcommand %q (want licence, duplicate, batch, reprint, resume, list or run)", sub)
 	}
 
-	store, err := openStore(ctx, *db, e.now)
+	store, err := openStore(ctx, *db, e.Now)
 	if err != nil {
 		return err
 	}
@@ -180,12 +181,12 @@ func runPrint(ctx context.Context, e *env, args []string) error {
 				return err
 			}
 			if !created {
-				fmt.Fprintf(e.stderr, "licence %d already has job %d (%s, %s): one tag per licence\n", n, j.ID, j.Kind, j.State)
+				fmt.Fprintf(e.Stderr, "licence %d already has job %d (%s, %s): one tag per licence\n", n, j.ID, j.Kind, j.State)
 			}
 		} else if j, err = is.Reprint(ctx, n); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "job %d: licence %d, %s, %s\n", j.ID, j.LicenceID, j.Kind, j.State)
+		fmt.Fprintf(e.Stdout, "job %d: licence %d, %s, %s\n", j.ID, j.LicenceID, j.Kind, j.State)
 		target = func() (bool, error) {
 			if j, err = store.FindJobByID(ctx, j.ID); err != nil {
 				return true, err
@@ -202,7 +203,7 @@ func runPrint(ctx context.Context, e *env, args []string) error {
 				return err
 			}
 			if !created {
-				fmt.Fprintf(e.stderr, "batch with key %q exists: no new numbers reserved\n", *key)
+				fmt.Fprintf(e.Stderr, "batch with key %q exists: no new numbers reserved\n", *key)
 			}
 		} else {
 			n, _ := id()
@@ -210,7 +211,7 @@ func runPrint(ctx context.Context, e *env, args []string) error {
 				return err
 			}
 		}
-		fmt.Fprintf(e.stdout, "batch %d: %s %d tags %d-%d, %s, %s\n", b.ID, b.Jurisdiction, b.Year, b.First, b.Last, b.Kind, b.State)
+		fmt.Fprintf(e.Stdout, "batch %d: %s %d tags %d-%d, %s, %s\n", b.ID, b.Jurisdiction, b.Year, b.First, b.Last, b.Kind, b.State)
 		target = func() (bool, error) {
 			if b, err = store.FindTagBatchByID(ctx, b.ID); err != nil {
 				return true, err
@@ -226,27 +227,27 @@ func runPrint(ctx context.Context, e *env, args []string) error {
 
 // jobResult says whether a job in state st is finished, and prints the
 // outcome; a failed one is exit status 1.
-func jobResult(e *env, st service.JobState, what, msg string) (bool, error) {
+func jobResult(e *cmdline.Env, st service.JobState, what, msg string) (bool, error) {
 	switch st {
 	case service.JobDone:
-		fmt.Fprintf(e.stdout, "%s done\n", what)
+		fmt.Fprintf(e.Stdout, "%s done\n", what)
 		return true, nil
 	case service.JobFailed:
-		return true, exit(1, fmt.Errorf("%s failed: %s", what, msg))
+		return true, cmdline.Exit(1, fmt.Errorf("%s failed: %s", what, msg))
 	}
 	return false, nil
 }
 
 // printRun opens the device and makes queued work until target is
 // finished.
-func printRun(ctx context.Context, e *env, is *jobs.Issuer, spec jobs.Spec, previews string, target func() (bool, error)) error {
+func printRun(ctx context.Context, e *cmdline.Env, is *jobs.Issuer, spec jobs.Spec, previews string, target func() (bool, error)) error {
 	dev, err := jobs.Open(ctx, spec)
 	if err != nil {
 		return err
 	}
 	defer dev.Close()
-	bar := &progressBar{w: e.stderr}
-	r, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: is, Previews: previews, Now: e.now, OnEvent: bar.event,
+	bar := &progressBar{w: e.Stderr}
+	r, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: is, Previews: previews, Now: e.Now, OnEvent: bar.event,
 		NextBlank: askNextBlank(e, bar.end)})
 	if err != nil {
 		return err
@@ -254,7 +255,7 @@ func printRun(ctx context.Context, e *env, is *jobs.Issuer, spec jobs.Spec, prev
 	if n, err := r.Recover(ctx); err != nil {
 		return err
 	} else if n > 0 {
-		fmt.Fprintf(e.stderr, "%d interrupted job(s) on %s marked failed (chipdesk print list --state failed)\n", n, spec.Name)
+		fmt.Fprintf(e.Stderr, "%d interrupted job(s) on %s marked failed (chipdesk print list --state failed)\n", n, spec.Name)
 	}
 	for {
 		if finished, err := target(); finished || err != nil {
@@ -265,7 +266,7 @@ func printRun(ctx context.Context, e *env, is *jobs.Issuer, spec jobs.Spec, prev
 			return err
 		}
 		if !did {
-			return exit(1, fmt.Errorf("print: nothing queued for %s", spec.Name))
+			return cmdline.Exit(1, fmt.Errorf("print: nothing queued for %s", spec.Name))
 		}
 	}
 }
@@ -274,13 +275,13 @@ func printRun(ctx context.Context, e *env, is *jobs.Issuer, spec jobs.Spec, prev
 // plate) of an engraved batch and press Enter; before it, clear ends a
 // progress bar's line. Stdin is read by one goroutine, so a cancelled
 // context is not held up by a terminal nobody answers.
-func askNextBlank(e *env, clear func()) func(ctx context.Context, device string, first, last int) error {
+func askNextBlank(e *cmdline.Env, clear func()) func(ctx context.Context, device string, first, last int) error {
 	var (
 		once  sync.Once
 		lines = make(chan error, 1)
 	)
 	read := func() {
-		in := bufio.NewReader(e.stdin)
+		in := bufio.NewReader(e.Stdin)
 		for {
 			_, err := in.ReadString('\n')
 			lines <- err
@@ -293,18 +294,18 @@ func askNextBlank(e *env, clear func()) func(ctx context.Context, device string,
 	return func(ctx context.Context, device string, first, last int) error {
 		clear()
 		if first == last {
-			fmt.Fprintf(e.stderr, "load the blank for tag %d on %s, then press Enter: ", first, device)
+			fmt.Fprintf(e.Stderr, "load the blank for tag %d on %s, then press Enter: ", first, device)
 		} else {
-			fmt.Fprintf(e.stderr, "load the plate for tags %d-%d on %s, then press Enter: ", first, last, device)
+			fmt.Fprintf(e.Stderr, "load the plate for tags %d-%d on %s, then press Enter: ", first, last, device)
 		}
 		once.Do(func() { go read() })
 		select {
 		case <-ctx.Done():
-			fmt.Fprintln(e.stderr)
+			fmt.Fprintln(e.Stderr)
 			return ctx.Err()
 		case err, ok := <-lines:
 			if !ok || err != nil {
-				fmt.Fprintln(e.stderr)
+				fmt.Fprintln(e.Stderr)
 				return errors.New("no one at the terminal")
 			}
 			return nil
@@ -315,10 +316,10 @@ func askNextBlank(e *env, clear func()) func(ctx context.Context, device string,
 // printDaemon runs the queue on the devices until ctx ends (Ctrl-C),
 // reporting every job on stdout. Devices that are off or unplugged are
 // opened when they answer.
-func printDaemon(ctx context.Context, e *env, is *jobs.Issuer, specs []string, previews string) error {
+func printDaemon(ctx context.Context, e *cmdline.Env, is *jobs.Issuer, specs []string, previews string) error {
 	devs, err := jobs.PendingDevices(specs)
 	if err != nil {
-		return usageError("print: %v", err)
+		return cmdline.UsageError("print: %v", err)
 	}
 	defer func() {
 		for _, d := range devs {
@@ -334,15 +335,15 @@ func printDaemon(ctx context.Context, e *env, is *jobs.Issuer, specs []string, p
 		if ev.Error != "" {
 			line += ": " + ev.Error
 		}
-		fmt.Fprintln(e.stdout, line)
+		fmt.Fprintln(e.Stdout, line)
 	}
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	r, err := jobs.New(devs, &jobs.Opts{Issuer: is, Previews: previews, Now: e.now, OnEvent: report, Logger: log,
+	log := slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	r, err := jobs.New(devs, &jobs.Opts{Issuer: is, Previews: previews, Now: e.Now, OnEvent: report, Logger: log,
 		NextBlank: askNextBlank(e, func() {})})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "making queued tags on %s; stop with Ctrl-C\n", strings.Join(specs, ", "))
+	fmt.Fprintf(e.Stderr, "making queued tags on %s; stop with Ctrl-C\n", strings.Join(specs, ", "))
 	if err := r.Run(ctx); !errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -389,7 +390,7 @@ func (p *progressBar) end() {
 	}
 }
 
-func printList(ctx context.Context, e *env, store service.Store, state string) error {
+func printList(ctx context.Context, e *cmdline.Env, store service.Store, state string) error {
 	var st *service.JobState
 	if state != "" {
 		s := service.JobState(state)
@@ -399,7 +400,7 @@ func printList(ctx context.Context, e *env, store service.Store, state string) e
 	if err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(e.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "JOB\tLICENCE\tKIND\tREASON\tSTATE\tDEVICE\tTRIES\tUPDATED\tERROR")
 	for _, j := range js {
 		fmt.Fprintf(tw, "%d\t%d\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", j.ID, j.LicenceID, j.Kind, j.Reason, j.State, j.Device,
@@ -423,12 +424,12 @@ func printList(ctx context.Context, e *env, store service.Store, state string) e
 // or stolen tag, with the fee of the rules (Minneapolis 64.40; fee
 // cents when the ordinance leaves the amount to a resolution), and
 // returns its id. Its tag gets a new number; the old tag is void.
-func printDuplicate(ctx context.Context, e *env, store service.Store, rs *rules.Set, id int64, reason service.ReplaceReason, fee int64) (int64, error) {
+func printDuplicate(ctx context.Context, e *cmdline.Env, store service.Store, rs *rules.Set, id int64, reason service.ReplaceReason, fee int64) (int64, error) {
 	old, err := store.FindLicenceByID(ctx, id)
 	if err != nil {
 		return 0, err
 	}
-	lk, err := lookup.New(&lookup.Opts{Store: store, Rules: rs, Now: e.now})
+	lk, err := lookup.New(&lookup.Opts{Store: store, Rules: rs, Now: e.Now})
 	if err != nil {
 		return 0, err
 	}
@@ -443,10 +444,10 @@ func printDuplicate(ctx context.Context, e *env, store service.Store, rs *rules.
 	} else if err != nil {
 		return 0, err
 	}
-	fmt.Fprintf(e.stdout, "licence %d replaces licence %d (tag %d, %s): tag %d, fee %s\n",
+	fmt.Fprintf(e.Stdout, "licence %d replaces licence %d (tag %d, %s): tag %d, fee %s\n",
 		l.ID, old.ID, old.TagNumber, reason, l.TagNumber, rules.Money(l.FeeCents))
 	for _, w := range l.Warnings {
-		fmt.Fprintf(e.stderr, "warning: %s\n", w)
+		fmt.Fprintf(e.Stderr, "warning: %s\n", w)
 	}
 	return l.ID, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/grblsim"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
 	"github.com/chipdesk/chipdesk/service"
@@ -17,16 +18,16 @@ import (
 // tag made, in cfg, so that the demo's job runner is serve's (--printer,
 // --previews). stop closes the simulators. When one cannot start, the
 // problem is reported on stderr and the demo goes on without printers.
-func demoPrinters(e *env, cfg *config, dir string) (stop func()) {
+func demoPrinters(e *cmdline.Env, cfg *config, dir string) (stop func()) {
 	printer, err := zplsim.Listen(nil)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "demo: printing: %v\n", err)
+		fmt.Fprintf(e.Stderr, "demo: printing: %v\n", err)
 		return func() {}
 	}
 	laser, err := grblsim.Start(nil)
 	if err != nil {
 		printer.Close()
-		fmt.Fprintf(e.stderr, "demo: printing: %v\n", err)
+		fmt.Fprintf(e.Stderr, "demo: printing: %v\n", err)
 		return func() {}
 	}
 	cfg.Printers = []string{
@@ -34,7 +35,7 @@ func demoPrinters(e *env, cfg *config, dir string) (stop func()) {
 		"grbl:" + laser.TTY() + ",name=demo-laser,speed=3000",
 	}
 	cfg.Previews = filepath.Join(dir, "previews")
-	fmt.Fprintf(e.stderr, "demo: tags print on a simulated ZPL printer at %s (laser on %s); PNG previews in %s\n",
+	fmt.Fprintf(e.Stderr, "demo: tags print on a simulated ZPL printer at %s (laser on %s); PNG previews in %s\n",
 		printer.Addr(), laser.TTY(), cfg.Previews)
 	return func() {
 		laser.Close()
@@ -44,12 +45,12 @@ func demoPrinters(e *env, cfg *config, dir string) (stop func()) {
 
 // demoQueueTags queues the tag of every seeded licence on the printer
 // and wakes the runner.
-func demoQueueTags(ctx context.Context, e *env, a *app) {
+func demoQueueTags(ctx context.Context, e *cmdline.Env, a *app) {
 	if a.runner == nil {
 		return
 	}
 	if _, err := jobs.QueueActive(ctx, a.issuer, service.JobPrint); err != nil {
-		fmt.Fprintf(e.stderr, "demo: printing: %v\n", err)
+		fmt.Fprintf(e.Stderr, "demo: printing: %v\n", err)
 	}
 	a.runner.Wake()
 }

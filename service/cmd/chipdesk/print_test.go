@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/grblsim"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
 	"github.com/chipdesk/chipdesk/service"
@@ -28,7 +29,7 @@ func runPrintCmd(t *testing.T, args ...string) (int, string, string) {
 func runPrintIn(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, now: time.Now}
+	e := &cmdline.Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Now: time.Now}
 	code := run(context.Background(), e, append(append([]string{"print"}, args...), "--keys", ""))
 	return code, out.String(), errb.String()
 }
@@ -153,7 +154,7 @@ func TestDemoPrinting(t *testing.T) {
 	db, l := printDB(t)
 	dir := t.TempDir()
 	var errb syncBuffer
-	e := &env{stdout: &bytes.Buffer{}, stderr: &errb, now: time.Now}
+	e := &cmdline.Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Now: time.Now}
 	cfg := defaultConfig()
 	cfg.DB, cfg.Listen = db, "127.0.0.1:0"
 	defer demoPrinters(e, &cfg, dir)()
@@ -266,7 +267,7 @@ func TestPrintRun(t *testing.T) {
 		t.Fatalf("print licence without a device = %d %s%s, want the job queued", code, out, errs)
 	}
 	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, now: time.Now}
+	e := &cmdline.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: time.Now}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() {

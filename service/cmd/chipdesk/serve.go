@@ -11,6 +11,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/service/hardware"
@@ -23,18 +24,18 @@ import (
 // runServe is "chipdesk serve": the HTTP API, the pages, the configured
 // readers and the printers and engravers that make queued tags, until
 // ctx is done (SIGINT, SIGTERM).
-func runServe(ctx context.Context, e *env, args []string) error {
+func runServe(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(e.Stderr)
 	cfg, err := loadConfig(fs, args, os.Getenv)
 	if err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError("serve: unexpected argument %q", fs.Arg(0))
+		return cmdline.UsageError("serve: unexpected argument %q", fs.Arg(0))
 	}
-	log := cfg.logger(e.stderr)
-	a, err := openApp(ctx, &cfg, log, e.now)
+	log := cfg.logger(e.Stderr)
+	a, err := openApp(ctx, &cfg, log, e.Now)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/lookup"
@@ -61,7 +62,7 @@ func runAsync(t *testing.T, args ...string) (stdout, stderr *syncBuffer, stop fu
 	t.Helper()
 	stdout, stderr = &syncBuffer{}, &syncBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
-	e := &env{stdin: strings.NewReader(""), stdout: stdout, stderr: stderr, now: time.Now}
+	e := &cmdline.Env{Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr, Now: time.Now}
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, e, args) }()
 	var once sync.Once
@@ -84,7 +85,7 @@ func runAsync(t *testing.T, args ...string) (stdout, stderr *syncBuffer, stop fu
 func serveCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code = run(context.Background(), &env{stdin: strings.NewReader(""), stdout: &o, stderr: &e, now: time.Now}, args)
+	code = run(context.Background(), &cmdline.Env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e, Now: time.Now}, args)
 	return code, o.String(), e.String()
 }
 

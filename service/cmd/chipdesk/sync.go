@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/offline"
@@ -29,14 +30,14 @@ The conflict rules are in service/offline/README.md.`
 
 // runSync is "chipdesk sync [scan|status]": the offline handheld's
 // replica and its reconciliation with the central service.
-func runSync(ctx context.Context, e *env, args []string) error {
+func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 	sub := ""
 	if len(args) > 0 && (args[0] == "scan" || args[0] == "status") {
 		sub, args = args[0], args[1:]
 	}
 	fs := flag.NewFlagSet("sync", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { fmt.Fprintln(e.stderr, syncUsage) }
+	fs.SetOutput(e.Stderr)
+	fs.Usage = func() { fmt.Fprintln(e.Stderr, syncUsage) }
 	host, _ := os.Hostname()
 	var (
 		replica  = fs.String("replica", envDefault("CHIPDESK_REPLICA", "chipdesk-replica.db"), "replica `file`")
@@ -48,13 +49,13 @@ func runSync(ctx context.Context, e *env, args []string) error {
 		reader   = fs.String("reader", "", "reader `name` on queued scans (scan; default the device)")
 		pushOnly = fs.Bool("push-only", false, "push the queue, do not pull")
 	)
-	pos, err := parseWithPositionals(fs, args)
+	pos, err := cmdline.ParseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return nil
 	} else if err != nil {
-		return exit(2, nil)
+		return cmdline.Exit(2, nil)
 	}
-	r, err := offline.Open(ctx, *replica, &offline.Opts{Device: *device, User: *user, Site: *site, Now: e.now})
+	r, err := offline.Open(ctx, *replica, &offline.Opts{Device: *device, User: *user, Site: *site, Now: e.Now})
 	if err != nil {
 		return err
 	}
@@ -62,11 +63,11 @@ func runSync(ctx context.Context, e *env, args []string) error {
 	switch sub {
 	case "scan":
 		if len(pos) != 1 {
-			return usageError("sync scan: want one chip number\n%s", syncUsage)
+			return cmdline.UsageError("sync scan: want one chip number\n%s", syncUsage)
 		}
 		id, err := chipid.Parse(pos[0], nil)
 		if err != nil {
-			return exit(1, fmt.Errorf("sync scan: %w", err))
+			return cmdline.Exit(1, fmt.Errorf("sync scan: %w", err))
 		}
 		rec, err := r.FindRecordByChip(ctx, id.Code)
 		if err != nil && service.ErrorCode(err) != service.ENOTFOUND {
@@ -81,27 +82,27 @@ func runSync(ctx context.Context, e *env, args []string) error {
 			return qerr
 		}
 		if rec == nil {
-			fmt.Fprintf(e.stdout, "%s: not in the offline copy\n", id.Code)
+			fmt.Fprintf(e.Stdout, "%s: not in the offline copy\n", id.Code)
 		} else {
-			enc := json.NewEncoder(e.stdout)
+			enc := json.NewEncoder(e.Stdout)
 			enc.SetIndent("", "  ")
 			if err := enc.Encode(rec); err != nil {
 				return err
 			}
 		}
-		fmt.Fprintf(e.stderr, "queued scan %s\n", ev.ID)
+		fmt.Fprintf(e.Stderr, "queued scan %s\n", ev.ID)
 		return nil
 	case "status":
 		if len(pos) != 0 {
-			return usageError("sync status: unexpected argument %q", pos[0])
+			return cmdline.UsageError("sync status: unexpected argument %q", pos[0])
 		}
 		return syncStatus(ctx, e, r)
 	}
 	if len(pos) != 0 {
-		return usageError("sync: unexpected argument %q\n%s", pos[0], syncUsage)
+		return cmdline.UsageError("sync: unexpected argument %q\n%s", pos[0], syncUsage)
 	}
 	if *central == "" {
-		return usageError("sync: --central (or CHIPDESK_CENTRAL) is required")
+		return cmdline.UsageError("sync: --central (or CHIPDESK_CENTRAL) is required")
 	}
 	c, closeCentral, err := openCentral(ctx, *central, *token, e)
 	if err != nil {
@@ -109,16 +110,16 @@ func runSync(ctx context.Context, e *env, args []string) error {
 	}
 	defer closeCentral()
 	rep, err := offline.Sync(ctx, r, c, &offline.SyncOpts{NoPull: *pushOnly})
-	fmt.Fprintf(e.stdout, "pushed %d: %d applied, %d duplicates, %d rejected; %d still queued\n",
+	fmt.Fprintf(e.Stdout, "pushed %d: %d applied, %d duplicates, %d rejected; %d still queued\n",
 		rep.Pushed, rep.Applied, rep.Duplicates, rep.Rejected, rep.Queued)
 	if err != nil {
 		return err
 	}
 	if !*pushOnly {
-		fmt.Fprintf(e.stdout, "replica: %d records\n", rep.Records)
+		fmt.Fprintf(e.Stdout, "replica: %d records\n", rep.Records)
 	}
 	if rep.Rejected > 0 {
-		fmt.Fprintln(e.stdout, "rejected events are kept on the device: chipdesk sync status lists them")
+		fmt.Fprintln(e.Stdout, "rejected events are kept on the device: chipdesk sync status lists them")
 	}
 	return nil
 }
@@ -143,11 +144,11 @@ func withSync(next http.Handler, st backend, log *slog.Logger) http.Handler {
 
 // openCentral reaches the central service: over HTTP for an http(s)://
 // URL, else directly on its database.
-func openCentral(ctx context.Context, target, token string, e *env) (offline.Central, func(), error) {
+func openCentral(ctx context.Context, target, token string, e *cmdline.Env) (offline.Central, func(), error) {
 	if strings.HasPrefix(target, "https://") || strings.HasPrefix(target, "http://") {
 		return &offline.HTTPClient{URL: target, Token: token}, func() {}, nil
 	}
-	st, err := openBackend(ctx, target, e.now, nil)
+	st, err := openBackend(ctx, target, e.Now, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -159,7 +160,7 @@ func openCentral(ctx context.Context, target, token string, e *env) (offline.Cen
 	return &offline.StoreCentral{Store: cs}, func() { st.Close() }, nil
 }
 
-func syncStatus(ctx context.Context, e *env, r *offline.Replica) error {
+func syncStatus(ctx context.Context, e *cmdline.Env, r *offline.Replica) error {
 	all, err := r.Events(ctx, "")
 	if err != nil {
 		return err
@@ -176,12 +177,12 @@ func syncStatus(ctx context.Context, e *env, r *offline.Replica) error {
 	if !pulled.IsZero() {
 		when = pulled.UTC().Format("2006-01-02 15:04:05Z")
 	}
-	fmt.Fprintf(e.stdout, "replica pulled: %s\nqueued %d, applied %d, rejected %d\n",
+	fmt.Fprintf(e.Stdout, "replica pulled: %s\nqueued %d, applied %d, rejected %d\n",
 		when, counts[offline.Queued], counts[offline.Applied], counts[offline.Rejected])
 	if counts[offline.Rejected] == 0 {
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(e.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "REJECTED\tKIND\tAT\tREASON")
 	for _, q := range all {
 		if q.State == offline.Rejected {
@@ -189,23 +190,6 @@ func syncStatus(ctx context.Context, e *env, r *offline.Replica) error {
 		}
 	}
 	return tw.Flush()
-}
-
-// parseWithPositionals parses flags that may come before, between or
-// after positional arguments, and returns the positionals.
-func parseWithPositionals(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
 }
 
 // envDefault is the environment variable name's value, or def.

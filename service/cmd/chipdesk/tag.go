@@ -4,12 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"image/png"
 	"os"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/tags"
 	"github.com/chipdesk/chipdesk/tags/check"
 	"github.com/chipdesk/chipdesk/tags/toolpath"
@@ -27,13 +27,13 @@ development keys), --designs DIR (extra design files), --font FILE (TrueType fon
 
 // runTag is "chipdesk tag render|verify|designs|keygen": licence tag
 // designs, rendering and check codes (package tags).
-func runTag(ctx context.Context, e *env, args []string) error {
+func runTag(ctx context.Context, e *cmdline.Env, args []string) error {
 	if len(args) == 0 {
-		return usageError("tag: want render, plate, verify, designs or keygen\n%s", tagUsage)
+		return cmdline.UsageError("tag: want render, plate, verify, designs or keygen\n%s", tagUsage)
 	}
 	sub, args := args[0], args[1:]
 	fs := flag.NewFlagSet("tag "+sub, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(e.Stderr)
 	var (
 		keysPath   = fs.String("keys", os.Getenv("CHIPDESK_TAG_KEYS"), "check-code key `path` (file or directory of *.keys)")
 		designsDir = fs.String("designs", "", "`directory` of extra design files")
@@ -48,80 +48,58 @@ func runTag(ctx context.Context, e *env, args []string) error {
 		sheet      = fs.Int("sheet", 0, "write only plate `K` (1-based; plate, required for png)")
 		dpi        = fs.Float64("dpi", 300, "preview resolution, dots per inch (png); ZPL uses 203 dpi below 250, else 300 or 600")
 	)
-	pos, err := tagParseFlags(fs, args)
+	pos, err := cmdline.ParseArgs(fs, args)
 	if err != nil {
-		return err
+		return cmdline.FlagError(err)
 	}
 	switch sub {
 	case "render":
 		if len(pos) != 0 {
-			return usageError("tag render: unexpected argument %q", pos[0])
+			return cmdline.UsageError("tag render: unexpected argument %q", pos[0])
 		}
 		return tagRender(e, *keysPath, *designsDir, *fontPath, *j, *year, *number, *species, *format, *dpi)
 	case "plate":
 		if len(pos) != 0 {
-			return usageError("tag plate: unexpected argument %q", pos[0])
+			return cmdline.UsageError("tag plate: unexpected argument %q", pos[0])
 		}
 		return tagPlate(e, *keysPath, *designsDir, *fontPath, *j, *year, *number, *count, *species, *format, *plate, *sheet, *dpi)
 	case "verify":
 		if len(pos) != 1 {
-			return usageError("tag verify: want the TEXT read from a tag's code")
+			return cmdline.UsageError("tag verify: want the TEXT read from a tag's code")
 		}
 		return tagVerify(e, *keysPath, pos[0])
 	case "designs":
 		return tagDesigns(e, *designsDir)
 	case "keygen":
 		if !check.ValidJurisdiction(*j) || *year < check.MinYear || *year > check.MaxYear {
-			return usageError("tag keygen: want --jurisdiction (2-6 letters A-Z) and --year")
+			return cmdline.UsageError("tag keygen: want --jurisdiction (2-6 letters A-Z) and --year")
 		}
 		secret := make([]byte, 32)
 		rand.Read(secret)
-		fmt.Fprintln(e.stdout, check.FormatKey(*j, *year, secret))
+		fmt.Fprintln(e.Stdout, check.FormatKey(*j, *year, secret))
 		return nil
 	}
-	return usageError("tag: unknown subcommand %q\n%s", sub, tagUsage)
-}
-
-// tagParseFlags parses flags placed before, between or after positional
-// arguments and returns the positional ones.
-func tagParseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, exit(0, nil)
-			}
-			return nil, exit(2, err)
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
-		pos, args = append(pos, args[0]), args[1:]
-	}
+	return cmdline.UsageError("tag: unknown subcommand %q\n%s", sub, tagUsage)
 }
 
 // tagKeys loads the key file or directory; without one it returns the
 // public development keys and says so on stderr.
-func tagKeys(e *env, path string) (*check.Keyring, error) {
+func tagKeys(e *cmdline.Env, path string) (*check.Keyring, error) {
 	if path == "" {
-		fmt.Fprintln(e.stderr, "chipdesk tag: no --keys or CHIPDESK_TAG_KEYS: using the public DEVELOPMENT keys (demo only)")
+		fmt.Fprintln(e.Stderr, "chipdesk tag: no --keys or CHIPDESK_TAG_KEYS: using the public DEVELOPMENT keys (demo only)")
 		return check.DevelopmentKeys(), nil
 	}
 	return check.LoadKeys(path)
 }
 
-func tagRender(e *env, keysPath, designsDir, fontPath, j string, year, number int, species, format string, dpi float64) error {
+func tagRender(e *cmdline.Env, keysPath, designsDir, fontPath, j string, year, number int, species, format string, dpi float64) error {
 	if j == "" || year == 0 || number == 0 {
-		return usageError("tag render: want --jurisdiction, --year and --number")
+		return cmdline.UsageError("tag render: want --jurisdiction, --year and --number")
 	}
 	switch format {
 	case "png", "svg", "zpl", "paths", "paths-svg":
 	default:
-		return usageError("tag render: --format must be png, svg, zpl, paths or paths-svg")
+		return cmdline.UsageError("tag render: --format must be png, svg, zpl, paths or paths-svg")
 	}
 	r, issue, err := tagSetup(e, keysPath, designsDir, fontPath)
 	if err != nil {
@@ -129,17 +107,17 @@ func tagRender(e *env, keysPath, designsDir, fontPath, j string, year, number in
 	}
 	tag, err := issue(j, year, number, species)
 	if err != nil {
-		return exit(1, err)
+		return cmdline.Exit(1, err)
 	}
 	switch format {
 	case "png":
 		img, err := r.Image(tag, dpi)
 		if err != nil {
-			return usageError("tag render: %v", err)
+			return cmdline.UsageError("tag render: %v", err)
 		}
-		return png.Encode(e.stdout, img)
+		return png.Encode(e.Stdout, img)
 	case "svg":
-		return r.SVG(e.stdout, tag)
+		return r.SVG(e.Stdout, tag)
 	case "zpl":
 		zo := tags.DefaultZPLOpts
 		switch {
@@ -152,7 +130,7 @@ func tagRender(e *env, keysPath, designsDir, fontPath, j string, year, number in
 		if err != nil {
 			return err
 		}
-		_, err = e.stdout.Write(l.ZPL)
+		_, err = e.Stdout.Write(l.ZPL)
 		return err
 	default: // paths, paths-svg
 		job, err := r.Paths(tag)
@@ -160,14 +138,14 @@ func tagRender(e *env, keysPath, designsDir, fontPath, j string, year, number in
 			return err
 		}
 		if format == "paths-svg" {
-			return job.WriteSVG(e.stdout)
+			return job.WriteSVG(e.Stdout)
 		}
-		return json.NewEncoder(e.stdout).Encode(job)
+		return json.NewEncoder(e.Stdout).Encode(job)
 	}
 }
 
 // tagSetup loads designs, keys and the font.
-func tagSetup(e *env, keysPath, designsDir, fontPath string) (*tags.Renderer, func(j string, year, number int, species string) (*tags.Tag, error), error) {
+func tagSetup(e *cmdline.Env, keysPath, designsDir, fontPath string) (*tags.Renderer, func(j string, year, number int, species string) (*tags.Tag, error), error) {
 	designs, err := tags.LoadDesigns(designsDir)
 	if err != nil {
 		return nil, nil, err
@@ -197,20 +175,20 @@ func tagSetup(e *env, keysPath, designsDir, fontPath string) (*tags.Renderer, fu
 // tagPlate lays tags number..number+count-1 out on plates and writes
 // their engraving paths (a JSON array of jobs, one per plate, or the
 // SVG of one plate) or the preview of one plate.
-func tagPlate(e *env, keysPath, designsDir, fontPath, j string, year, number, count int, species, format, plate string, sheet int, dpi float64) error {
+func tagPlate(e *cmdline.Env, keysPath, designsDir, fontPath, j string, year, number, count int, species, format, plate string, sheet int, dpi float64) error {
 	if j == "" || year == 0 || number == 0 || count < 1 || count > 100000 {
-		return usageError("tag plate: want --jurisdiction, --year, --number and --count (1-100000)")
+		return cmdline.UsageError("tag plate: want --jurisdiction, --year, --number and --count (1-100000)")
 	}
 	var l tags.Layout
 	if _, err := fmt.Sscanf(plate, "%gx%g", &l.Width, &l.Height); err != nil || l.Width <= 0 || l.Height <= 0 {
-		return usageError("tag plate: --plate %q is not WxH in mm", plate)
+		return cmdline.UsageError("tag plate: --plate %q is not WxH in mm", plate)
 	}
 	l.Margin, l.Gap = 5, 2
 	switch {
 	case format != "paths" && format != "paths-svg" && format != "png":
-		return usageError("tag plate: --format must be paths, paths-svg or png")
+		return cmdline.UsageError("tag plate: --format must be paths, paths-svg or png")
 	case format != "paths" && sheet < 1:
-		return usageError("tag plate: --format %s writes one plate: give --sheet", format)
+		return cmdline.UsageError("tag plate: --format %s writes one plate: give --sheet", format)
 	}
 	r, issue, err := tagSetup(e, keysPath, designsDir, fontPath)
 	if err != nil {
@@ -220,16 +198,16 @@ func tagPlate(e *env, keysPath, designsDir, fontPath, j string, year, number, co
 	for n := number; n < number+count; n++ {
 		t, err := issue(j, year, n, species)
 		if err != nil {
-			return exit(1, err)
+			return cmdline.Exit(1, err)
 		}
 		list = append(list, t)
 	}
 	sheets, err := l.Place(list)
 	if err != nil {
-		return usageError("tag plate: %v", err)
+		return cmdline.UsageError("tag plate: %v", err)
 	}
 	if sheet > len(sheets) {
-		return usageError("tag plate: --sheet %d of %d", sheet, len(sheets))
+		return cmdline.UsageError("tag plate: --sheet %d of %d", sheet, len(sheets))
 	}
 	if sheet > 0 {
 		sheets = sheets[sheet-1 : sheet]
@@ -237,9 +215,9 @@ func tagPlate(e *env, keysPath, designsDir, fontPath, j string, year, number, co
 	if format == "png" {
 		img, err := r.SheetImage(sheets[0], dpi)
 		if err != nil {
-			return usageError("tag plate: %v", err)
+			return cmdline.UsageError("tag plate: %v", err)
 		}
-		return png.Encode(e.stdout, img)
+		return png.Encode(e.Stdout, img)
 	}
 	var jobs []*toolpath.Job
 	for _, s := range sheets {
@@ -250,9 +228,9 @@ func tagPlate(e *env, keysPath, designsDir, fontPath, j string, year, number, co
 		jobs = append(jobs, job)
 	}
 	if format == "paths-svg" {
-		return jobs[0].WriteSVG(e.stdout)
+		return jobs[0].WriteSVG(e.Stdout)
 	}
-	return json.NewEncoder(e.stdout).Encode(jobs)
+	return json.NewEncoder(e.Stdout).Encode(jobs)
 }
 
 // tagVerifyResult is what "tag verify" prints.
@@ -265,7 +243,7 @@ type tagVerifyResult struct {
 	Error        string `json:"error,omitempty"`
 }
 
-func tagVerify(e *env, keysPath, text string) error {
+func tagVerify(e *cmdline.Env, keysPath, text string) error {
 	keys, err := tagKeys(e, keysPath)
 	if err != nil {
 		return err
@@ -275,17 +253,17 @@ func tagVerify(e *env, keysPath, text string) error {
 	if err != nil {
 		res.Error = err.Error()
 	}
-	enc := json.NewEncoder(e.stdout)
+	enc := json.NewEncoder(e.Stdout)
 	if werr := enc.Encode(res); werr != nil {
 		return werr
 	}
 	if err != nil {
-		return exit(1, nil)
+		return cmdline.Exit(1, nil)
 	}
 	return nil
 }
 
-func tagDesigns(e *env, dir string) error {
+func tagDesigns(e *cmdline.Env, dir string) error {
 	designs, err := tags.LoadDesigns(dir)
 	if err != nil {
 		return err
@@ -296,10 +274,10 @@ func tagDesigns(e *env, dir string) error {
 		if err := designs.Err(d); err != nil {
 			status, bad = err.Error(), true
 		}
-		fmt.Fprintf(e.stdout, "%-28s %-18s %5.1fx%-5.1f mm  %-26s %s\n", d, d.Shape, d.Width, d.Height, d.Metal.Name, status)
+		fmt.Fprintf(e.Stdout, "%-28s %-18s %5.1fx%-5.1f mm  %-26s %s\n", d, d.Shape, d.Width, d.Height, d.Metal.Name, status)
 	}
 	if bad {
-		return exit(1, nil)
+		return cmdline.Exit(1, nil)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/tags/check"
 	"github.com/chipdesk/chipdesk/tags/toolpath"
 )
@@ -19,7 +20,7 @@ import (
 func runTagCmd(t *testing.T, args ...string) (int, []byte, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, now: func() time.Time { return time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC) }}
+	e := &cmdline.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Now: func() time.Time { return time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC) }}
 	code := run(context.Background(), e, append([]string{"tag"}, args...))
 	return code, out.Bytes(), errb.String()
 }

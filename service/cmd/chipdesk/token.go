@@ -9,17 +9,18 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/service"
 )
 
 // runToken is "chipdesk token create|revoke|list".
-func runToken(ctx context.Context, e *env, args []string) error {
+func runToken(ctx context.Context, e *cmdline.Env, args []string) error {
 	if len(args) == 0 {
-		return usageError("token: want create, revoke or list")
+		return cmdline.UsageError("token: want create, revoke or list")
 	}
 	sub, args := args[0], args[1:]
 	fs := flag.NewFlagSet("token "+sub, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(e.Stderr)
 	db := fs.String("db", envOr("CHIPDESK_DB", defaultConfig().DB), "SQLite database `file` or postgres:// URL")
 	var (
 		role = fs.String("role", "", "`role`: admin, clinic, intake, officer or public (create)")
@@ -27,49 +28,49 @@ func runToken(ctx context.Context, e *env, args []string) error {
 		site = fs.String("site", "", "`site` or clinic the token belongs to (create)")
 		ttl  = fs.Duration("expires-in", 0, "token lifetime, e.g. 8760h; 0 never expires (create)")
 	)
-	if err := parseInterspersed(fs, args); err != nil {
-		return err
+	if _, err := cmdline.ParseArgs(fs, args); err != nil {
+		return cmdline.FlagError(err)
 	}
 	switch sub {
 	case "create":
 		if fs.NArg() != 0 {
-			return usageError("token create: unexpected argument %q", fs.Arg(0))
+			return cmdline.UsageError("token create: unexpected argument %q", fs.Arg(0))
 		}
 		r := service.Role(*role)
 		if !r.Valid() {
-			return usageError("token create: --role must be admin, clinic, intake, officer or public")
+			return cmdline.UsageError("token create: --role must be admin, clinic, intake, officer or public")
 		}
-		st, err := openStore(ctx, *db, e.now)
+		st, err := openStore(ctx, *db, e.Now)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
 		t := &service.Token{Name: *name, Role: r, Site: *site}
 		if t.Name == "" {
-			t.Name = fmt.Sprintf("%s-%s", r, e.now().UTC().Format("20060102-150405"))
+			t.Name = fmt.Sprintf("%s-%s", r, e.Now().UTC().Format("20060102-150405"))
 		}
 		if *ttl > 0 {
-			t.ExpiresAt = e.now().Add(*ttl).UTC()
+			t.ExpiresAt = e.Now().Add(*ttl).UTC()
 		}
 		secret, err := st.CreateToken(ctx, t)
 		if err != nil {
 			return err
 		}
-		if err := st.CreateAuditEvent(ctx, &service.AuditEvent{At: e.now().UTC(), Actor: "chipdesk token", Action: "token.create", Entity: "token", EntityID: t.ID, Detail: string(r)}); err != nil {
+		if err := st.CreateAuditEvent(ctx, &service.AuditEvent{At: e.Now().UTC(), Actor: "chipdesk token", Action: "token.create", Entity: "token", EntityID: t.ID, Detail: string(r)}); err != nil {
 			return err
 		}
-		fmt.Fprintln(e.stdout, secret)
-		fmt.Fprintf(e.stderr, "token %d %q, role %s: keep the secret above, it is not shown again\n", t.ID, t.Name, t.Role)
+		fmt.Fprintln(e.Stdout, secret)
+		fmt.Fprintf(e.Stderr, "token %d %q, role %s: keep the secret above, it is not shown again\n", t.ID, t.Name, t.Role)
 		return nil
 	case "revoke":
 		if fs.NArg() != 1 {
-			return usageError("token revoke: want one token id")
+			return cmdline.UsageError("token revoke: want one token id")
 		}
 		id, err := strconv.ParseInt(fs.Arg(0), 10, 64)
 		if err != nil || id <= 0 {
-			return usageError("token revoke: bad id %q", fs.Arg(0))
+			return cmdline.UsageError("token revoke: bad id %q", fs.Arg(0))
 		}
-		st, err := openStore(ctx, *db, e.now)
+		st, err := openStore(ctx, *db, e.Now)
 		if err != nil {
 			return err
 		}
@@ -77,13 +78,13 @@ func runToken(ctx context.Context, e *env, args []string) error {
 		if err := st.RevokeToken(ctx, id); err != nil {
 			return err
 		}
-		if err := st.CreateAuditEvent(ctx, &service.AuditEvent{At: e.now().UTC(), Actor: "chipdesk token", Action: "token.revoke", Entity: "token", EntityID: id}); err != nil {
+		if err := st.CreateAuditEvent(ctx, &service.AuditEvent{At: e.Now().UTC(), Actor: "chipdesk token", Action: "token.revoke", Entity: "token", EntityID: id}); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "token %d revoked\n", id)
+		fmt.Fprintf(e.Stderr, "token %d revoked\n", id)
 		return nil
 	case "list":
-		st, err := openStore(ctx, *db, e.now)
+		st, err := openStore(ctx, *db, e.Now)
 		if err != nil {
 			return err
 		}
@@ -92,21 +93,21 @@ func runToken(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		tw := tabwriter.NewWriter(e.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tNAME\tROLE\tSITE\tCREATED\tSTATE")
 		for _, t := range ts {
 			state := "active"
 			switch {
 			case !t.RevokedAt.IsZero():
 				state = "revoked"
-			case !t.Usable(e.now()):
+			case !t.Usable(e.Now()):
 				state = "expired"
 			}
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.Role, t.Site, t.CreatedAt.Format(time.DateOnly), state)
 		}
 		return tw.Flush()
 	}
-	return usageError("token: unknown subcommand %q (want create, revoke or list)", sub)
+	return cmdline.UsageError("token: unknown subcommand %q (want create, revoke or list)", sub)
 }
 
 func envOr(name, def string) string {
