@@ -34,7 +34,7 @@ current schema first; it must hold no records. Instants keep microseconds
 // behind by a schema this command does not know yet.
 var migrateTables = []string{
 	"owners", "animals", "chips", "licences", "tag_counters", "tag_batches", "vaccinations", "designations", "bites",
-	"quarantines", "impoundments", "scans", "audit_events", "tokens", "jobs", "device_events",
+	"quarantines", "impoundments", "scans", "audit_events", "tokens", "idempotency_keys", "jobs", "device_events",
 }
 
 // sqliteStampLayout is how the SQLite store writes instants: fixed width,
@@ -199,9 +199,14 @@ func connectPostgres(ctx context.Context, dsn string) (*pgx.Conn, error) {
 	return conn, nil
 }
 
+// orderBy orders a table's rows by its primary key: id, except for the
+// tables keyed otherwise.
 func orderBy(table string) string {
-	if table == "tag_counters" {
+	switch table {
+	case "tag_counters":
 		return " ORDER BY jurisdiction, year"
+	case "idempotency_keys":
+		return " ORDER BY actor, idem_key"
 	}
 	return " ORDER BY id"
 }
