@@ -27,6 +27,18 @@ trap 'rm -f "$list"' EXIT
 # shellcheck disable=SC2086
 go test -list '^Fuzz' $pkgs >"$list"
 
+# fuzz_one runs one target. go test writes a failing input under the
+# package's testdata/fuzz/ and says so; a failure without one (the fuzzing
+# engine's worker lost on a loaded machine) is shown and tried once more.
+fuzz_one() {
+	local pkg=$1 name=$2
+	go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -parallel 2 "$pkg" >"$list.err" 2>&1 && return 0
+	grep -q 'Failing input written to' "$list.err" && return 1
+	echo "fuzz: $pkg $name stopped without a failing input; once more:"
+	sed 's/^/  /' "$list.err"
+	go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -parallel 2 "$pkg" >"$list.err" 2>&1
+}
+
 passed=0
 failed=0
 failures=()
@@ -37,7 +49,7 @@ while read -r first second _; do
 	Fuzz*) names+=("$first") ;;
 	ok)
 		for name in "${names[@]}"; do
-			if go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -parallel 2 "$second" >/dev/null 2>"$list.err"; then
+			if fuzz_one "$second" "$name"; then
 				passed=$((passed + 1))
 			else
 				failed=$((failed + 1))
