@@ -1,12 +1,10 @@
 package sqlite
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -120,12 +118,7 @@ func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Recor
 	} else if err != nil {
 		return nil, err
 	}
-	for i := range r.Chips {
-		if r.Chips[i].Code == code {
-			c := r.Chips[i]
-			r.MatchedChip = &c
-		}
-	}
+	r.MatchChip(code)
 	return r, nil
 }
 
@@ -203,19 +196,7 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 	if !found {
 		return nil, service.Errorf(service.ENOTFOUND, "No animal has that identifier.")
 	}
-	slices.SortFunc(r.Chips, func(a, b service.Chip) int { return cmp.Compare(a.ID, b.ID) })
-	slices.SortFunc(r.Licences, func(a, b service.Licence) int {
-		return cmp.Or(cmp.Compare(b.IssuedOn, a.IssuedOn), cmp.Compare(b.ID, a.ID))
-	})
-	slices.SortFunc(r.Quarantines, func(a, b service.Quarantine) int {
-		return cmp.Or(cmp.Compare(b.Start, a.Start), cmp.Compare(b.ID, a.ID))
-	})
-	slices.SortFunc(r.Impounds, func(a, b service.Impoundment) int {
-		return cmp.Or(cmp.Compare(b.IntakeOn, a.IntakeOn), cmp.Compare(b.ID, a.ID))
-	})
-	slices.SortFunc(r.Bites, func(a, b service.BiteIncident) int {
-		return cmp.Or(cmp.Compare(b.Date, a.Date), cmp.Compare(b.ID, a.ID))
-	})
+	r.Sort()
 	if matched != 0 {
 		for i := range r.Licences {
 			if r.Licences[i].ID == matched {
@@ -225,7 +206,7 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 		}
 		// The matched licence is listed even when it is long expired;
 		// keep the list to the window.
-		r.Licences = slices.DeleteFunc(r.Licences, func(l service.Licence) bool { return l.ExpiresOn < yearAgo })
+		r.DropLicencesExpiredBefore(yearAgo)
 	}
 	return r, nil
 }
