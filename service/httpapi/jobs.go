@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -72,13 +73,7 @@ func (s *Server) handleQueueTag(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-		s.change(r, "job.create", "job", j.ID, string(j.Kind)+" "+j.Reason)
-		s.wake()
-	}
-	s.writeJSON(w, r, status, j)
+	s.queued(w, r, created, "job.create", "job", j.ID, string(j.Kind)+" "+j.Reason, j)
 }
 
 func (s *Server) handleFindJobs(w http.ResponseWriter, r *http.Request) {
@@ -88,12 +83,9 @@ func (s *Server) handleFindJobs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := service.JobFilter{Offset: off, Limit: lim}
-	if st := service.JobState(r.URL.Query().Get("state")); st != "" {
-		if !st.Valid() {
-			s.writeError(w, r, service.Errorf(service.EINVALID, "state must be queued, sent, done or failed."))
-			return
-		}
-		f.State = &st
+	if f.State, err = queryState(r); err != nil {
+		s.writeError(w, r, err)
+		return
 	}
 	if l := r.URL.Query().Get("licence"); l != "" {
 		id, err := queryInt(r, "licence", 0)
@@ -113,38 +105,12 @@ func (s *Server) handleFindJobs(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleGetJob(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	j, err := s.store.FindJobByID(r.Context(), id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.writeJSON(w, r, http.StatusOK, j)
+	getByID(s, w, r, s.store.FindJobByID)
 }
 
 // handleReprint queues a failed job again; it makes the same tag number.
 func (s *Server) handleReprint(w http.ResponseWriter, r *http.Request) {
-	is := s.issuer(w, r)
-	if is == nil {
-		return
-	}
-	id, err := pathID(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	j, err := is.Reprint(r.Context(), id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.change(r, "job.reprint", "job", j.ID, "")
-	s.wake()
-	s.writeJSON(w, r, http.StatusOK, j)
+	requeue(s, w, r, "job.reprint", "job", (*jobs.Issuer).Reprint, func(j *service.Job) int64 { return j.ID })
 }
 
 // handleCreateBatch reserves a run of pre-numbered tags for a year and
@@ -167,13 +133,7 @@ func (s *Server) handleCreateBatch(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	status := http.StatusOK
-	if created {
-		status = http.StatusCreated
-		s.change(r, "batch.create", "tag-batch", b.ID, b.Jurisdiction)
-		s.wake()
-	}
-	s.writeJSON(w, r, status, b)
+	s.queued(w, r, created, "batch.create", "tag-batch", b.ID, b.Jurisdiction, b)
 }
 
 func (s *Server) handleFindBatches(w http.ResponseWriter, r *http.Request) {
@@ -183,12 +143,9 @@ func (s *Server) handleFindBatches(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := service.TagBatchFilter{Offset: off, Limit: lim}
-	if st := service.JobState(r.URL.Query().Get("state")); st != "" {
-		if !st.Valid() {
-			s.writeError(w, r, service.Errorf(service.EINVALID, "state must be queued, sent, done or failed."))
-			return
-		}
-		f.State = &st
+	if f.State, err = queryState(r); err != nil {
+		s.writeError(w, r, err)
+		return
 	}
 	if y := r.URL.Query().Get("year"); y != "" {
 		year, err := queryInt(r, "year", 0)
@@ -207,38 +164,12 @@ func (s *Server) handleFindBatches(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleGetBatch(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	b, err := s.store.FindTagBatchByID(r.Context(), id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.writeJSON(w, r, http.StatusOK, b)
+	getByID(s, w, r, s.store.FindTagBatchByID)
 }
 
 // handleResumeBatch queues a failed batch again from its next tag.
 func (s *Server) handleResumeBatch(w http.ResponseWriter, r *http.Request) {
-	is := s.issuer(w, r)
-	if is == nil {
-		return
-	}
-	id, err := pathID(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	b, err := is.ResumeBatch(r.Context(), id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.change(r, "batch.resume", "tag-batch", b.ID, "")
-	s.wake()
-	s.writeJSON(w, r, http.StatusOK, b)
+	requeue(s, w, r, "batch.resume", "tag-batch", (*jobs.Issuer).ResumeBatch, func(b *service.TagBatch) int64 { return b.ID })
 }
 
 // handleDevices reports every printer and engraver now.
@@ -248,4 +179,66 @@ func (s *Server) handleDevices(w http.ResponseWriter, r *http.Request) {
 		st = s.runner.Statuses(r.Context())
 	}
 	s.writeJSON(w, r, http.StatusOK, list[jobs.Status]{Items: nonNil(st), Total: len(st)})
+}
+
+// queryState reads the optional state filter of a job or batch list.
+func queryState(r *http.Request) (*service.JobState, error) {
+	st := service.JobState(r.URL.Query().Get("state"))
+	if st == "" {
+		return nil, nil
+	}
+	if !st.Valid() {
+		return nil, service.Errorf(service.EINVALID, "state must be queued, sent, done or failed.")
+	}
+	return &st, nil
+}
+
+// queued answers a queued job or batch v: 201 when created (the change
+// is recorded and the runner woken), 200 when it was queued before.
+func (s *Server) queued(w http.ResponseWriter, r *http.Request, created bool, action, entity string, id int64, detail string, v any) {
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+		s.change(r, action, entity, id, detail)
+		s.wake()
+	}
+	s.writeJSON(w, r, status, v)
+}
+
+// getByID answers what find gives for the path's id.
+func getByID[T any](s *Server, w http.ResponseWriter, r *http.Request, find func(context.Context, int64) (T, error)) {
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v, err := find(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeJSON(w, r, http.StatusOK, v)
+}
+
+// requeue queues again, with run, the failed job or batch of the path's
+// id, records the change as action on entity and wakes the runner.
+func requeue[T any](s *Server, w http.ResponseWriter, r *http.Request, action, entity string,
+	run func(*jobs.Issuer, context.Context, int64) (T, error), idOf func(T) int64) {
+	is := s.issuer(w, r)
+	if is == nil {
+		return
+	}
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	v, err := run(is, r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, action, entity, idOf(v), "")
+	s.wake()
+	s.writeJSON(w, r, http.StatusOK, v)
 }
