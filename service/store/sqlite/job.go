@@ -23,24 +23,14 @@ func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
 	if j.Key == "" {
 		j.Key = service.JobKey(j.LicenceID, j.Reason)
 	}
-	created := false
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		old, err := scanJob(tx.QueryRowContext(ctx, `SELECT `+columns.Job+` FROM jobs WHERE key = ?`, j.Key))
-		if err == nil {
-			*j = *old
-			return nil
-		} else if !errors.Is(err, sql.ErrNoRows) {
-			return mapErr(err, "Job")
-		}
+	return createByKey(ctx, db, "jobs", columns.Job, "Job", j, j.Key, scanJob, func(tx *sql.Tx, now time.Time) error {
 		j.State, j.Error, j.Attempts = service.JobQueued, "", 0
 		j.CreatedAt, j.UpdatedAt = now, now
-		err = tx.QueryRowContext(ctx, `INSERT INTO jobs (`+columns.Job+`) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+		err := tx.QueryRowContext(ctx, `INSERT INTO jobs (`+columns.Job+`) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(j.ID), j.Kind, j.LicenceID, j.Reason, j.Key, j.Device, j.State, j.Error, j.Attempts,
 			formatStamp(now), formatStamp(now)).Scan(&j.ID)
-		created = err == nil
 		return mapErr(err, "Job")
 	})
-	return created, err
 }
 
 // FindJobByID implements service.JobService.
@@ -62,23 +52,10 @@ func (db *DB) FindJobs(ctx context.Context, f service.JobFilter) ([]*service.Job
 
 // ClaimJob implements service.JobService.
 func (db *DB) ClaimJob(ctx context.Context, kind service.JobKind, device string) (*service.Job, error) {
-	var j *service.Job
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		var err error
-		j, err = scanJob(tx.QueryRowContext(ctx, `SELECT `+columns.Job+` FROM jobs WHERE state = ? AND kind = ? ORDER BY id LIMIT 1`,
-			service.JobQueued, kind))
-		if err != nil {
-			return notFound(err, "Queued job")
-		}
+	return claimQueued(ctx, db, "jobs", columns.Job, "Job", "Queued job", kind, device, scanJob, func(j *service.Job, now time.Time) (int64, int) {
 		j.State, j.Device, j.Attempts, j.UpdatedAt = service.JobSent, device, j.Attempts+1, now
-		_, err = tx.ExecContext(ctx, `UPDATE jobs SET state=?, device=?, attempts=?, updated_at=? WHERE id=?`,
-			j.State, j.Device, j.Attempts, formatStamp(now), j.ID)
-		return mapErr(err, "Job")
+		return j.ID, j.Attempts
 	})
-	if err != nil {
-		return nil, err
-	}
-	return j, nil
 }
 
 // UpdateJob implements service.JobService.
@@ -102,4 +79,50 @@ func (db *DB) UpdateJob(ctx context.Context, id int64, u service.JobUpdate) (*se
 		return nil, err
 	}
 	return j, nil
+}
+
+// createByKey stores v unless a row of table (columns cols) already has
+// key: then v becomes that row and createByKey reports false. insert
+// writes the new row, in the same transaction as the look-up.
+func createByKey[E any](ctx context.Context, db *DB, table, cols, what string, v *E, key string,
+	scan func(rowScanner, ...any) (*E, error), insert func(tx *sql.Tx, now time.Time) error) (bool, error) {
+	created := false
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		old, err := scan(tx.QueryRowContext(ctx, `SELECT `+cols+` FROM `+table+` WHERE key = ?`, key))
+		if err == nil {
+			*v = *old
+			return nil
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return mapErr(err, what)
+		}
+		err = insert(tx, now)
+		created = err == nil
+		return err
+	})
+	return created, err
+}
+
+// claimQueued takes the oldest queued row of kind in table (columns
+// cols) and marks it sent to device: sent sets the state, device,
+// attempts and time on the row read, and gives its id and attempts.
+// notFoundWhat names the row when none is queued.
+func claimQueued[E any](ctx context.Context, db *DB, table, cols, what, notFoundWhat string, kind service.JobKind, device string,
+	scan func(rowScanner, ...any) (*E, error), sent func(v *E, now time.Time) (id int64, attempts int)) (*E, error) {
+	var v *E
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var err error
+		v, err = scan(tx.QueryRowContext(ctx, `SELECT `+cols+` FROM `+table+` WHERE state = ? AND kind = ? ORDER BY id LIMIT 1`,
+			service.JobQueued, kind))
+		if err != nil {
+			return notFound(err, notFoundWhat)
+		}
+		id, attempts := sent(v, now)
+		_, err = tx.ExecContext(ctx, `UPDATE `+table+` SET state=?, device=?, attempts=?, updated_at=? WHERE id=?`,
+			service.JobSent, device, attempts, formatStamp(now), id)
+		return mapErr(err, what)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
 }

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -25,15 +24,7 @@ func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int
 	if err := b.Validate(count); err != nil {
 		return false, err
 	}
-	created := false
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		old, err := scanTagBatch(tx.QueryRowContext(ctx, `SELECT `+columns.TagBatch+` FROM tag_batches WHERE key = ?`, b.Key))
-		if err == nil {
-			*b = *old
-			return nil
-		} else if !errors.Is(err, sql.ErrNoRows) {
-			return mapErr(err, "Tag batch")
-		}
+	return createByKey(ctx, db, "tag_batches", columns.TagBatch, "Tag batch", b, b.Key, scanTagBatch, func(tx *sql.Tx, now time.Time) error {
 		var last int
 		if err := tx.QueryRowContext(ctx, reserveTagsSQL, b.Jurisdiction, b.Year, count).Scan(&last); err != nil {
 			return mapErr(err, "Tag number")
@@ -41,13 +32,11 @@ func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int
 		b.First, b.Last = last-count+1, last
 		b.State, b.Done, b.Error, b.Attempts = service.JobQueued, 0, "", 0
 		b.CreatedAt, b.UpdatedAt = now, now
-		err = tx.QueryRowContext(ctx, `INSERT INTO tag_batches (`+columns.TagBatch+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+		err := tx.QueryRowContext(ctx, `INSERT INTO tag_batches (`+columns.TagBatch+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(b.ID), b.Kind, b.Jurisdiction, b.Year, b.First, b.Last, b.Species, b.Key, b.Device, b.State, b.Done,
 			b.Error, b.Attempts, formatStamp(now), formatStamp(now)).Scan(&b.ID)
-		created = err == nil
 		return mapErr(err, "Tag batch")
 	})
-	return created, err
 }
 
 // FindTagBatchByID implements service.TagBatchService.
@@ -69,23 +58,11 @@ func (db *DB) FindTagBatches(ctx context.Context, f service.TagBatchFilter) ([]*
 
 // ClaimTagBatch implements service.TagBatchService.
 func (db *DB) ClaimTagBatch(ctx context.Context, kind service.JobKind, device string) (*service.TagBatch, error) {
-	var b *service.TagBatch
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		var err error
-		b, err = scanTagBatch(tx.QueryRowContext(ctx,
-			`SELECT `+columns.TagBatch+` FROM tag_batches WHERE state = ? AND kind = ? ORDER BY id LIMIT 1`, service.JobQueued, kind))
-		if err != nil {
-			return notFound(err, "Queued tag batch")
-		}
-		b.State, b.Device, b.Attempts, b.UpdatedAt = service.JobSent, device, b.Attempts+1, now
-		_, err = tx.ExecContext(ctx, `UPDATE tag_batches SET state=?, device=?, attempts=?, updated_at=? WHERE id=?`,
-			b.State, b.Device, b.Attempts, formatStamp(now), b.ID)
-		return mapErr(err, "Tag batch")
-	})
-	if err != nil {
-		return nil, err
-	}
-	return b, nil
+	return claimQueued(ctx, db, "tag_batches", columns.TagBatch, "Tag batch", "Queued tag batch", kind, device, scanTagBatch,
+		func(b *service.TagBatch, now time.Time) (int64, int) {
+			b.State, b.Device, b.Attempts, b.UpdatedAt = service.JobSent, device, b.Attempts+1, now
+			return b.ID, b.Attempts
+		})
 }
 
 // UpdateTagBatch implements service.TagBatchService.
