@@ -73,14 +73,7 @@ func (db *DB) FindJobs(ctx context.Context, f service.JobFilter) ([]*service.Job
 // ClaimJob implements service.JobService. SKIP LOCKED lets workers in
 // several processes claim different jobs at once.
 func (db *DB) ClaimJob(ctx context.Context, kind service.JobKind, device string) (*service.Job, error) {
-	now := db.stampNow()
-	j, err := scanJob(db.pool.QueryRow(ctx, `UPDATE jobs SET state = $1, device = $2, attempts = attempts + 1, updated_at = $3
-		WHERE id = (SELECT id FROM jobs WHERE state = $4 AND kind = $5 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-		RETURNING `+columns.Job, service.JobSent, device, now, service.JobQueued, kind))
-	if err != nil {
-		return nil, notFound(err, "Queued job")
-	}
-	return j, nil
+	return claimQueued(ctx, db, "jobs", columns.Job, "Queued job", kind, device, scanJob)
 }
 
 // UpdateJob implements service.JobService.
@@ -95,4 +88,18 @@ func (db *DB) UpdateJob(ctx context.Context, id int64, u service.JobUpdate) (*se
 		return nil, notFound(err, "Job")
 	}
 	return j, nil
+}
+
+// claimQueued marks the oldest queued row of kind in table (columns
+// cols) sent to device and returns it; one that another claim holds is
+// skipped. notFoundWhat names the row when none is queued.
+func claimQueued[E any](ctx context.Context, db *DB, table, cols, notFoundWhat string, kind service.JobKind, device string,
+	scan func(rowScanner, ...any) (*E, error)) (*E, error) {
+	v, err := scan(db.pool.QueryRow(ctx, `UPDATE `+table+` SET state = $1, device = $2, attempts = attempts + 1, updated_at = $3
+		WHERE id = (SELECT id FROM `+table+` WHERE state = $4 AND kind = $5 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+		RETURNING `+cols, service.JobSent, device, db.stampNow(), service.JobQueued, kind))
+	if err != nil {
+		return nil, notFound(err, notFoundWhat)
+	}
+	return v, nil
 }

@@ -92,13 +92,7 @@ func (db *DB) FindTagBatches(ctx context.Context, f service.TagBatchFilter) ([]*
 // ClaimTagBatch implements service.TagBatchService. SKIP LOCKED lets
 // workers in several processes claim different batches at once.
 func (db *DB) ClaimTagBatch(ctx context.Context, kind service.JobKind, device string) (*service.TagBatch, error) {
-	b, err := scanTagBatch(db.pool.QueryRow(ctx, `UPDATE tag_batches SET state = $1, device = $2, attempts = attempts + 1,
-		updated_at = $3 WHERE id = (SELECT id FROM tag_batches WHERE state = $4 AND kind = $5 ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-		RETURNING `+columns.TagBatch, service.JobSent, device, db.stampNow(), service.JobQueued, kind))
-	if err != nil {
-		return nil, notFound(err, "Queued tag batch")
-	}
-	return b, nil
+	return claimQueued(ctx, db, "tag_batches", columns.TagBatch, "Queued tag batch", kind, device, scanTagBatch)
 }
 
 // UpdateTagBatch implements service.TagBatchService.
