@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -64,12 +65,7 @@ func (h *Handler) handleLicenceForm(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) licenceForm(r *http.Request, id int64) (*licenceFormData, error) {
-	ctx := r.Context()
-	rec, err := h.o.Store.FindRecordByAnimal(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	a, err := h.o.Lookup.ByAnimal(ctx, id)
+	rec, a, err := h.animalRecord(r.Context(), id)
 	if err != nil {
 		return nil, err
 	}
@@ -175,12 +171,8 @@ type licenceData struct {
 }
 
 func (h *Handler) licenceData(r *http.Request) (*licenceData, error) {
-	id, err := pathID(r)
-	if err != nil {
-		return nil, err
-	}
 	ctx := r.Context()
-	l, err := h.o.Store.FindLicenceByID(ctx, id)
+	l, err := h.pathLicence(r)
 	if err != nil {
 		return nil, err
 	}
@@ -237,12 +229,7 @@ func (h *Handler) handleLicenceJobs(w http.ResponseWriter, r *http.Request) {
 
 // handleLicenceTag is the tag of a licence as SVG, drawn by package tags.
 func (h *Handler) handleLicenceTag(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	l, err := h.o.Store.FindLicenceByID(r.Context(), id)
+	l, err := h.pathLicence(r)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
@@ -271,12 +258,7 @@ func (h *Handler) writeSVG(w http.ResponseWriter, r *http.Request, tag *tags.Tag
 // (jobs.Issuer.Queue: one job per licence, so a double click or a second
 // device finds the first), once an admin approved the year's design.
 func (h *Handler) handleCreateJob(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	l, err := h.o.Store.FindLicenceByID(r.Context(), id)
+	l, err := h.pathLicence(r)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
@@ -285,6 +267,7 @@ func (h *Handler) handleCreateJob(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
+	id := l.ID
 	kind := service.JobKind(r.PostFormValue("kind"))
 	j, created, err := h.o.Jobs.Queue(r.Context(), id, kind)
 	if err != nil {
@@ -374,4 +357,27 @@ func (h *Handler) handleDuplicate(w http.ResponseWriter, r *http.Request) {
 	h.audit(r, "licence.duplicate", "licence", l.ID, fmt.Sprintf("replaces %d (%s) fee %s", old.ID, reason, rules.Money(b.TotalCents)))
 	seeOther(w, r, fmt.Sprintf("/licences/%d", l.ID),
 		fmt.Sprintf("Duplicate tag %d issued for the %s tag %d, fee %s.", l.TagNumber, reason, old.TagNumber, rules.Money(b.TotalCents)))
+}
+
+// pathLicence finds the licence whose id the path names.
+func (h *Handler) pathLicence(r *http.Request) (*service.Licence, error) {
+	id, err := pathID(r)
+	if err != nil {
+		return nil, err
+	}
+	return h.o.Store.FindLicenceByID(r.Context(), id)
+}
+
+// animalRecord gives the record of animal id and the lookup's answer
+// for it, which the record view draws.
+func (h *Handler) animalRecord(ctx context.Context, id int64) (*service.Record, *lookup.Answer, error) {
+	rec, err := h.o.Store.FindRecordByAnimal(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := h.o.Lookup.ByAnimal(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rec, a, nil
 }

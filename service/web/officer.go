@@ -78,12 +78,7 @@ func (h *Handler) handleCompliance(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	rec, err := h.o.Store.FindRecordByAnimal(ctx, id)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	a, err := h.o.Lookup.ByAnimal(ctx, id)
+	rec, a, err := h.animalRecord(ctx, id)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
