@@ -24,19 +24,12 @@ func animalArgs(a *service.Animal) []any {
 
 // FindAnimalByID implements service.AnimalService.
 func (db *DB) FindAnimalByID(ctx context.Context, id int64) (*service.Animal, error) {
-	a, err := scanAnimal(db.pool.QueryRow(ctx, `SELECT `+columns.Animal+` FROM animals WHERE id = $1`, id))
-	if err != nil {
-		return nil, notFound(err, "Animal")
-	}
-	return a, nil
+	return findByID(ctx, db, "animals", columns.Animal, "Animal", id, scanAnimal)
 }
 
 // FindAnimals implements service.AnimalService.
 func (db *DB) FindAnimals(ctx context.Context, f service.AnimalFilter) ([]*service.Animal, int, error) {
-	w := whereOf(filter.Animals(f))
-	out, n, err := collectCounted(ctx, db.pool, scanAnimal,
-		`SELECT `+columns.Animal+`, COUNT(*) OVER () FROM animals`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
-	return out, n, mapErr(err, "Animal")
+	return findPage(ctx, db, "animals", columns.Animal, "id", "Animal", filter.Animals(f), f.Offset, f.Limit, scanAnimal)
 }
 
 // CreateAnimal implements service.AnimalService.

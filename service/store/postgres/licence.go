@@ -25,11 +25,7 @@ func licenceArgs(l *service.Licence) []any {
 
 // FindLicenceByID implements service.LicenceService.
 func (db *DB) FindLicenceByID(ctx context.Context, id int64) (*service.Licence, error) {
-	l, err := scanLicence(db.pool.QueryRow(ctx, `SELECT `+columns.Licence+` FROM licences WHERE id = $1`, id))
-	if err != nil {
-		return nil, notFound(err, "Licence")
-	}
-	return l, nil
+	return findByID(ctx, db, "licences", columns.Licence, "Licence", id, scanLicence)
 }
 
 // FindLicenceByTag implements service.LicenceService.
@@ -44,10 +40,7 @@ func (db *DB) FindLicenceByTag(ctx context.Context, jurisdiction string, year, t
 
 // FindLicences implements service.LicenceService.
 func (db *DB) FindLicences(ctx context.Context, f service.LicenceFilter) ([]*service.Licence, int, error) {
-	w := whereOf(filter.Licences(f))
-	out, n, err := collectCounted(ctx, db.pool, scanLicence,
-		`SELECT `+columns.Licence+`, COUNT(*) OVER () FROM licences`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
-	return out, n, mapErr(err, "Licence")
+	return findPage(ctx, db, "licences", columns.Licence, "id", "Licence", filter.Licences(f), f.Offset, f.Limit, scanLicence)
 }
 
 // CreateLicence implements service.LicenceService.

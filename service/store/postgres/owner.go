@@ -23,20 +23,13 @@ func ownerArgs(o *service.Owner) []any {
 
 // FindOwnerByID implements service.OwnerService.
 func (db *DB) FindOwnerByID(ctx context.Context, id int64) (*service.Owner, error) {
-	o, err := scanOwner(db.pool.QueryRow(ctx, `SELECT `+columns.Owner+` FROM owners WHERE id = $1`, id))
-	if err != nil {
-		return nil, notFound(err, "Owner")
-	}
-	return o, nil
+	return findByID(ctx, db, "owners", columns.Owner, "Owner", id, scanOwner)
 }
 
 // FindOwners implements service.OwnerService. The name filter is a
 // case-insensitive substring (ILIKE).
 func (db *DB) FindOwners(ctx context.Context, f service.OwnerFilter) ([]*service.Owner, int, error) {
-	w := whereOf(filter.Owners(f))
-	out, n, err := collectCounted(ctx, db.pool, scanOwner,
-		`SELECT `+columns.Owner+`, COUNT(*) OVER () FROM owners`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
-	return out, n, mapErr(err, "Owner")
+	return findPage(ctx, db, "owners", columns.Owner, "id", "Owner", filter.Owners(f), f.Offset, f.Limit, scanOwner)
 }
 
 // CreateOwner implements service.OwnerService.

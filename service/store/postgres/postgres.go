@@ -462,3 +462,24 @@ func placeholders(from, to int) string {
 	}
 	return b.String()
 }
+
+// findByID reads the row of table (columns cols) with id; what names it
+// when there is none.
+func findByID[T any](ctx context.Context, db *DB, table, cols, what string, id int64, scan scanFunc[T]) (T, error) {
+	v, err := scan(db.pool.QueryRow(ctx, `SELECT `+cols+` FROM `+table+` WHERE id = $1`, id))
+	if err != nil {
+		var zero T
+		return zero, notFound(err, what)
+	}
+	return v, nil
+}
+
+// findPage reads the rows of table (columns cols) that meet conds, in
+// order, one page of them, and how many meet conds in all.
+func findPage[T any](ctx context.Context, db *DB, table, cols, order, what string, conds []filter.Cond,
+	offset, limit int, scan scanFunc[T]) ([]T, int, error) {
+	w := whereOf(conds)
+	out, n, err := collectCounted(ctx, db.pool, scan,
+		`SELECT `+cols+`, COUNT(*) OVER () FROM `+table+w.String()+` ORDER BY `+order+page(offset, limit), w.args...)
+	return out, n, mapErr(err, what)
+}

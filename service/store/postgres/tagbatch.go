@@ -74,19 +74,12 @@ func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int
 
 // FindTagBatchByID implements service.TagBatchService.
 func (db *DB) FindTagBatchByID(ctx context.Context, id int64) (*service.TagBatch, error) {
-	b, err := scanTagBatch(db.pool.QueryRow(ctx, `SELECT `+columns.TagBatch+` FROM tag_batches WHERE id = $1`, id))
-	if err != nil {
-		return nil, notFound(err, "Tag batch")
-	}
-	return b, nil
+	return findByID(ctx, db, "tag_batches", columns.TagBatch, "Tag batch", id, scanTagBatch)
 }
 
 // FindTagBatches implements service.TagBatchService.
 func (db *DB) FindTagBatches(ctx context.Context, f service.TagBatchFilter) ([]*service.TagBatch, int, error) {
-	w := whereOf(filter.TagBatches(f))
-	out, n, err := collectCounted(ctx, db.pool, scanTagBatch,
-		`SELECT `+columns.TagBatch+`, COUNT(*) OVER () FROM tag_batches`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
-	return out, n, mapErr(err, "Tag batch")
+	return findPage(ctx, db, "tag_batches", columns.TagBatch, "id", "Tag batch", filter.TagBatches(f), f.Offset, f.Limit, scanTagBatch)
 }
 
 // ClaimTagBatch implements service.TagBatchService. SKIP LOCKED lets

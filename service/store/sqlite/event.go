@@ -32,10 +32,7 @@ func (db *DB) CreateScan(ctx context.Context, s *service.Scan) error {
 
 // FindScans implements service.ScanService.
 func (db *DB) FindScans(ctx context.Context, f service.ScanFilter) ([]*service.Scan, int, error) {
-	w := whereOf(filter.Scans(f))
-	out, n, err := collectCounted(ctx, db.rdb, scanScan,
-		`SELECT `+columns.Scan+`, COUNT(*) OVER () FROM scans`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
-	return out, n, mapErr(err, "Scan")
+	return findPage(ctx, db, "scans", columns.Scan, "at DESC, id DESC", "Scan", filter.Scans(f), f.Offset, f.Limit, scanScan)
 }
 
 func scanAudit(r rowScanner, extra ...any) (*service.AuditEvent, error) {
@@ -60,8 +57,5 @@ func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error
 
 // FindAuditEvents implements service.AuditService.
 func (db *DB) FindAuditEvents(ctx context.Context, f service.AuditFilter) ([]*service.AuditEvent, int, error) {
-	w := whereOf(filter.Audit(f))
-	out, n, err := collectCounted(ctx, db.rdb, scanAudit,
-		`SELECT `+columns.Audit+`, COUNT(*) OVER () FROM audit_events`+w.String()+` ORDER BY at DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
-	return out, n, mapErr(err, "Audit event")
+	return findPage(ctx, db, "audit_events", columns.Audit, "at DESC, id DESC", "Audit event", filter.Audit(f), f.Offset, f.Limit, scanAudit)
 }

@@ -58,17 +58,10 @@ func (db *DB) UpdateImpoundment(ctx context.Context, id int64, u service.Impound
 
 // FindImpoundmentByID implements service.ImpoundService.
 func (db *DB) FindImpoundmentByID(ctx context.Context, id int64) (*service.Impoundment, error) {
-	i, err := scanImpound(db.rdb.QueryRowContext(ctx, `SELECT `+columns.Impound+` FROM impoundments WHERE id = ?`, id))
-	if err != nil {
-		return nil, notFound(err, "Impoundment")
-	}
-	return i, nil
+	return findByID(ctx, db, "impoundments", columns.Impound, "Impoundment", id, scanImpound)
 }
 
 // FindImpoundments implements service.ImpoundService; newest intake first.
 func (db *DB) FindImpoundments(ctx context.Context, f service.ImpoundFilter) ([]*service.Impoundment, int, error) {
-	w := whereOf(filter.Impounds(f))
-	out, n, err := collectCounted(ctx, db.rdb, scanImpound,
-		`SELECT `+columns.Impound+`, COUNT(*) OVER () FROM impoundments`+w.String()+` ORDER BY intake_on DESC, id DESC`+page(f.Offset, f.Limit), w.args...)
-	return out, n, mapErr(err, "Impoundment")
+	return findPage(ctx, db, "impoundments", columns.Impound, "intake_on DESC, id DESC", "Impoundment", filter.Impounds(f), f.Offset, f.Limit, scanImpound)
 }

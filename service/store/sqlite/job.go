@@ -35,19 +35,12 @@ func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
 
 // FindJobByID implements service.JobService.
 func (db *DB) FindJobByID(ctx context.Context, id int64) (*service.Job, error) {
-	j, err := scanJob(db.rdb.QueryRowContext(ctx, `SELECT `+columns.Job+` FROM jobs WHERE id = ?`, id))
-	if err != nil {
-		return nil, notFound(err, "Job")
-	}
-	return j, nil
+	return findByID(ctx, db, "jobs", columns.Job, "Job", id, scanJob)
 }
 
 // FindJobs implements service.JobService.
 func (db *DB) FindJobs(ctx context.Context, f service.JobFilter) ([]*service.Job, int, error) {
-	w := whereOf(filter.Jobs(f))
-	out, n, err := collectCounted(ctx, db.rdb, scanJob,
-		`SELECT `+columns.Job+`, COUNT(*) OVER () FROM jobs`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
-	return out, n, mapErr(err, "Job")
+	return findPage(ctx, db, "jobs", columns.Job, "id", "Job", filter.Jobs(f), f.Offset, f.Limit, scanJob)
 }
 
 // ClaimJob implements service.JobService.

@@ -16,11 +16,7 @@ func scanLicence(r rowScanner, extra ...any) (*service.Licence, error) {
 
 // FindLicenceByID implements service.LicenceService.
 func (db *DB) FindLicenceByID(ctx context.Context, id int64) (*service.Licence, error) {
-	l, err := scanLicence(db.rdb.QueryRowContext(ctx, `SELECT `+columns.Licence+` FROM licences WHERE id = ?`, id))
-	if err != nil {
-		return nil, notFound(err, "Licence")
-	}
-	return l, nil
+	return findByID(ctx, db, "licences", columns.Licence, "Licence", id, scanLicence)
 }
 
 // FindLicenceByTag implements service.LicenceService.
@@ -35,10 +31,7 @@ func (db *DB) FindLicenceByTag(ctx context.Context, jurisdiction string, year, t
 
 // FindLicences implements service.LicenceService.
 func (db *DB) FindLicences(ctx context.Context, f service.LicenceFilter) ([]*service.Licence, int, error) {
-	w := whereOf(filter.Licences(f))
-	out, n, err := collectCounted(ctx, db.rdb, scanLicence,
-		`SELECT `+columns.Licence+`, COUNT(*) OVER () FROM licences`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
-	return out, n, mapErr(err, "Licence")
+	return findPage(ctx, db, "licences", columns.Licence, "id", "Licence", filter.Licences(f), f.Offset, f.Limit, scanLicence)
 }
 
 // CreateLicence implements service.LicenceService.

@@ -16,19 +16,12 @@ func scanOwner(r rowScanner, extra ...any) (*service.Owner, error) {
 
 // FindOwnerByID implements service.OwnerService.
 func (db *DB) FindOwnerByID(ctx context.Context, id int64) (*service.Owner, error) {
-	o, err := scanOwner(db.rdb.QueryRowContext(ctx, `SELECT `+columns.Owner+` FROM owners WHERE id = ?`, id))
-	if err != nil {
-		return nil, notFound(err, "Owner")
-	}
-	return o, nil
+	return findByID(ctx, db, "owners", columns.Owner, "Owner", id, scanOwner)
 }
 
 // FindOwners implements service.OwnerService.
 func (db *DB) FindOwners(ctx context.Context, f service.OwnerFilter) ([]*service.Owner, int, error) {
-	w := whereOf(filter.Owners(f))
-	out, n, err := collectCounted(ctx, db.rdb, scanOwner,
-		`SELECT `+columns.Owner+`, COUNT(*) OVER () FROM owners`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
-	return out, n, mapErr(err, "Owner")
+	return findPage(ctx, db, "owners", columns.Owner, "id", "Owner", filter.Owners(f), f.Offset, f.Limit, scanOwner)
 }
 
 // CreateOwner implements service.OwnerService.

@@ -17,6 +17,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/filter"
 )
 
 //go:embed migration/*.sql
@@ -427,4 +428,25 @@ func each[T any](ctx context.Context, q queryer, scan scanFunc[T], fn func(T) er
 		}
 	}
 	return mapErr(rows.Err(), what)
+}
+
+// findByID reads the row of table (columns cols) with id; what names it
+// when there is none.
+func findByID[T any](ctx context.Context, db *DB, table, cols, what string, id int64, scan scanFunc[T]) (T, error) {
+	v, err := scan(db.rdb.QueryRowContext(ctx, `SELECT `+cols+` FROM `+table+` WHERE id = ?`, id))
+	if err != nil {
+		var zero T
+		return zero, notFound(err, what)
+	}
+	return v, nil
+}
+
+// findPage reads the rows of table (columns cols) that meet conds, in
+// order, one page of them, and how many meet conds in all.
+func findPage[T any](ctx context.Context, db *DB, table, cols, order, what string, conds []filter.Cond,
+	offset, limit int, scan scanFunc[T]) ([]T, int, error) {
+	w := whereOf(conds)
+	out, n, err := collectCounted(ctx, db.rdb, scan,
+		`SELECT `+cols+`, COUNT(*) OVER () FROM `+table+w.String()+` ORDER BY `+order+page(offset, limit), w.args...)
+	return out, n, mapErr(err, what)
 }
