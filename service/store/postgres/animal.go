@@ -48,26 +48,17 @@ func (db *DB) CreateAnimal(ctx context.Context, a *service.Animal) error {
 
 // UpdateAnimal implements service.AnimalService.
 func (db *DB) UpdateAnimal(ctx context.Context, id int64, u service.AnimalUpdate) (*service.Animal, error) {
-	var a *service.Animal
-	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
-		var err error
-		if a, err = scanAnimal(tx.QueryRow(ctx, `SELECT `+columns.Animal+` FROM animals WHERE id = $1 FOR UPDATE`, id)); err != nil {
-			return notFound(err, "Animal")
-		}
+	return updateRow(ctx, db, "animals", columns.Animal, "Animal", id, scanAnimal, func(tx pgx.Tx, now time.Time, a *service.Animal) error {
 		if err := a.Apply(u); err != nil {
 			return err
 		}
 		a.UpdatedAt = now
-		_, err = tx.Exec(ctx, `UPDATE animals SET owner_id=$1, name=$2, species=$3, breed=$4, colour=$5, sex=$6, altered=$7,
+		_, err := tx.Exec(ctx, `UPDATE animals SET owner_id=$1, name=$2, species=$3, breed=$4, colour=$5, sex=$6, altered=$7,
 			birth_date=$8, description=$9, photo=$10, programme=$11, died_on=$12, updated_at=$13 WHERE id=$14`,
 			nullID(a.OwnerID), a.Name, a.Species, a.Breed, a.Colour, a.Sex, a.Altered, pdate(a.BirthDate),
 			a.Description, a.Photo, a.Programme, pdate(a.DiedOn), now, id)
 		return mapErr(err, "Animal")
 	})
-	if err != nil {
-		return nil, err
-	}
-	return a, nil
 }
 
 var insertChipSQL = insertSQL("chips", columns.Chip)

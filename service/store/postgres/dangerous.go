@@ -32,17 +32,12 @@ func (db *DB) CreateDesignation(ctx context.Context, d *service.DangerousDesigna
 
 // UpdateDesignation implements service.DangerousService.
 func (db *DB) UpdateDesignation(ctx context.Context, id int64, u service.DesignationUpdate) (*service.DangerousDesignation, error) {
-	var d *service.DangerousDesignation
-	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
-		var err error
-		if d, err = scanDesignation(tx.QueryRow(ctx, `SELECT `+columns.Designation+` FROM designations WHERE id = $1 FOR UPDATE`, id)); err != nil {
-			return notFound(err, "Designation")
-		}
+	return updateRow(ctx, db, "designations", columns.Designation, "Designation", id, scanDesignation, func(tx pgx.Tx, now time.Time, d *service.DangerousDesignation) error {
 		if err := d.Apply(u); err != nil {
 			return err
 		}
 		d.UpdatedAt = now
-		_, err = tx.Exec(ctx, `UPDATE designations SET decision_on=$1, registered_on=$2, sign_on=$3, microchip_on=$4,
+		_, err := tx.Exec(ctx, `UPDATE designations SET decision_on=$1, registered_on=$2, sign_on=$3, microchip_on=$4,
 			sterilised_on=$5, photo_on=$6, insured_on=$7, insurance_expires=$8, rescinded_on=$9, registration_number=$10,
 			conditions=$11, insurance_cents=$12, updated_at=$13 WHERE id=$14`,
 			pdate(d.DecisionOn), pdate(d.RegisteredOn), pdate(d.SignOn), pdate(d.MicrochipOn), pdate(d.SterilisedOn),
@@ -50,10 +45,6 @@ func (db *DB) UpdateDesignation(ctx context.Context, id int64, u service.Designa
 			d.Conditions, d.InsuranceCents, now, id)
 		return mapErr(err, "Designation")
 	})
-	if err != nil {
-		return nil, err
-	}
-	return d, nil
 }
 
 // FindDesignations implements service.DangerousService.

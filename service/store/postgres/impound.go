@@ -37,25 +37,16 @@ func (db *DB) CreateImpoundment(ctx context.Context, i *service.Impoundment) err
 
 // UpdateImpoundment implements service.ImpoundService.
 func (db *DB) UpdateImpoundment(ctx context.Context, id int64, u service.ImpoundUpdate) (*service.Impoundment, error) {
-	var i *service.Impoundment
-	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
-		var err error
-		if i, err = scanImpound(tx.QueryRow(ctx, `SELECT `+columns.Impound+` FROM impoundments WHERE id = $1 FOR UPDATE`, id)); err != nil {
-			return notFound(err, "Impoundment")
-		}
+	return updateRow(ctx, db, "impoundments", columns.Impound, "Impoundment", id, scanImpound, func(tx pgx.Tx, now time.Time, i *service.Impoundment) error {
 		if err := i.Apply(u); err != nil {
 			return err
 		}
 		i.UpdatedAt = now
-		_, err = tx.Exec(ctx, `UPDATE impoundments SET notice_on=$1, hold_until=$2, disposition_on=$3, disposition=$4,
+		_, err := tx.Exec(ctx, `UPDATE impoundments SET notice_on=$1, hold_until=$2, disposition_on=$3, disposition=$4,
 			disposition_note=$5, fees_cents=$6, updated_at=$7 WHERE id=$8`,
 			pdate(i.NoticeOn), pdate(i.HoldUntil), pdate(i.DispositionOn), i.Disposition, i.DispositionNote, i.FeesCents, now, id)
 		return mapErr(err, "Impoundment")
 	})
-	if err != nil {
-		return nil, err
-	}
-	return i, nil
 }
 
 // FindImpoundmentByID implements service.ImpoundService.

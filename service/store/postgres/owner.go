@@ -48,22 +48,13 @@ func (db *DB) CreateOwner(ctx context.Context, o *service.Owner) error {
 
 // UpdateOwner implements service.OwnerService.
 func (db *DB) UpdateOwner(ctx context.Context, id int64, u service.OwnerUpdate) (*service.Owner, error) {
-	var o *service.Owner
-	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
-		var err error
-		if o, err = scanOwner(tx.QueryRow(ctx, `SELECT `+columns.Owner+` FROM owners WHERE id = $1 FOR UPDATE`, id)); err != nil {
-			return notFound(err, "Owner")
-		}
+	return updateRow(ctx, db, "owners", columns.Owner, "Owner", id, scanOwner, func(tx pgx.Tx, now time.Time, o *service.Owner) error {
 		if err := o.Apply(u); err != nil {
 			return err
 		}
 		o.UpdatedAt = now
-		_, err = tx.Exec(ctx, `UPDATE owners SET name=$1, address=$2, city=$3, state=$4, postcode=$5, phone=$6, email=$7, updated_at=$8 WHERE id=$9`,
+		_, err := tx.Exec(ctx, `UPDATE owners SET name=$1, address=$2, city=$3, state=$4, postcode=$5, phone=$6, email=$7, updated_at=$8 WHERE id=$9`,
 			o.Name, o.Address, o.City, o.State, o.Postcode, o.Phone, o.Email, now, id)
 		return mapErr(err, "Owner")
 	})
-	if err != nil {
-		return nil, err
-	}
-	return o, nil
 }

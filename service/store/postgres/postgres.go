@@ -483,3 +483,22 @@ func findPage[T any](ctx context.Context, db *DB, table, cols, order, what strin
 		`SELECT `+cols+`, COUNT(*) OVER () FROM `+table+w.String()+` ORDER BY `+order+page(offset, limit), w.args...)
 	return out, n, mapErr(err, what)
 }
+
+// updateRow reads and locks the row of table (columns cols) with id,
+// lets change alter it and write it back in the same transaction, and
+// returns it as changed; what names it when there is none.
+func updateRow[E any](ctx context.Context, db *DB, table, cols, what string, id int64, scan scanFunc[*E],
+	change func(tx pgx.Tx, now time.Time, v *E) error) (*E, error) {
+	var v *E
+	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		var err error
+		if v, err = scan(tx.QueryRow(ctx, `SELECT `+cols+` FROM `+table+` WHERE id = $1 FOR UPDATE`, id)); err != nil {
+			return notFound(err, what)
+		}
+		return change(tx, now, v)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}

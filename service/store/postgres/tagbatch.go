@@ -93,22 +93,13 @@ func (db *DB) UpdateTagBatch(ctx context.Context, id int64, u service.TagBatchUp
 	if err := u.Validate(); err != nil {
 		return nil, err
 	}
-	var b *service.TagBatch
-	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
-		var err error
-		if b, err = scanTagBatch(tx.QueryRow(ctx, `SELECT `+columns.TagBatch+` FROM tag_batches WHERE id = $1 FOR UPDATE`, id)); err != nil {
-			return notFound(err, "Tag batch")
-		}
+	return updateRow(ctx, db, "tag_batches", columns.TagBatch, "Tag batch", id, scanTagBatch, func(tx pgx.Tx, now time.Time, b *service.TagBatch) error {
 		if err := b.Apply(u); err != nil {
 			return err
 		}
 		b.UpdatedAt = now
-		_, err = tx.Exec(ctx, `UPDATE tag_batches SET state=$1, device=$2, error=$3, done=$4, updated_at=$5 WHERE id=$6`,
+		_, err := tx.Exec(ctx, `UPDATE tag_batches SET state=$1, device=$2, error=$3, done=$4, updated_at=$5 WHERE id=$6`,
 			b.State, b.Device, b.Error, b.Done, now, id)
 		return mapErr(err, "Tag batch")
 	})
-	if err != nil {
-		return nil, err
-	}
-	return b, nil
 }

@@ -59,26 +59,17 @@ func animalArgs(a *service.Animal) []any {
 
 // UpdateAnimal implements service.AnimalService.
 func (db *DB) UpdateAnimal(ctx context.Context, id int64, u service.AnimalUpdate) (*service.Animal, error) {
-	var a *service.Animal
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		var err error
-		if a, err = scanAnimal(tx.QueryRowContext(ctx, `SELECT `+columns.Animal+` FROM animals WHERE id = ?`, id)); err != nil {
-			return notFound(err, "Animal")
-		}
+	return updateRow(ctx, db, "animals", columns.Animal, "Animal", id, scanAnimal, func(tx *sql.Tx, now time.Time, a *service.Animal) error {
 		if err := a.Apply(u); err != nil {
 			return err
 		}
 		a.UpdatedAt = now
-		_, err = tx.ExecContext(ctx, `UPDATE animals SET owner_id=?, name=?, species=?, breed=?, colour=?, sex=?, altered=?, birth_date=?,
+		_, err := tx.ExecContext(ctx, `UPDATE animals SET owner_id=?, name=?, species=?, breed=?, colour=?, sex=?, altered=?, birth_date=?,
 			description=?, photo=?, programme=?, died_on=?, updated_at=? WHERE id=?`,
 			nullID(a.OwnerID), a.Name, a.Species, a.Breed, a.Colour, a.Sex, a.Altered, a.BirthDate,
 			a.Description, a.Photo, a.Programme, a.DiedOn, formatStamp(now), id)
 		return mapErr(err, "Animal")
 	})
-	if err != nil {
-		return nil, err
-	}
-	return a, nil
 }
 
 func scanChip(r rowScanner, extra ...any) (*service.Chip, error) {

@@ -30,27 +30,18 @@ func (db *DB) CreateDesignation(ctx context.Context, d *service.DangerousDesigna
 
 // UpdateDesignation implements service.DangerousService.
 func (db *DB) UpdateDesignation(ctx context.Context, id int64, u service.DesignationUpdate) (*service.DangerousDesignation, error) {
-	var d *service.DangerousDesignation
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		var err error
-		if d, err = scanDesignation(tx.QueryRowContext(ctx, `SELECT `+columns.Designation+` FROM designations WHERE id = ?`, id)); err != nil {
-			return notFound(err, "Designation")
-		}
+	return updateRow(ctx, db, "designations", columns.Designation, "Designation", id, scanDesignation, func(tx *sql.Tx, now time.Time, d *service.DangerousDesignation) error {
 		if err := d.Apply(u); err != nil {
 			return err
 		}
 		d.UpdatedAt = now
-		_, err = tx.ExecContext(ctx, `UPDATE designations SET decision_on=?, registered_on=?, sign_on=?, microchip_on=?,
+		_, err := tx.ExecContext(ctx, `UPDATE designations SET decision_on=?, registered_on=?, sign_on=?, microchip_on=?,
 			sterilised_on=?, photo_on=?, insured_on=?, insurance_expires=?, rescinded_on=?, registration_number=?,
 			conditions=?, insurance_cents=?, updated_at=? WHERE id=?`,
 			d.DecisionOn, d.RegisteredOn, d.SignOn, d.MicrochipOn, d.SterilisedOn, d.PhotoOn, d.InsuredOn,
 			d.InsuranceExpires, d.RescindedOn, d.RegistrationNumber, d.Conditions, d.InsuranceCents, formatStamp(now), id)
 		return mapErr(err, "Designation")
 	})
-	if err != nil {
-		return nil, err
-	}
-	return d, nil
 }
 
 // FindDesignations implements service.DangerousService.

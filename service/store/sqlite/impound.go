@@ -35,25 +35,16 @@ func (db *DB) CreateImpoundment(ctx context.Context, i *service.Impoundment) err
 
 // UpdateImpoundment implements service.ImpoundService.
 func (db *DB) UpdateImpoundment(ctx context.Context, id int64, u service.ImpoundUpdate) (*service.Impoundment, error) {
-	var i *service.Impoundment
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		var err error
-		if i, err = scanImpound(tx.QueryRowContext(ctx, `SELECT `+columns.Impound+` FROM impoundments WHERE id = ?`, id)); err != nil {
-			return notFound(err, "Impoundment")
-		}
+	return updateRow(ctx, db, "impoundments", columns.Impound, "Impoundment", id, scanImpound, func(tx *sql.Tx, now time.Time, i *service.Impoundment) error {
 		if err := i.Apply(u); err != nil {
 			return err
 		}
 		i.UpdatedAt = now
-		_, err = tx.ExecContext(ctx, `UPDATE impoundments SET notice_on=?, hold_until=?, disposition_on=?, disposition=?,
+		_, err := tx.ExecContext(ctx, `UPDATE impoundments SET notice_on=?, hold_until=?, disposition_on=?, disposition=?,
 			disposition_note=?, fees_cents=?, updated_at=? WHERE id=?`,
 			i.NoticeOn, i.HoldUntil, i.DispositionOn, i.Disposition, i.DispositionNote, i.FeesCents, formatStamp(now), id)
 		return mapErr(err, "Impoundment")
 	})
-	if err != nil {
-		return nil, err
-	}
-	return i, nil
 }
 
 // FindImpoundmentByID implements service.ImpoundService.

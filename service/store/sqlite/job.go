@@ -56,22 +56,13 @@ func (db *DB) UpdateJob(ctx context.Context, id int64, u service.JobUpdate) (*se
 	if err := u.Validate(); err != nil {
 		return nil, err
 	}
-	var j *service.Job
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		var err error
-		if j, err = scanJob(tx.QueryRowContext(ctx, `SELECT `+columns.Job+` FROM jobs WHERE id = ?`, id)); err != nil {
-			return notFound(err, "Job")
-		}
+	return updateRow(ctx, db, "jobs", columns.Job, "Job", id, scanJob, func(tx *sql.Tx, now time.Time, j *service.Job) error {
 		j.Apply(u)
 		j.UpdatedAt = now
-		_, err = tx.ExecContext(ctx, `UPDATE jobs SET state=?, device=?, error=?, updated_at=? WHERE id=?`,
+		_, err := tx.ExecContext(ctx, `UPDATE jobs SET state=?, device=?, error=?, updated_at=? WHERE id=?`,
 			j.State, j.Device, j.Error, formatStamp(now), id)
 		return mapErr(err, "Job")
 	})
-	if err != nil {
-		return nil, err
-	}
-	return j, nil
 }
 
 // createByKey stores v unless a row of table (columns cols) already has

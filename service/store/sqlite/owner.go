@@ -50,24 +50,15 @@ func insertOwner(ctx context.Context, tx *sql.Tx, o *service.Owner, now time.Tim
 
 // UpdateOwner implements service.OwnerService.
 func (db *DB) UpdateOwner(ctx context.Context, id int64, u service.OwnerUpdate) (*service.Owner, error) {
-	var o *service.Owner
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		var err error
-		if o, err = scanOwner(tx.QueryRowContext(ctx, `SELECT `+columns.Owner+` FROM owners WHERE id = ?`, id)); err != nil {
-			return notFound(err, "Owner")
-		}
+	return updateRow(ctx, db, "owners", columns.Owner, "Owner", id, scanOwner, func(tx *sql.Tx, now time.Time, o *service.Owner) error {
 		if err := o.Apply(u); err != nil {
 			return err
 		}
 		o.UpdatedAt = now
-		_, err = tx.ExecContext(ctx, `UPDATE owners SET name=?, address=?, city=?, state=?, postcode=?, phone=?, email=?, updated_at=? WHERE id=?`,
+		_, err := tx.ExecContext(ctx, `UPDATE owners SET name=?, address=?, city=?, state=?, postcode=?, phone=?, email=?, updated_at=? WHERE id=?`,
 			o.Name, o.Address, o.City, o.State, o.Postcode, o.Phone, o.Email, formatStamp(now), id)
 		return mapErr(err, "Owner")
 	})
-	if err != nil {
-		return nil, err
-	}
-	return o, nil
 }
 
 // lowerASCII lower-cases the ASCII letters of s, as SQLite's LOWER does,

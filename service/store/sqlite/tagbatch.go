@@ -63,22 +63,13 @@ func (db *DB) UpdateTagBatch(ctx context.Context, id int64, u service.TagBatchUp
 	if err := u.Validate(); err != nil {
 		return nil, err
 	}
-	var b *service.TagBatch
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		var err error
-		if b, err = scanTagBatch(tx.QueryRowContext(ctx, `SELECT `+columns.TagBatch+` FROM tag_batches WHERE id = ?`, id)); err != nil {
-			return notFound(err, "Tag batch")
-		}
+	return updateRow(ctx, db, "tag_batches", columns.TagBatch, "Tag batch", id, scanTagBatch, func(tx *sql.Tx, now time.Time, b *service.TagBatch) error {
 		if err := b.Apply(u); err != nil {
 			return err
 		}
 		b.UpdatedAt = now
-		_, err = tx.ExecContext(ctx, `UPDATE tag_batches SET state=?, device=?, error=?, done=?, updated_at=? WHERE id=?`,
+		_, err := tx.ExecContext(ctx, `UPDATE tag_batches SET state=?, device=?, error=?, done=?, updated_at=? WHERE id=?`,
 			b.State, b.Device, b.Error, b.Done, formatStamp(now), id)
 		return mapErr(err, "Tag batch")
 	})
-	if err != nil {
-		return nil, err
-	}
-	return b, nil
 }
