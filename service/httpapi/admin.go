@@ -80,11 +80,7 @@ func (s *Server) handleFindAudit(w http.ResponseWriter, r *http.Request) {
 		f.Entity = &v
 	}
 	evs, total, err := s.store.FindAuditEvents(r.Context(), f)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.writeJSON(w, r, http.StatusOK, list[*service.AuditEvent]{Items: nonNil(evs), Total: total})
+	writeList(s, w, r, evs, total, err)
 }
 
 func (s *Server) handleFindScans(w http.ResponseWriter, r *http.Request) {
@@ -98,11 +94,7 @@ func (s *Server) handleFindScans(w http.ResponseWriter, r *http.Request) {
 		f.Site = &v
 	}
 	ss, total, err := s.store.FindScans(r.Context(), f)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.writeJSON(w, r, http.StatusOK, list[*service.Scan]{Items: nonNil(ss), Total: total})
+	writeList(s, w, r, ss, total, err)
 }
 
 // scanRequest is a chip read posted by a handheld or a keyboard-wedge

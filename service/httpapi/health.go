@@ -169,11 +169,7 @@ func (s *Server) handleFindImpoundments(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	is, total, err := s.store.FindImpoundments(r.Context(), f)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.writeJSON(w, r, http.StatusOK, list[*service.Impoundment]{Items: nonNil(is), Total: total})
+	writeList(s, w, r, is, total, err)
 }
 
 func (s *Server) handleCreateDesignation(w http.ResponseWriter, r *http.Request) {

@@ -97,11 +97,7 @@ func (s *Server) handleFindJobs(w http.ResponseWriter, r *http.Request) {
 		f.LicenceID = &lid
 	}
 	js, total, err := s.store.FindJobs(r.Context(), f)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.writeJSON(w, r, http.StatusOK, list[*service.Job]{Items: nonNil(js), Total: total})
+	writeList(s, w, r, js, total, err)
 }
 
 func (s *Server) handleGetJob(w http.ResponseWriter, r *http.Request) {
@@ -156,11 +152,7 @@ func (s *Server) handleFindBatches(w http.ResponseWriter, r *http.Request) {
 		f.Year = &year
 	}
 	list0, total, err := s.store.FindTagBatches(r.Context(), f)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.writeJSON(w, r, http.StatusOK, list[*service.TagBatch]{Items: nonNil(list0), Total: total})
+	writeList(s, w, r, list0, total, err)
 }
 
 func (s *Server) handleGetBatch(w http.ResponseWriter, r *http.Request) {

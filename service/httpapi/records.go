@@ -286,3 +286,12 @@ func nonNil[T any](s []T) []T {
 	}
 	return s
 }
+
+// writeList answers one page of items of total, or err.
+func writeList[T any](s *Server, w http.ResponseWriter, r *http.Request, items []T, total int, err error) {
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.writeJSON(w, r, http.StatusOK, list[T]{Items: nonNil(items), Total: total})
+}
