@@ -37,12 +37,9 @@ func (db *DB) CreateAnimal(ctx context.Context, a *service.Animal) error {
 	if err := a.Validate(); err != nil {
 		return err
 	}
-	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+	return db.createKeyed(ctx, "animals", "Animal", insertAnimalSQL, &a.ID, a, func(now time.Time) []any {
 		a.CreatedAt, a.UpdatedAt = now, now
-		if err := insertRow(ctx, tx, "animals", &a.ID, "Animal", insertAnimalSQL, animalArgs(a)...); err != nil {
-			return err
-		}
-		return putIdempotency(ctx, tx, now, a)
+		return animalArgs(a)
 	})
 }
 

@@ -26,12 +26,9 @@ func (db *DB) CreateVaccination(ctx context.Context, v *service.RabiesVaccinatio
 	if err := v.Validate(); err != nil {
 		return err
 	}
-	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+	return db.createKeyed(ctx, "vaccinations", "Vaccination", insertVaccinationSQL, &v.ID, v, func(now time.Time) []any {
 		v.CreatedAt = now
-		if err := insertRow(ctx, tx, "vaccinations", &v.ID, "Vaccination", insertVaccinationSQL, vaccinationArgs(v)...); err != nil {
-			return err
-		}
-		return putIdempotency(ctx, tx, now, v)
+		return vaccinationArgs(v)
 	})
 }
 

@@ -37,12 +37,9 @@ func (db *DB) CreateOwner(ctx context.Context, o *service.Owner) error {
 	if err := o.Validate(); err != nil {
 		return err
 	}
-	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+	return db.createKeyed(ctx, "owners", "Owner", insertOwnerSQL, &o.ID, o, func(now time.Time) []any {
 		o.CreatedAt, o.UpdatedAt = now, now
-		if err := insertRow(ctx, tx, "owners", &o.ID, "Owner", insertOwnerSQL, ownerArgs(o)...); err != nil {
-			return err
-		}
-		return putIdempotency(ctx, tx, now, o)
+		return ownerArgs(o)
 	})
 }
 

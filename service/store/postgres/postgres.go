@@ -502,3 +502,15 @@ func updateRow[E any](ctx context.Context, db *DB, table, cols, what string, id 
 	}
 	return v, nil
 }
+
+// createKeyed inserts v, a new row of table, through query with the
+// arguments row gives once the time is known, and keeps v as the answer
+// to the request's idempotency key in the same transaction.
+func (db *DB) createKeyed(ctx context.Context, table, what, query string, id *int64, v any, row func(now time.Time) []any) error {
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		if err := insertRow(ctx, tx, table, id, what, query, row(now)...); err != nil {
+			return err
+		}
+		return putIdempotency(ctx, tx, now, v)
+	})
+}
