@@ -166,18 +166,25 @@ func (p *progress) add(n int64) {
 }
 
 func (p *progress) draw() {
-	const width = 30
 	if p.total <= 0 {
 		fmt.Fprintf(p.w, "\r%s %s", p.label, humanize.Comma(p.n))
 		return
 	}
 	frac := min(float64(p.n)/float64(p.total), 1)
-	fill := int(frac * width)
-	bar := strings.Repeat("=", fill) + strings.Repeat(" ", width-fill)
-	if fill > 0 && fill < width {
-		bar = bar[:fill-1] + ">" + bar[fill:]
+	fmt.Fprintf(p.w, "\r%s %s %3.0f%% %s / %s", p.label, barText(p.n, p.total), 100*frac, humanize.Bytes(uint64(p.n)), humanize.Bytes(uint64(p.total)))
+}
+
+// barWidth is the width of every progress bar's bar, in characters.
+const barWidth = 30
+
+// barText is the bar of every progress display: "[#####.....]", filled
+// in proportion to done of total (empty when the total is unknown).
+func barText(done, total int64) string {
+	fill := 0
+	if total > 0 {
+		fill = int(min(done, total) * barWidth / total)
 	}
-	fmt.Fprintf(p.w, "\r%s [%s] %3.0f%% %s / %s", p.label, bar, 100*frac, humanize.Bytes(uint64(p.n)), humanize.Bytes(uint64(p.total)))
+	return "[" + strings.Repeat("#", fill) + strings.Repeat(".", barWidth-fill) + "]"
 }
 
 // done finishes the bar with a summary line.

@@ -84,3 +84,25 @@ func TestImportBadFiles(t *testing.T) {
 		t.Errorf("a file not named for a table = %d, want 2", code)
 	}
 }
+
+func TestBarText(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name        string
+		done, total int64
+		fill        int
+	}{
+		{"unknown total", 5, 0, 0},
+		{"none", 0, 10, 0},
+		{"half", 5, 10, barWidth / 2},
+		{"all", 10, 10, barWidth},
+		{"past the total", 12, 10, barWidth},
+	}
+	for _, tt := range tests {
+		got := barText(tt.done, tt.total)
+		want := "[" + strings.Repeat("#", tt.fill) + strings.Repeat(".", barWidth-tt.fill) + "]"
+		if got != want {
+			t.Errorf("%s: barText(%d, %d) = %q, want %q", tt.name, tt.done, tt.total, got, want)
+		}
+	}
+}

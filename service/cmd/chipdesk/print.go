@@ -357,8 +357,6 @@ type progressBar struct {
 	drawn bool
 }
 
-const barWidth = 30
-
 func (p *progressBar) event(ev jobs.Event) {
 	if ev.Batch == 0 {
 		if ev.State == service.JobFailed && ev.Error != "" {
@@ -375,11 +373,7 @@ func (p *progressBar) event(ev jobs.Event) {
 }
 
 func (p *progressBar) draw(ev jobs.Event) {
-	fill := 0
-	if ev.Total > 0 {
-		fill = ev.Done * barWidth / ev.Total
-	}
-	fmt.Fprintf(p.w, "\r[%s%s] %d/%d tag %d ", strings.Repeat("#", fill), strings.Repeat(".", barWidth-fill), ev.Done, ev.Total, ev.Tag)
+	fmt.Fprintf(p.w, "\r%s %d/%d tag %d ", barText(int64(ev.Done), int64(ev.Total)), ev.Done, ev.Total, ev.Tag)
 	p.drawn = true
 }
 
