@@ -169,7 +169,7 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	defer sim.Close()
-	if err := lookupFigures(ctx, r, o, srv.URL, token, ds, "SQLite", at, step); err != nil {
+	if err := lookupFigures(ctx, r, o, srv, token, ds, "SQLite", at, step); err != nil {
 		return nil, err
 	}
 	step("scan to event through the pseudo-terminal")
@@ -227,9 +227,13 @@ func startServe(ctx context.Context, bin, db string, args ...string) (*Server, e
 }
 
 // lookupFigures runs the lookup load and adds its figures.
-func lookupFigures(ctx context.Context, r *Report, o *Opts, base, token string, ds *Dataset, backend, at string, step func(string, ...any)) error {
+func lookupFigures(ctx context.Context, r *Report, o *Opts, srv *Server, token string, ds *Dataset, backend, at string, step func(string, ...any)) error {
 	step("lookup load on %s", backend)
-	res, err := Load(ctx, &LoadOpts{URL: base, Token: token, Clients: o.Clients, Duration: o.LookupTime, Seed: 1,
+	cpu0, err := srv.CPU()
+	if err != nil {
+		return err
+	}
+	res, err := Load(ctx, &LoadOpts{URL: srv.URL, Token: token, Clients: o.Clients, Duration: o.LookupTime, Seed: 1,
 		Path: func(rng *mrand.Rand) string { return "/api/v1/lookup?chip=" + ds.Chips[rng.IntN(len(ds.Chips))] }})
 	if err != nil {
 		return err
@@ -246,6 +250,17 @@ func lookupFigures(ctx context.Context, r *Report, o *Opts, base, token string, 
 		Note: cmpNote(at, note)})
 	r.add(Figure{Name: "  lookup p50, " + backend, Value: msf(res.Latency.P50), Unit: "ms"})
 	r.add(Figure{Name: "  lookup p99, " + backend, Value: msf(res.Latency.P99), Unit: "ms", Note: "max " + ms(res.Latency.Max)})
+	cpu1, err := srv.CPU()
+	if err != nil {
+		return err
+	}
+	if res.Requests > 0 && cpu1 > cpu0 {
+		// What the service itself costs: the load generator shares the
+		// machine's cores, so the rate above measures the machine too.
+		per := (cpu1 - cpu0) / time.Duration(res.Requests)
+		r.add(Figure{Name: "  server CPU per lookup, " + backend, Value: float64(per.Nanoseconds()) / 1e3, Unit: "µs",
+			Note: fmt.Sprintf("%s lookups/s if the service had %d cores to itself", thousands(float64(runtime.NumCPU())*float64(time.Second)/float64(per)), runtime.NumCPU())})
+	}
 	return nil
 }
 
@@ -305,7 +320,7 @@ func postgresFigures(ctx context.Context, r *Report, o *Opts, ds *Dataset, now f
 		return err
 	}
 	defer srv.Stop(15 * time.Second)
-	return lookupFigures(ctx, r, o, srv.URL, token, ds, "PostgreSQL", at, step)
+	return lookupFigures(ctx, r, o, srv, token, ds, "PostgreSQL", at, step)
 }
 
 // recordForRules returns the record of a dangerous dog (or of the

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -96,6 +97,33 @@ func (s *Server) Pid() int { return s.cmd.Process.Pid }
 // PeakRSS returns the child's peak resident set size in bytes (VmHWM of
 // /proc/PID/status, proc(5)); it must be read while the child runs.
 func (s *Server) PeakRSS() (int64, error) { return peakRSS(s.cmd.Process.Pid) }
+
+// CPU returns the child's user and system CPU time so far (utime and
+// stime of /proc/PID/stat, proc(5), in clock ticks of 10 ms). On a
+// machine shared with the load generator it tells what the service
+// itself costs, apart from the rate the machine allows.
+func (s *Server) CPU() (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0, fmt.Errorf("bench: server CPU: %w", err)
+	}
+	// The fields after the command name, which stands in parentheses;
+	// utime and stime are the 14th and 15th fields of the line.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 || i+2 > len(b) {
+		return 0, errors.New("bench: server CPU: malformed /proc stat")
+	}
+	f := strings.Fields(string(b[i+2:]))
+	if len(f) < 13 {
+		return 0, errors.New("bench: server CPU: short /proc stat")
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, fmt.Errorf("bench: server CPU: %w", err)
+	}
+	return time.Duration(ut+st) * 10 * time.Millisecond, nil
+}
 
 var hwmRE = regexp.MustCompile(`VmHWM:\s+(\d+) kB`)
 
