@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -69,12 +71,42 @@ func quantiles(d []time.Duration) Quantiles {
 	return Quantiles{N: len(d), P50: at(0.50), P99: at(0.99), Max: d[len(d)-1]}
 }
 
+// requestTimeout bounds one request, from writing it to its answer's
+// last byte.
+const requestTimeout = 30 * time.Second
+
 // Load runs a load against a service and measures every request's
-// latency, from sending it to reading the whole answer. It stops early,
-// with what it measured, when ctx is done.
+// latency, from writing it to reading the whole answer. It stops early,
+// with what it measured, when ctx is done; requests cut short by the end
+// of the load are not counted.
+//
+// Each client is one HTTP/1.1 keep-alive connection with one request in
+// flight at a time, the way wrk drives a server: no pipelining, since
+// real clients do not pipeline. A client dials again when the server
+// closes the connection. The client is lean on purpose (no net/http
+// Transport, no allocation per request) because it shares the machine's
+// cores with the service it measures.
 func Load(ctx context.Context, o *LoadOpts) (*LoadResult, error) {
+	return load(ctx, o, requestTimeout)
+}
+
+func load(ctx context.Context, o *LoadOpts, timeout time.Duration) (*LoadResult, error) {
 	if o == nil || o.URL == "" || o.Path == nil {
 		return nil, errors.New("bench: load needs a URL and paths")
+	}
+	u, err := url.Parse(o.URL)
+	if err != nil {
+		return nil, fmt.Errorf("bench: load URL: %w", err)
+	}
+	if u.Scheme != "http" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("bench: load URL %q: want http://host[:port][/path]", o.URL)
+	}
+	addr := u.Host
+	if u.Port() == "" {
+		addr = net.JoinHostPort(u.Hostname(), "80")
+	}
+	if err := checkTarget(o.Token); err != nil {
+		return nil, errors.New("bench: the token holds a byte not allowed in a header")
 	}
 	clients := o.Clients
 	if clients <= 0 {
@@ -84,9 +116,6 @@ func Load(ctx context.Context, o *LoadOpts) (*LoadResult, error) {
 	if dur <= 0 {
 		dur = 10 * time.Second
 	}
-	tr := &http.Transport{MaxIdleConnsPerHost: clients, MaxConnsPerHost: clients, DisableCompression: true}
-	defer tr.CloseIdleConnections()
-	hc := &http.Client{Transport: tr, Timeout: 30 * time.Second}
 	lctx, cancel := context.WithTimeout(ctx, dur)
 	defer cancel()
 
@@ -96,19 +125,9 @@ func Load(ctx context.Context, o *LoadOpts) (*LoadResult, error) {
 		first  string
 	}
 	parts := make([]part, clients)
-	var sent sync.Mutex
-	count := 0
+	var count atomic.Int64
 	take := func() bool {
-		if o.Requests <= 0 {
-			return true
-		}
-		sent.Lock()
-		defer sent.Unlock()
-		if count >= o.Requests {
-			return false
-		}
-		count++
-		return true
+		return o.Requests <= 0 || count.Add(1) <= int64(o.Requests)
 	}
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -119,18 +138,13 @@ func Load(ctx context.Context, o *LoadOpts) (*LoadResult, error) {
 			p := &parts[c]
 			p.status = map[int]int{}
 			rng := rand.New(rand.NewPCG(o.Seed, uint64(c)))
+			k := newKeepAlive(addr, u.Host, u.EscapedPath(), o.Token, timeout)
+			defer k.drop()
+			stop := context.AfterFunc(lctx, k.abort)
+			defer stop()
 			for lctx.Err() == nil && take() {
-				req, err := http.NewRequestWithContext(lctx, http.MethodGet, o.URL+o.Path(rng), nil)
-				if err != nil {
-					p.status[0]++
-					p.first = cmp.Or(p.first, err.Error())
-					continue
-				}
-				if o.Token != "" {
-					req.Header.Set("Authorization", "Bearer "+o.Token)
-				}
-				t0 := time.Now()
-				resp, err := hc.Do(req)
+				path := o.Path(rng)
+				d, err := k.do(lctx, path)
 				if err != nil {
 					if lctx.Err() != nil {
 						return // the load's time is up: not an error of the service
@@ -139,15 +153,10 @@ func Load(ctx context.Context, o *LoadOpts) (*LoadResult, error) {
 					p.first = cmp.Or(p.first, err.Error())
 					continue
 				}
-				_, err = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if err != nil && lctx.Err() != nil {
-					return
-				}
-				p.lat = append(p.lat, time.Since(t0))
-				p.status[resp.StatusCode]++
-				if resp.StatusCode != http.StatusOK {
-					p.first = cmp.Or(p.first, fmt.Sprintf("%s: %s", req.URL.Path, resp.Status))
+				p.lat = append(p.lat, d)
+				p.status[k.resp.Status]++
+				if k.resp.Status != http.StatusOK && p.first == "" {
+					p.first = fmt.Sprintf("%s: %d %s", pathOnly(path), k.resp.Status, k.resp.Reason)
 				}
 			}
 		}()
