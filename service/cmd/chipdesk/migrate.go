@@ -19,6 +19,7 @@ import (
 	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/postgres"
+	"github.com/chipdesk/chipdesk/service/store/sqlite"
 )
 
 const migrateUsage = `usage: chipdesk migrate FROM TO
@@ -132,6 +133,9 @@ func sqliteColumns(ctx context.Context, db *sql.DB) (map[string][]string, error)
 		var t, c string
 		if err := rows.Scan(&t, &c); err != nil {
 			return nil, err
+		}
+		if sqlite.DerivedTable(t) {
+			continue // rebuilt by the target store itself
 		}
 		out[t] = append(out[t], c)
 	}

@@ -32,25 +32,34 @@ func recordWidth() int {
 	return 1 + w
 }
 
-// recordParts lists the UNION ALL branches: kind letter, columns, source.
-// ?1 is the start of the twelve-month window, ?2 the animal id, ?3 the
-// licence a tag lookup matched (0 for none).
-var recordParts = []struct{ kind, cols, from string }{
+// recordParts lists the UNION ALL branches: kind letter, columns, source,
+// and whether the part is in a chip's lookup row (lookuprows.go) rather
+// than read live. ?1 is the start of the twelve-month window, ?2 the
+// animal id, ?3 the licence a tag lookup matched (0 for none).
+var recordParts = []struct {
+	kind, cols, from string
+	inRow            bool
+}{
 	{"A", prefixed("a", animalCols) + ", " + prefixed("o", ownerCols),
-		`animals a LEFT JOIN owners o ON o.id = a.owner_id WHERE a.id = ?2`},
-	{"C", chipCols, `chips WHERE animal_id = ?2`},
-	{"L", licenceCols, `licences WHERE animal_id = ?2 AND (expires_on >= ?1 OR id = ?3)`},
-	{"V", vaccinationCols, `(SELECT * FROM vaccinations WHERE animal_id = ?2 ORDER BY date DESC, id DESC LIMIT 1)`},
-	{"D", designationCols, `(SELECT * FROM designations WHERE animal_id = ?2 AND rescinded_on IS NULL ORDER BY declared_on DESC, id DESC LIMIT 1)`},
-	{"Q", quarantineCols, `quarantines WHERE animal_id = ?2 AND released_on IS NULL`},
-	{"I", impoundCols, `impoundments WHERE animal_id = ?2 AND (intake_on >= ?1 OR disposition = '')`},
-	{"B", biteCols, `bites WHERE animal_id = ?2 AND date >= ?1`},
+		`animals a LEFT JOIN owners o ON o.id = a.owner_id WHERE a.id = ?2`, true},
+	{"C", chipCols, `chips WHERE animal_id = ?2`, true},
+	{"L", licenceCols, `licences WHERE animal_id = ?2 AND (expires_on >= ?1 OR id = ?3)`, false},
+	{"V", vaccinationCols, `(SELECT * FROM vaccinations WHERE animal_id = ?2 ORDER BY date DESC, id DESC LIMIT 1)`, true},
+	{"D", designationCols, `(SELECT * FROM designations WHERE animal_id = ?2 AND rescinded_on IS NULL ORDER BY declared_on DESC, id DESC LIMIT 1)`, true},
+	{"Q", quarantineCols, `quarantines WHERE animal_id = ?2 AND released_on IS NULL`, false},
+	{"I", impoundCols, `impoundments WHERE animal_id = ?2 AND (intake_on >= ?1 OR disposition = '')`, false},
+	{"B", biteCols, `bites WHERE animal_id = ?2 AND date >= ?1`, false},
 }
 
-func recordSQL() string {
+// recordSQL is the record statement: every part, or (live) only the
+// parts a lookup row does not hold.
+func recordSQL(live bool) string {
 	var b strings.Builder
-	for i, p := range recordParts {
-		if i > 0 {
+	for _, p := range recordParts {
+		if live && p.inRow {
+			continue
+		}
+		if b.Len() > 0 {
 			b.WriteString("\nUNION ALL\n")
 		}
 		b.WriteString("SELECT '" + p.kind + "', " + p.cols + strings.Repeat(", NULL", recordWidth()-1-ncols(p.cols)) + " FROM " + p.from)
@@ -62,13 +71,25 @@ func recordSQL() string {
 // is ?2: the animal id is looked up once, in a materialised key.
 func chipRecordSQL() string {
 	return "WITH k(aid) AS MATERIALIZED (SELECT animal_id FROM chips WHERE code = ?2)\n" +
-		strings.ReplaceAll(recordSQL(), "= ?2", "= (SELECT aid FROM k)")
+		strings.ReplaceAll(recordSQL(false), "= ?2", "= (SELECT aid FROM k)")
+}
+
+// chipRowSQL answers for the chip whose code is ?2 from its lookup row
+// (kind R, the body in the first column) and the live parts. It answers
+// nothing when the chip has no row or its animal is marked for rebuild
+// by a transaction that committed without rebuilding; chipRecordSQL
+// answers then.
+func chipRowSQL() string {
+	return "WITH k(aid, body) AS MATERIALIZED (SELECT r.animal_id, r.body FROM lookup_rows r WHERE r.code = ?2\n" +
+		"\tAND NOT EXISTS (SELECT 1 FROM lookup_dirty d WHERE d.animal_id = r.animal_id))\n" +
+		"SELECT 'R', body" + strings.Repeat(", NULL", recordWidth()-2) + " FROM k\nUNION ALL\n" +
+		strings.ReplaceAll(recordSQL(true), "= ?2", "= (SELECT aid FROM k)")
 }
 
 // recordStmts are the prepared lookup statements.
 type recordStmts struct {
-	chip, tag, record *sql.Stmt // chip: chipRecordSQL
-	width, animalCols int       // recordWidth(), ncols(animalCols)
+	chipRow, chip, tag, record *sql.Stmt // chipRowSQL, chipRecordSQL, by tag, recordSQL
+	width, animalCols          int       // recordWidth(), ncols(animalCols)
 }
 
 func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
@@ -77,9 +98,10 @@ func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
 		dst   *(*sql.Stmt)
 		query string
 	}{
+		{&s.chipRow, chipRowSQL()},
 		{&s.chip, chipRecordSQL()},
 		{&s.tag, `SELECT animal_id, id FROM licences WHERE jurisdiction = ? AND year = ? AND tag_number = ?`},
-		{&s.record, recordSQL()},
+		{&s.record, recordSQL(false)},
 	} {
 		st, err := db.PrepareContext(ctx, p.query)
 		if err != nil {
@@ -93,7 +115,7 @@ func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
 
 func (s *recordStmts) close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.chip, s.tag, s.record} {
+	for _, st := range []*sql.Stmt{s.chipRow, s.chip, s.tag, s.record} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
@@ -112,7 +134,11 @@ func prefixed(alias, cols string) string {
 
 // FindRecordByChip implements service.RecordService.
 func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Record, error) {
-	r, err := db.runRecord(ctx, db.rec.chip, code, 0)
+	r, err := db.runRecord(ctx, db.rec.chipRow, code, 0)
+	if service.ErrorCode(err) == service.ENOTFOUND {
+		// No lookup row: an unknown chip, or an animal marked for rebuild.
+		r, err = db.runRecord(ctx, db.rec.chip, code, 0)
+	}
 	if service.ErrorCode(err) == service.ENOTFOUND {
 		return nil, service.Errorf(service.ENOTFOUND, "Chip not found.")
 	} else if err != nil {
@@ -165,6 +191,11 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 		}
 		c := cols(v[1:])
 		switch str(v[0]) {
+		case "R":
+			found = true
+			if err := decodeLookupBody([]byte(str(v[1])), r); err != nil {
+				return nil, err
+			}
 		case "A":
 			found = true
 			r.Animal = c.animal()

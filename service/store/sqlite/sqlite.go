@@ -78,6 +78,7 @@ type DB struct {
 	now  func() time.Time
 	loc  *time.Location
 	rec  *recordStmts
+	look *lookupStmts // the writer's, for the lookup rows
 
 	commits chan struct{} // a commit since the last checkpoint
 	stop    context.CancelFunc
@@ -118,6 +119,15 @@ func Open(ctx context.Context, path string, o *Opts) (*DB, error) {
 	db.wdb.SetMaxOpenConns(1)
 	db.wdb.SetConnMaxIdleTime(0)
 	if err := db.migrate(ctx); err != nil {
+		db.wdb.Close()
+		return nil, err
+	}
+	if db.look, err = prepareLookupStmts(ctx, db.wdb); err != nil {
+		db.wdb.Close()
+		return nil, err
+	}
+	if err := db.syncLookupShape(ctx); err != nil {
+		db.look.close()
 		db.wdb.Close()
 		return nil, err
 	}
@@ -198,6 +208,9 @@ func (db *DB) Close() error {
 	if db.rdb != nil {
 		errs = append(errs, db.rdb.Close())
 	}
+	if db.look != nil {
+		errs = append(errs, db.look.close())
+	}
 	if db.wdb != nil {
 		errs = append(errs, db.wdb.Close())
 	}
@@ -257,6 +270,9 @@ func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx, now time.Time) erro
 	}
 	defer tx.Rollback()
 	if err := fn(tx, db.now().UTC()); err != nil {
+		return err
+	}
+	if err := db.look.flush(ctx, tx); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {

@@ -1,0 +1,154 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestParseBody(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, in string
+		want     any
+		err      bool
+	}{
+		{name: "empty array", in: `[]`, want: []any{}},
+		{name: "scalars", in: `[1,-42,"a",null,0]`, want: []any{int64(1), int64(-42), "a", nil, int64(0)}},
+		{name: "nested", in: ` [ [1 , "x"] ,null, [[ "c" ]] ] `, want: []any{[]any{int64(1), "x"}, nil, []any{[]any{"c"}}}},
+		{name: "escapes", in: `["q\"b\\s\/\b\f\n\r\t\u00e9\ud83d\udc15"]`, want: []any{"q\"b\\s/\b\f\n\r\t\u00e9\U0001F415"}},
+		{name: "lone surrogate", in: `["\ud83dx"]`, want: []any{"\uFFFDx"}},
+		{name: "raw utf-8", in: `["Åsa Bjørk"]`, want: []any{"Åsa Bjørk"}},
+		{name: "int64 limits", in: `[9223372036854775807,-9223372036854775808]`, want: []any{int64(9223372036854775807), int64(-9223372036854775808)}},
+		{name: "overflow", in: `[9223372036854775808]`, err: true},
+		{name: "real", in: `[1.5]`, err: true},
+		{name: "exponent", in: `[1e3]`, err: true},
+		{name: "leading zero", in: `[01]`, err: true},
+		{name: "minus alone", in: `[-]`, err: true},
+		{name: "object", in: `[{}]`, err: true},
+		{name: "true", in: `[true]`, err: true},
+		{name: "trailing comma", in: `[1,]`, err: true},
+		{name: "unterminated", in: `[1`, err: true},
+		{name: "unterminated string", in: `["ab`, err: true},
+		{name: "control in string", in: "[\"a\nb\"]", err: true},
+		{name: "bad escape", in: `["\x"]`, err: true},
+		{name: "short unicode escape", in: `["\u12"]`, err: true},
+		{name: "text after", in: `[] []`, err: true},
+		{name: "too deep", in: `[[[[1]]]]`, err: true},
+		{name: "nothing", in: ``, err: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseBody([]byte(tc.in))
+			if tc.err {
+				if !errors.Is(err, errBodySyntax) {
+					t.Fatalf("parseBody(%q) = %v, %v; want an errBodySyntax", tc.in, got, err)
+				}
+				return
+			}
+			if err != nil || !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("parseBody(%q) = %#v, %v; want %#v", tc.in, got, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestParseBodyOfSQLite parses what SQLite's json_array writes for
+// awkward column values, the bodies' only producer.
+func TestParseBodyOfSQLite(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "json.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	values := []any{"plain", "quote \" backslash \\ slash /", "tab\tnew\nline\r\x01\x1f\x7f", "Åsa 🐕 \u2028", "", int64(-1),
+		int64(1 << 62), nil, "123", "null"}
+	var body string
+	if err := db.rdb.QueryRowContext(ctx, `SELECT json_array(json_array(?, ?, ?, ?, ?, ?, ?, ?, ?, ?))`, values...).Scan(&body); err != nil {
+		t.Fatal(err)
+	}
+	got, err := parseBody([]byte(body))
+	if err != nil {
+		t.Fatalf("parseBody(%s): %v", body, err)
+	}
+	if want := []any{values}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("parseBody(%s) = %#v, want %#v", body, got, want)
+	}
+}
+
+// FuzzParseBody: no input panics; what parses is encoding/json's reading
+// of it too, and marshals back to text that parses to the same value.
+func FuzzParseBody(f *testing.F) {
+	for _, s := range []string{`[]`, `[[1,"a",null],null,null,[[2,"985141000000001"]]]`, `["\u00e9\ud83d\udc15\n"]`, `[-0]`, `[[[["deep"]]]]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := parseBody(data)
+		if err != nil {
+			if !errors.Is(err, errBodySyntax) {
+				t.Fatalf("parseBody(%q) error %v is no errBodySyntax", data, err)
+			}
+			return
+		}
+		var std any
+		d := json.NewDecoder(bytesReader(data))
+		d.UseNumber()
+		if err := d.Decode(&std); err != nil {
+			t.Fatalf("parseBody(%q) = %#v, but encoding/json: %v", data, v, err)
+		}
+		if !validUTF8Strings(v) {
+			return // encoding/json replaces bad UTF-8; the body keeps SQLite's bytes
+		}
+		if n := numbersToInt(std); !reflect.DeepEqual(n, v) {
+			t.Fatalf("parseBody(%q) = %#v, encoding/json reads %#v", data, v, n)
+		}
+		text, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := parseBody(text)
+		if err != nil || !reflect.DeepEqual(back, v) {
+			t.Fatalf("parseBody(Marshal(%#v)) = %#v, %v", v, back, err)
+		}
+	})
+}
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+// numbersToInt turns encoding/json's numbers into int64, recursively.
+func numbersToInt(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		n, err := x.Int64()
+		if err != nil {
+			return x
+		}
+		return n
+	case []any:
+		for i := range x {
+			x[i] = numbersToInt(x[i])
+		}
+	}
+	return v
+}
+
+// validUTF8Strings reports whether every string in v is valid UTF-8.
+func validUTF8Strings(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return utf8.ValidString(x)
+	case []any:
+		for _, e := range x {
+			if !validUTF8Strings(e) {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,289 @@
+package sqlite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chipdesk/chipdesk/reader/chipid"
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// viaRow and viaRecord answer a chip from its lookup row and from the
+// full record statement; ok is false when the lookup row does not answer.
+func viaRow(t *testing.T, db *DB, code string) (r *service.Record, ok bool) {
+	t.Helper()
+	r, err := db.runRecord(context.Background(), db.rec.chipRow, code, 0)
+	if service.ErrorCode(err) == service.ENOTFOUND {
+		return nil, false
+	} else if err != nil {
+		t.Fatalf("chipRow(%s): %v", code, err)
+	}
+	return r, true
+}
+
+func viaRecord(t *testing.T, db *DB, code string) *service.Record {
+	t.Helper()
+	r, err := db.runRecord(context.Background(), db.rec.chip, code, 0)
+	if err != nil {
+		t.Fatalf("chip(%s): %v", code, err)
+	}
+	return r
+}
+
+// checkRows fails unless every chip's lookup row answers exactly what the
+// full record statement answers, and no chip without a row is left.
+func checkRows(t *testing.T, db *DB, step string) {
+	t.Helper()
+	rows, err := db.rdb.Query(`SELECT code FROM chips ORDER BY code`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for rows.Next() {
+		var c string
+		rows.Scan(&c)
+		codes = append(codes, c)
+	}
+	rows.Close()
+	for _, code := range codes {
+		got, ok := viaRow(t, db, code)
+		if !ok {
+			t.Errorf("%s: chip %s has no lookup row", step, code)
+			continue
+		}
+		if want := viaRecord(t, db, code); !reflect.DeepEqual(got, want) {
+			g, _ := json.Marshal(got)
+			w, _ := json.Marshal(want)
+			t.Errorf("%s: chip %s\nlookup row: %s\nrecord:     %s", step, code, g, w)
+		}
+	}
+	var stale int
+	db.rdb.QueryRow(`SELECT (SELECT COUNT(*) FROM lookup_rows WHERE code NOT IN (SELECT code FROM chips)) +
+		(SELECT COUNT(*) FROM lookup_dirty)`).Scan(&stale)
+	if stale != 0 {
+		t.Errorf("%s: %d lookup rows of removed chips or marks left after the commit", step, stale)
+	}
+}
+
+// TestLookupRowsFollowEveryWrite changes each part a lookup row holds,
+// through the store's own methods, and compares every chip's row with the
+// full record after each change.
+func TestLookupRowsFollowEveryWrite(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "rows.db"), &Opts{Now: func() time.Time { return time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	must := func(what string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	ada := &service.Owner{Name: "Ada Lund", Address: "12 Lake St", City: "Minneapolis", State: "MN", Phone: "612-555-0101"}
+	bo := &service.Owner{Name: "Bo \"Quote\" Berg\\", City: "Chanhassen", Email: "bo@example.org"}
+	must("CreateOwner", db.CreateOwner(ctx, ada))
+	must("CreateOwner", db.CreateOwner(ctx, bo))
+	rex := &service.Animal{OwnerID: ada.ID, Name: "Rex", Species: service.Dog, Breed: "Labrador", Description: "white blaze,\nlimps\t\u00e9\U0001F415"}
+	tom := &service.Animal{OwnerID: ada.ID, Name: "Tom", Species: service.Cat}
+	stray := &service.Animal{Name: "Stray", Species: service.Dog}
+	for _, a := range []*service.Animal{rex, tom, stray} {
+		must("CreateAnimal", db.CreateAnimal(ctx, a))
+	}
+	chips := map[string]*service.Chip{}
+	add := func(a *service.Animal, code string, kind chipid.Kind) {
+		t.Helper()
+		c := &service.Chip{AnimalID: a.ID, Code: code, Kind: kind, Manufacturer: "Datamars", ImplantDate: service.MustDate("2024-02-01")}
+		must("AddChip "+code, db.AddChip(ctx, c))
+		chips[code] = c
+	}
+	str := func(s string) *string { return &s }
+	date := func(s string) *service.Date { d := service.MustDate(s); return &d }
+
+	steps := []struct {
+		name   string
+		change func()
+	}{
+		{"chips added", func() {
+			add(rex, "985141000000001", chipid.KindISO)
+			add(rex, "0A1B2C3D4E", chipid.KindFECAVA)
+			add(tom, "985141000000002", chipid.KindISO)
+			add(stray, "985141000000003", chipid.KindISO)
+		}},
+		{"owner changed (both animals)", func() {
+			_, err := db.UpdateOwner(ctx, ada.ID, service.OwnerUpdate{Phone: str("612-555-0199"), Address: str("1 New Rd")})
+			must("UpdateOwner", err)
+		}},
+		{"animal changed", func() {
+			_, err := db.UpdateAnimal(ctx, rex.ID, service.AnimalUpdate{Name: str("Rex II"), DiedOn: date("2026-04-30")})
+			must("UpdateAnimal", err)
+		}},
+		{"animal given an owner", func() {
+			_, err := db.UpdateAnimal(ctx, stray.ID, service.AnimalUpdate{OwnerID: &bo.ID})
+			must("UpdateAnimal", err)
+		}},
+		{"vaccinations", func() {
+			must("CreateVaccination", db.CreateVaccination(ctx, &service.RabiesVaccination{AnimalID: rex.ID, Date: service.MustDate("2024-05-01"),
+				Type: service.VaccineKilled, DurationMonths: 12}))
+			must("CreateVaccination", db.CreateVaccination(ctx, &service.RabiesVaccination{AnimalID: rex.ID, Date: service.MustDate("2025-05-01"),
+				Type: service.VaccineModifiedLive, DurationMonths: 36, ExtendedCertified: true, Product: "Imrab 3", LotExpires: service.MustDate("2026-01-01")}))
+		}},
+		{"designation declared (Minneapolis 64.10)", func() {
+			must("CreateDesignation", db.CreateDesignation(ctx, &service.DangerousDesignation{AnimalID: tom.ID, Level: service.Dangerous,
+				Jurisdiction: "minneapolis", DeclaredOn: service.MustDate("2026-03-01"), Authority: "Animal Care and Control", Conditions: "muzzle"}))
+		}},
+		{"designation rescinded", func() {
+			ds, err := db.FindDesignations(ctx, tom.ID)
+			must("FindDesignations", err)
+			_, err = db.UpdateDesignation(ctx, ds[0].ID, service.DesignationUpdate{RescindedOn: date("2026-04-01")})
+			must("UpdateDesignation", err)
+		}},
+		{"chip removed", func() {
+			must("RemoveChip", db.RemoveChip(ctx, chips["0A1B2C3D4E"].ID))
+		}},
+		{"licence, quarantine, impoundment, bite (read live)", func() {
+			must("CreateLicence", db.CreateLicence(ctx, &service.Licence{AnimalID: rex.ID, Jurisdiction: "minneapolis", Year: 2026,
+				TagNumber: 7, IssuedOn: service.MustDate("2026-02-01"), ExpiresOn: service.MustDate("2027-01-31"), FeeCents: 3500}))
+			b := &service.BiteIncident{AnimalID: tom.ID, Date: service.MustDate("2026-04-20"), Victim: "person", SkinBroken: true}
+			must("CreateBite", db.CreateBite(ctx, b))
+			must("CreateQuarantine", db.CreateQuarantine(ctx, &service.Quarantine{AnimalID: tom.ID, BiteID: b.ID, Kind: service.QuarantineBite,
+				Place: service.AtHome, Start: service.MustDate("2026-04-20"), End: service.MustDate("2026-04-30")}))
+			must("CreateImpoundment", db.CreateImpoundment(ctx, &service.Impoundment{AnimalID: stray.ID, Jurisdiction: "minneapolis",
+				IntakeAt: time.Date(2026, 4, 28, 9, 0, 0, 0, time.UTC), IntakeOn: service.MustDate("2026-04-28")}))
+		}},
+	}
+	for _, s := range steps {
+		s.change()
+		checkRows(t, db, s.name)
+	}
+	r, _ := viaRow(t, db, "985141000000002")
+	if r == nil || len(r.Quarantines) != 1 || len(r.Bites) != 1 {
+		t.Errorf("the lookup row's answer lacks the live parts: %+v", r)
+	}
+}
+
+// TestLookupRowsMarkedElsewhere covers a change committed without the
+// store (another program, a migration): the marked animal's row is not
+// used, the full record answers, and the next write rebuilds the row.
+func TestLookupRowsMarkedElsewhere(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "marked.db")
+	db, err := Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	o := &service.Owner{Name: "Ada Lund"}
+	if err := db.CreateOwner(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	a := &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog}
+	if err := db.CreateAnimal(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AddChip(ctx, &service.Chip{AnimalID: a.ID, Code: "985141000000001", Kind: chipid.KindISO}); err != nil {
+		t.Fatal(err)
+	}
+	// Another program renames the owner: the trigger marks the animal.
+	if _, err := db.ckdb.ExecContext(ctx, `UPDATE owners SET name = 'Ada Lund-Berg' WHERE id = ?`, o.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := viaRow(t, db, "985141000000001"); ok {
+		t.Error("the lookup row of a marked animal answered")
+	}
+	r, err := db.FindRecordByChip(ctx, "985141000000001")
+	if err != nil || r.Owner == nil || r.Owner.Name != "Ada Lund-Berg" {
+		t.Fatalf("FindRecordByChip after an outside change = %+v, %v; want the new owner name", r, err)
+	}
+	if err := db.CreateScan(ctx, &service.Scan{At: time.Now(), Reader: "r1", ChipCode: "985141000000001"}); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, db, "after the next write")
+}
+
+// TestLookupRowsBuiltOnOpen opens a database whose rows were written for
+// another layout, or never (a store from before migration 0007): Open
+// builds them.
+func TestLookupRowsBuiltOnOpen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	db, err := Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &service.Owner{Name: "Ada Lund"}
+	if err := db.CreateOwner(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	for i, code := range []string{"985141000000001", "985141000000002"} {
+		a := &service.Animal{OwnerID: o.ID, Name: "Pet " + code[len(code)-1:], Species: service.Dog}
+		if err := db.CreateAnimal(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.AddChip(ctx, &service.Chip{AnimalID: a.ID, Code: code, Kind: chipid.KindISO}); err != nil {
+			t.Fatalf("AddChip %d: %v", i, err)
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		break_ string
+	}{
+		{"another layout", `UPDATE lookup_shape SET shape = '0|old'; UPDATE lookup_rows SET body = '[]'`},
+		{"before migration 0007", `DROP TABLE lookup_rows; DROP TABLE lookup_dirty; DROP TABLE lookup_shape;
+			DROP TRIGGER animals_lookup_update; DROP TRIGGER animals_lookup_delete; DROP TRIGGER owners_lookup_update;
+			DROP TRIGGER owners_lookup_delete; DROP TRIGGER chips_lookup_insert; DROP TRIGGER chips_lookup_update;
+			DROP TRIGGER chips_lookup_delete; DROP TRIGGER vaccinations_lookup_insert; DROP TRIGGER vaccinations_lookup_update;
+			DROP TRIGGER vaccinations_lookup_delete; DROP TRIGGER designations_lookup_insert;
+			DROP TRIGGER designations_lookup_update; DROP TRIGGER designations_lookup_delete;
+			DELETE FROM migrations WHERE name LIKE '%0007_lookup_rows.sql'`},
+	} {
+		if _, err := db.ckdb.ExecContext(ctx, tc.break_); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		db.Close()
+		if db, err = Open(ctx, path, nil); err != nil {
+			t.Fatalf("%s: Open: %v", tc.name, err)
+		}
+		checkRows(t, db, tc.name)
+	}
+	db.Close()
+}
+
+// TestLookupRowsImport checks the rows an import builds, in the one
+// transaction of the import.
+func TestLookupRowsImport(t *testing.T) {
+	t.Parallel()
+	db, err := Open(context.Background(), filepath.Join(t.TempDir(), "import.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Import(context.Background(), benchBatchInternal(300)); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, db, "import")
+	db.Close()
+}
+
+// benchBatchInternal is n owners, each with a chipped dog and a rabies
+// vaccination.
+func benchBatchInternal(n int) *service.Batch {
+	b := &service.Batch{}
+	for i := 1; i <= n; i++ {
+		id := int64(i)
+		b.Owners = append(b.Owners, &service.Owner{ID: id, Name: "Owner " + strings.Repeat("x", i%7), Address: "1 Main St"})
+		b.Animals = append(b.Animals, &service.Animal{ID: id, OwnerID: id, Name: "Rex", Species: service.Dog, Altered: i%2 == 0})
+		b.Chips = append(b.Chips, &service.Chip{ID: id, AnimalID: id, Code: fmt.Sprintf("985%012d", i), Kind: chipid.KindISO})
+		b.Vaccinations = append(b.Vaccinations, &service.RabiesVaccination{ID: id, AnimalID: id, Date: service.MustDate("2025-06-01")})
+	}
+	return b
+}
