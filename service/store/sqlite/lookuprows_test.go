@@ -235,7 +235,7 @@ func TestLookupRowsBuiltOnOpen(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		name  string
+		name   string
 		break_ string
 	}{
 		{"another layout", `UPDATE lookup_shape SET shape = '0|old'; UPDATE lookup_rows SET body = '[]'`},
