@@ -31,8 +31,8 @@ func parseBody(b []byte) (any, error) {
 	return v, nil
 }
 
-// bodyDepth is the deepest nesting of a body: [parts [chips [columns]]].
-const bodyDepth = 3
+// bodyDepth is the deepest nesting of a body: [rows [kind, columns...]].
+const bodyDepth = 2
 
 // errBodySyntax is wrapped by every error of parseBody.
 var errBodySyntax = errors.New("sqlite: lookup row: bad JSON")

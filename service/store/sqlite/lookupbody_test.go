@@ -20,7 +20,7 @@ func TestParseBody(t *testing.T) {
 	}{
 		{name: "empty array", in: `[]`, want: []any{}},
 		{name: "scalars", in: `[1,-42,"a",null,0]`, want: []any{int64(1), int64(-42), "a", nil, int64(0)}},
-		{name: "nested", in: ` [ [1 , "x"] ,null, [[ "c" ]] ] `, want: []any{[]any{int64(1), "x"}, nil, []any{[]any{"c"}}}},
+		{name: "nested", in: ` [ [1 , "x"] ,null, [ "c" ] ] `, want: []any{[]any{int64(1), "x"}, nil, []any{"c"}}},
 		{name: "escapes", in: `["q\"b\\s\/\b\f\n\r\t\u00e9\ud83d\udc15"]`, want: []any{"q\"b\\s/\b\f\n\r\t\u00e9\U0001F415"}},
 		{name: "lone surrogate", in: `["\ud83dx"]`, want: []any{"\uFFFDx"}},
 		{name: "raw utf-8", in: `["Åsa Bjørk"]`, want: []any{"Åsa Bjørk"}},
@@ -39,7 +39,7 @@ func TestParseBody(t *testing.T) {
 		{name: "bad escape", in: `["\x"]`, err: true},
 		{name: "short unicode escape", in: `["\u12"]`, err: true},
 		{name: "text after", in: `[] []`, err: true},
-		{name: "too deep", in: `[[[[1]]]]`, err: true},
+		{name: "too deep", in: `[[[1]]]`, err: true},
 		{name: "nothing", in: ``, err: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,7 +85,7 @@ func TestParseBodyOfSQLite(t *testing.T) {
 // FuzzParseBody: no input panics; what parses is encoding/json's reading
 // of it too, and marshals back to text that parses to the same value.
 func FuzzParseBody(f *testing.F) {
-	for _, s := range []string{`[]`, `[[1,"a",null],null,null,[[2,"985141000000001"]]]`, `["\u00e9\ud83d\udc15\n"]`, `[-0]`, `[[[["deep"]]]]`} {
+	for _, s := range []string{`[]`, `[["A",1,"a",null],["C",2,"985141000000001"]]`, `["\u00e9\ud83d\udc15\n"]`, `[-0]`, `[[[["deep"]]]]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

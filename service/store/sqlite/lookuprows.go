@@ -11,21 +11,20 @@ import (
 	"github.com/chipdesk/chipdesk/service"
 )
 
-// Lookup rows (migration 0007) hold, per chip code, the parts of the
-// animal's record that do not depend on the date: the animal and its
-// owner, the latest rabies vaccination, the active dangerous designation
-// and every chip of the animal, as one JSON array (the body). A chip
-// lookup then reads one row of one b-tree instead of seeking into seven
-// tables and indexes; at a million animals every seek reads a page the
-// cache does not hold, so the seeks were most of a lookup's cost.
+// Lookup rows (migration 0007) hold, per chip code, every part of the
+// animal's record but its licences (recordParts with inRow): the animal
+// and its owner, chips, latest rabies vaccination, active dangerous
+// designation, open quarantines, impoundments and bites, as one JSON
+// array of the record statement's rows (the body). A chip lookup then
+// reads one row of one b-tree and the licences, instead of seeking into
+// nine tables and indexes; at a million animals nearly every seek reads
+// a page the cache does not hold, so the seeks were most of its cost.
 //
-// Licences, quarantines, impoundments and bites stay live parts of the
-// lookup statement: licences because an import of a million licences
-// would otherwise rewrite a million rows, the others because they are
-// few and their pages stay cached.
+// Licences stay a live part of the lookup statement, because an import
+// of a million licences would otherwise rewrite a million rows.
 //
-// Keeping them right: triggers on animals, owners, chips, vaccinations
-// and designations mark the animals whose rows change (lookup_dirty),
+// Keeping them right: triggers on the tables of the parts in the row
+// mark the animals whose rows change (lookup_dirty),
 // and every write transaction (DB.write) rebuilds the marked animals'
 // rows before it commits. A reader's snapshot thus never holds a row
 // older than its records. A transaction that commits without DB.write
@@ -33,26 +32,40 @@ import (
 // ignores the row of a marked animal and the full record statement
 // answers, and the next DB.write (Open does one) rebuilds them.
 
-// lookupShapeVersion names the body's layout beyond the column lists.
-const lookupShapeVersion = "1"
+// lookupShapeVersion names the body's layout beyond recordParts.
+const lookupShapeVersion = "2"
 
 // lookupShape is the body's layout: a body written for another one is
 // rebuilt when the store opens.
 func lookupShape() string {
-	norm := func(cols string) string { return strings.Join(strings.Fields(cols), "") }
-	return strings.Join([]string{lookupShapeVersion, norm(animalCols), norm(ownerCols), norm(vaccinationCols),
-		norm(designationCols), norm(chipCols)}, "|")
+	parts := []string{lookupShapeVersion}
+	for _, p := range recordParts {
+		if p.inRow {
+			parts = append(parts, p.kind+":"+strings.Join(strings.Fields(p.cols+" FROM "+p.from), " "))
+		}
+	}
+	return strings.Join(parts, "|")
 }
 
-// The body is [animal+owner, vaccination, designation, [chip...]]: each
-// part the columns of the record statement's part, in the same order
-// (null for a missing vaccination or designation); see decodeLookupBody.
+// lookupRowChip is the rebuild's alias for the chip whose row is built.
+const lookupRowChip = "lookup_row_chip"
+
+// lookupBodySQL is the body for the animal of chip lookupRowChip: the
+// rows the record statement's parts in the row return, each as
+// [kind, column...], in one JSON array.
 func lookupBodySQL() string {
-	return `json_array(json_array(` + prefixed("a", animalCols) + `, ` + prefixed("o", ownerCols) + `),
-	json((SELECT json_array(` + vaccinationCols + `) FROM vaccinations WHERE animal_id = a.id ORDER BY date DESC, id DESC LIMIT 1)),
-	json((SELECT json_array(` + designationCols + `) FROM designations WHERE animal_id = a.id AND rescinded_on IS NULL
-		ORDER BY declared_on DESC, id DESC LIMIT 1)),
-	json((SELECT json_group_array(json_array(` + chipCols + `)) FROM chips WHERE animal_id = a.id)))`
+	var b strings.Builder
+	for _, p := range recordParts {
+		if !p.inRow {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString("\n\tUNION ALL ")
+		}
+		b.WriteString("SELECT json_array('" + p.kind + "', " + p.cols + ") AS part FROM " +
+			strings.ReplaceAll(p.from, "?2", lookupRowChip+".animal_id"))
+	}
+	return "(SELECT json_group_array(json(part)) FROM (" + b.String() + "))"
 }
 
 // lookupRebuildSQL rebuilds the rows of the marked animals and clears
@@ -63,9 +76,8 @@ func lookupRebuildSQL() []string {
 	return []string{
 		`DELETE FROM lookup_rows WHERE animal_id IN (SELECT animal_id FROM lookup_dirty)`,
 		`INSERT INTO lookup_rows (code, animal_id, body)
-SELECT c.code, a.id, ` + lookupBodySQL() + `
-FROM lookup_dirty k CROSS JOIN animals a CROSS JOIN chips c LEFT JOIN owners o ON o.id = a.owner_id
-WHERE a.id = k.animal_id AND c.animal_id = a.id`,
+SELECT ` + lookupRowChip + `.code, ` + lookupRowChip + `.animal_id, ` + lookupBodySQL() + `
+FROM lookup_dirty k CROSS JOIN chips ` + lookupRowChip + ` WHERE ` + lookupRowChip + `.animal_id = k.animal_id`,
 		`DELETE FROM lookup_dirty`,
 	}
 }
@@ -163,62 +175,35 @@ func DerivedTable(name string) bool {
 // errLookupBody reports a body that does not have the layout written.
 var errLookupBody = errors.New("sqlite: malformed lookup row")
 
-// decodeLookupBody fills r's animal, owner, rabies vaccination,
-// dangerous designation and chips from a body.
-func decodeLookupBody(body []byte, r *service.Record) error {
+// addLookupRow adds the parts of a lookup row's body to r, as runRecord
+// adds the record statement's rows, and reports whether it held the
+// animal.
+func (db *DB) addLookupRow(body []byte, r *service.Record) (bool, error) {
 	v, err := parseBody(body)
 	if err != nil {
-		return err
+		return false, err
 	}
-	parts, ok := v.([]any)
-	if !ok || len(parts) != 4 {
-		return fmt.Errorf("%w: want 4 parts", errLookupBody)
+	rows, ok := v.([]any)
+	if !ok {
+		return false, fmt.Errorf("%w: a body of %T", errLookupBody, v)
 	}
-	row := func(v any, n int) (cols, error) {
-		a, ok := v.([]any)
-		if !ok || len(a) != n {
-			return nil, fmt.Errorf("%w: a part of %T, want %d columns", errLookupBody, v, n)
+	found := false
+	for _, row := range rows {
+		c, ok := row.([]any)
+		if !ok || len(c) == 0 {
+			return false, fmt.Errorf("%w: a row of %T", errLookupBody, row)
 		}
-		for _, x := range a {
-			if _, nested := x.([]any); nested {
-				return nil, fmt.Errorf("%w: an array for a column", errLookupBody)
+		kind, _ := c[0].(string)
+		want := -1
+		for _, p := range recordParts {
+			if p.inRow && p.kind == kind {
+				want = ncols(p.cols)
 			}
 		}
-		return cols(a), nil
-	}
-	na := ncols(animalCols)
-	c, err := row(parts[0], na+ncols(ownerCols))
-	if err != nil {
-		return err
-	}
-	r.Animal, r.Owner = c.animal(), nil
-	if c[na] != nil { // the owner's id
-		o := c[na:].owner()
-		r.Owner = &o
-	}
-	if parts[1] != nil {
-		if c, err = row(parts[1], ncols(vaccinationCols)); err != nil {
-			return err
+		if want != len(c)-1 {
+			return false, fmt.Errorf("%w: a row of kind %q with %d columns", errLookupBody, kind, len(c)-1)
 		}
-		v := c.vaccination()
-		r.Rabies = &v
+		found = db.addPart(r, kind, cols(c[1:])) || found
 	}
-	if parts[2] != nil {
-		if c, err = row(parts[2], ncols(designationCols)); err != nil {
-			return err
-		}
-		x := c.designation()
-		r.Dangerous = &x
-	}
-	chips, ok := parts[3].([]any)
-	if !ok {
-		return fmt.Errorf("%w: chips of %T", errLookupBody, parts[3])
-	}
-	for _, ch := range chips {
-		if c, err = row(ch, ncols(chipCols)); err != nil {
-			return err
-		}
-		r.Chips = append(r.Chips, c.chip())
-	}
-	return nil
+	return found, nil
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,7 +36,10 @@ func recordWidth() int {
 // recordParts lists the UNION ALL branches: kind letter, columns, source,
 // and whether the part is in a chip's lookup row (lookuprows.go) rather
 // than read live. ?1 is the start of the twelve-month window, ?2 the
-// animal id, ?3 the licence a tag lookup matched (0 for none).
+// animal id, ?3 the licence a tag lookup matched (0 for none). Only the
+// licences are windowed here; impoundments and bites are windowed after
+// assembly (keepRecent), so that the parts of a lookup row depend on
+// the records alone, not on the date.
 var recordParts = []struct {
 	kind, cols, from string
 	inRow            bool
@@ -46,9 +50,9 @@ var recordParts = []struct {
 	{"L", licenceCols, `licences WHERE animal_id = ?2 AND (expires_on >= ?1 OR id = ?3)`, false},
 	{"V", vaccinationCols, `(SELECT * FROM vaccinations WHERE animal_id = ?2 ORDER BY date DESC, id DESC LIMIT 1)`, true},
 	{"D", designationCols, `(SELECT * FROM designations WHERE animal_id = ?2 AND rescinded_on IS NULL ORDER BY declared_on DESC, id DESC LIMIT 1)`, true},
-	{"Q", quarantineCols, `quarantines WHERE animal_id = ?2 AND released_on IS NULL`, false},
-	{"I", impoundCols, `impoundments WHERE animal_id = ?2 AND (intake_on >= ?1 OR disposition = '')`, false},
-	{"B", biteCols, `bites WHERE animal_id = ?2 AND date >= ?1`, false},
+	{"Q", quarantineCols, `quarantines WHERE animal_id = ?2 AND released_on IS NULL`, true},
+	{"I", impoundCols, `impoundments WHERE animal_id = ?2`, true},
+	{"B", biteCols, `bites WHERE animal_id = ?2`, true},
 }
 
 // recordSQL is the record statement: every part, or (live) only the
@@ -189,37 +193,16 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("sqlite: lookup: %w", err)
 		}
-		c := cols(v[1:])
-		switch str(v[0]) {
-		case "R":
-			found = true
-			if err := decodeLookupBody([]byte(str(v[1])), r); err != nil {
+		kind := str(v[0])
+		if kind == "R" {
+			f, err := db.addLookupRow([]byte(str(v[1])), r)
+			if err != nil {
 				return nil, err
 			}
-		case "A":
-			found = true
-			r.Animal = c.animal()
-			if na := db.rec.animalCols; v[1+na] != nil { // the owner's id
-				o := c[na:].owner()
-				r.Owner = &o
-			}
-		case "C":
-			r.Chips = append(r.Chips, c.chip())
-		case "L":
-			r.Licences = append(r.Licences, c.licence())
-		case "V":
-			x := c.vaccination()
-			r.Rabies = &x
-		case "D":
-			x := c.designation()
-			r.Dangerous = &x
-		case "Q":
-			r.Quarantines = append(r.Quarantines, c.quarantine())
-		case "I":
-			r.Impounds = append(r.Impounds, c.impound())
-		case "B":
-			r.Bites = append(r.Bites, c.bite())
+			found = found || f
+			continue
 		}
+		found = db.addPart(r, kind, cols(v[1:])) || found
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: lookup: %w", err)
@@ -227,6 +210,7 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 	if !found {
 		return nil, service.Errorf(service.ENOTFOUND, "No animal has that identifier.")
 	}
+	keepRecent(r, yearAgo)
 	r.Sort()
 	if matched != 0 {
 		for i := range r.Licences {
@@ -240,6 +224,46 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 		r.DropLicencesExpiredBefore(yearAgo)
 	}
 	return r, nil
+}
+
+// addPart adds one part of a record (a row of kind, in recordParts) to r
+// and reports whether it was the animal.
+func (db *DB) addPart(r *service.Record, kind string, c cols) bool {
+	switch kind {
+	case "A":
+		r.Animal = c.animal()
+		if na := db.rec.animalCols; c[na] != nil { // the owner's id
+			o := c[na:].owner()
+			r.Owner = &o
+		}
+		return true
+	case "C":
+		r.Chips = append(r.Chips, c.chip())
+	case "L":
+		r.Licences = append(r.Licences, c.licence())
+	case "V":
+		x := c.vaccination()
+		r.Rabies = &x
+	case "D":
+		x := c.designation()
+		r.Dangerous = &x
+	case "Q":
+		r.Quarantines = append(r.Quarantines, c.quarantine())
+	case "I":
+		r.Impounds = append(r.Impounds, c.impound())
+	case "B":
+		r.Bites = append(r.Bites, c.bite())
+	}
+	return false
+}
+
+// keepRecent keeps the impoundments of the last twelve months or still
+// open, and the bites of the last twelve months: what a lookup shows.
+func keepRecent(r *service.Record, yearAgo service.Date) {
+	r.Impounds = slices.DeleteFunc(r.Impounds, func(i service.Impoundment) bool {
+		return i.IntakeOn < yearAgo && i.Disposition != ""
+	})
+	r.Bites = slices.DeleteFunc(r.Bites, func(b service.BiteIncident) bool { return b.Date < yearAgo })
 }
 
 // cols decodes one record row's values, in the column order of the

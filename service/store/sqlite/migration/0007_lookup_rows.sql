@@ -1,12 +1,12 @@
--- The lookup rows: for each chip, the parts of its animal's record that
--- do not depend on the date (animal, owner, latest rabies vaccination,
--- active dangerous designation, every chip of the animal), as one JSON
--- array, so that a chip lookup reads one row instead of seeking into
--- seven tables (see lookuprows.go). They are derived data: triggers mark
--- the animals whose source rows change, and every write transaction
+-- The lookup rows: for each chip, every part of its animal's record but
+-- the licences (animal, owner, chips, latest rabies vaccination, active
+-- dangerous designation, open quarantines, impoundments, bites), as one
+-- JSON array, so that a chip lookup reads one row instead of seeking
+-- into nine tables (see lookuprows.go). They are derived data: triggers
+-- mark the animals whose source rows change, and every write transaction
 -- rebuilds the marked animals' rows before it commits, so a reader never
--- sees a row older than the records of its snapshot. Licences,
--- quarantines, impoundments and bites are read live.
+-- sees a row older than the records of its snapshot. Licences are read
+-- live.
 CREATE TABLE lookup_rows (
 	code      TEXT PRIMARY KEY,
 	animal_id INTEGER NOT NULL,
@@ -60,6 +60,33 @@ CREATE TRIGGER designations_lookup_update AFTER UPDATE ON designations BEGIN
 	INSERT OR IGNORE INTO lookup_dirty VALUES (OLD.animal_id), (NEW.animal_id);
 END;
 CREATE TRIGGER designations_lookup_delete AFTER DELETE ON designations BEGIN
+	INSERT OR IGNORE INTO lookup_dirty VALUES (OLD.animal_id);
+END;
+CREATE TRIGGER quarantines_lookup_insert AFTER INSERT ON quarantines BEGIN
+	INSERT OR IGNORE INTO lookup_dirty VALUES (NEW.animal_id);
+END;
+CREATE TRIGGER quarantines_lookup_update AFTER UPDATE ON quarantines BEGIN
+	INSERT OR IGNORE INTO lookup_dirty VALUES (OLD.animal_id), (NEW.animal_id);
+END;
+CREATE TRIGGER quarantines_lookup_delete AFTER DELETE ON quarantines BEGIN
+	INSERT OR IGNORE INTO lookup_dirty VALUES (OLD.animal_id);
+END;
+CREATE TRIGGER impoundments_lookup_insert AFTER INSERT ON impoundments BEGIN
+	INSERT OR IGNORE INTO lookup_dirty VALUES (NEW.animal_id);
+END;
+CREATE TRIGGER impoundments_lookup_update AFTER UPDATE ON impoundments BEGIN
+	INSERT OR IGNORE INTO lookup_dirty VALUES (OLD.animal_id), (NEW.animal_id);
+END;
+CREATE TRIGGER impoundments_lookup_delete AFTER DELETE ON impoundments BEGIN
+	INSERT OR IGNORE INTO lookup_dirty VALUES (OLD.animal_id);
+END;
+CREATE TRIGGER bites_lookup_insert AFTER INSERT ON bites BEGIN
+	INSERT OR IGNORE INTO lookup_dirty VALUES (NEW.animal_id);
+END;
+CREATE TRIGGER bites_lookup_update AFTER UPDATE ON bites BEGIN
+	INSERT OR IGNORE INTO lookup_dirty VALUES (OLD.animal_id), (NEW.animal_id);
+END;
+CREATE TRIGGER bites_lookup_delete AFTER DELETE ON bites BEGIN
 	INSERT OR IGNORE INTO lookup_dirty VALUES (OLD.animal_id);
 END;
 
