@@ -68,14 +68,28 @@ func (s *Server) handleAnimalRecord(w http.ResponseWriter, r *http.Request) {
 	s.answer(w, r, "animal", "", a)
 }
 
+// lookupAction is the audit action of a lookup by by: a constant for
+// each key, so that building it costs no allocation.
+func lookupAction(by string) string {
+	switch by {
+	case "chip":
+		return "lookup.chip"
+	case "tag":
+		return "lookup.tag"
+	case "animal":
+		return "lookup.animal"
+	}
+	return "lookup." + by
+}
+
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, by, detail string, a *lookup.Answer) {
 	var animal int64
 	result := "unknown"
 	if a.Found && a.Animal != nil {
 		animal, result = a.Animal.ID, "found"
 	}
-	s.metrics.lookups.WithLabelValues(by, result).Inc()
-	s.logAudit(r, "lookup."+by, "animal", animal, detail, false)
+	s.metrics.lookup(by, result)
+	s.logAudit(r, lookupAction(by), "animal", animal, detail, false)
 	if t := callerOf(r.Context()); t != nil && t.Role == service.RolePublic {
 		a = a.Public()
 	}

@@ -1,8 +1,11 @@
 package httpapi
 
 import (
+	"maps"
 	"net/http"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -18,7 +21,29 @@ type metrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	lookups  *prometheus.CounterVec
+
+	// The children of the vectors already used, so that a request finds
+	// its counters with one map look-up instead of hashing its label
+	// values in each vector. The maps are copied on write (a new label
+	// pair is rare: routes and codes are few) and read without a lock.
+	mu      sync.Mutex // serialises the writers
+	routes  atomic.Pointer[map[routeCode]routeMetrics]
+	lookupN atomic.Pointer[map[lookupKind]prometheus.Counter]
 }
+
+type routeCode struct {
+	route string
+	code  int
+}
+
+// routeMetrics are the children of one route and status code; duration
+// is nil for the event stream.
+type routeMetrics struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
+}
+
+type lookupKind struct{ by, result string }
 
 func newMetrics(reg *prometheus.Registry, hub *events.Hub) (*metrics, error) {
 	m := &metrics{
@@ -56,7 +81,28 @@ func newMetrics(reg *prometheus.Registry, hub *events.Hub) (*metrics, error) {
 			return nil, err
 		}
 	}
+	m.routes.Store(&map[routeCode]routeMetrics{})
+	m.lookupN.Store(&map[lookupKind]prometheus.Counter{})
 	return m, nil
+}
+
+// cached returns the value of key in the copy-on-write map at p, making
+// it with mk the first time.
+func cached[K comparable, V any](mu *sync.Mutex, p *atomic.Pointer[map[K]V], key K, mk func() V) V {
+	if v, ok := (*p.Load())[key]; ok {
+		return v
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	old := *p.Load()
+	if v, ok := old[key]; ok {
+		return v
+	}
+	v := mk()
+	m := maps.Clone(old)
+	m[key] = v
+	p.Store(&m)
+	return v
 }
 
 // observe records one finished request. The route is the matched
@@ -66,10 +112,25 @@ func (m *metrics) observe(r *http.Request, code int, d time.Duration) {
 	if route == "" {
 		route = "unmatched"
 	}
-	m.requests.WithLabelValues(route, strconv.Itoa(code)).Inc()
-	if route != streamRoute {
-		m.duration.WithLabelValues(route).Observe(d.Seconds())
+	c := cached(&m.mu, &m.routes, routeCode{route, code}, func() routeMetrics {
+		c := routeMetrics{requests: m.requests.WithLabelValues(route, strconv.Itoa(code))}
+		if route != streamRoute {
+			c.duration = m.duration.WithLabelValues(route)
+		}
+		return c
+	})
+	c.requests.Inc()
+	if c.duration != nil {
+		c.duration.Observe(d.Seconds())
 	}
+}
+
+// lookup counts one lookup by key (chip, tag, animal) and result (found,
+// unknown).
+func (m *metrics) lookup(by, result string) {
+	cached(&m.mu, &m.lookupN, lookupKind{by, result}, func() prometheus.Counter {
+		return m.lookups.WithLabelValues(by, result)
+	}).Inc()
 }
 
 func (s *Server) metricsHandler() http.Handler {

@@ -1,11 +1,13 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -38,16 +40,49 @@ func statusOf(code string) int {
 	return http.StatusInternalServerError
 }
 
-// writeJSON answers v as JSON with status.
+// jsonBuf is a buffer and its encoder, kept in Server.jsonBufs between
+// answers so that encoding an answer allocates nothing of its size.
+type jsonBuf struct {
+	b   bytes.Buffer
+	enc *json.Encoder
+}
+
+// maxPooledJSON bounds the buffers kept for reuse: the one of a rare
+// large answer (a long page of a list) is left to the collector.
+const maxPooledJSON = 64 << 10
+
+func newJSONBuf() any {
+	jb := &jsonBuf{}
+	jb.enc = json.NewEncoder(&jb.b)
+	return jb
+}
+
+// writeJSON answers v as JSON with status: the bytes of json.Marshal and
+// a newline, with Content-Length, so that no answer is chunked.
 func (s *Server) writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
+	jb := s.jsonBufs.Get().(*jsonBuf)
+	defer s.putJSONBuf(jb)
+	jb.b.Reset()
+	if err := jb.enc.Encode(v); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
+	s.send(w, status, jb.b.Bytes())
+}
+
+func (s *Server) putJSONBuf(jb *jsonBuf) {
+	if jb.b.Cap() <= maxPooledJSON {
+		s.jsonBufs.Put(jb)
+	}
+}
+
+// send writes an encoded JSON answer. The header fields are set by their
+// canonical names, as Header.Set would.
+func (s *Server) send(w http.ResponseWriter, status int, b []byte) {
+	h := w.Header()
+	h["Content-Type"] = s.jsonType
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	w.WriteHeader(status)
-	b = append(b, '\n')
 	_, _ = w.Write(b)
 }
 
@@ -58,10 +93,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	code, msg := service.ErrorCode(err), service.ErrorMessage(err)
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusRequestEntityTooLarge)
-		b, _ := json.Marshal(errorBody{errorDetail{Code: service.EINVALID, Message: "Request body too large."}})
-		_, _ = w.Write(append(b, '\n'))
+		s.writeJSON(w, r, http.StatusRequestEntityTooLarge, errorBody{errorDetail{Code: service.EINVALID, Message: "Request body too large."}})
 		return
 	}
 	if code == service.EINTERNAL {
@@ -71,10 +103,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == service.EUNAUTHORIZED {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="chipdesk"`)
 	}
-	b, _ := json.Marshal(errorBody{errorDetail{Code: code, Message: msg}})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(statusOf(code))
-	_, _ = w.Write(append(b, '\n'))
+	s.writeJSON(w, r, statusOf(code), errorBody{errorDetail{Code: code, Message: msg}})
 }
 
 // decodeJSON reads the request body into v. The body is already limited

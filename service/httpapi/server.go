@@ -90,6 +90,11 @@ type Server struct {
 
 	tokMu  sync.Mutex
 	tokens map[[32]byte]cachedToken
+
+	jsonBufs sync.Pool // of *jsonBuf
+	// jsonType is the Content-Type value of JSON answers, shared by
+	// them all (net/http only reads it; Header.Add would copy it).
+	jsonType []string
 }
 
 type cachedToken struct {
@@ -117,6 +122,8 @@ func New(o *Opts) (*Server, error) {
 		reg:     o.Registry,
 		tokens:  make(map[[32]byte]cachedToken),
 	}
+	s.jsonBufs.New = newJSONBuf
+	s.jsonType = []string{"application/json"}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -167,7 +174,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.metrics.observe(r, sw.status(), time.Since(start))
 	}()
-	if r.Body != nil {
+	if r.Body != nil && r.Body != http.NoBody {
+		// The server gives NoBody to a request without one (a GET):
+		// nothing to limit there.
 		r.Body = http.MaxBytesReader(sw, r.Body, s.maxBody)
 	}
 	s.mux.ServeHTTP(sw, r)
@@ -179,7 +188,8 @@ func (s *Server) authenticate(ctx context.Context, secret string) (*service.Toke
 	if s.ttl < 0 {
 		return s.store.Authenticate(ctx, secret)
 	}
-	h := sha256.Sum256([]byte(secret))
+	var buf [128]byte // secrets are shorter: hashed without an allocation
+	h := sha256.Sum256(append(buf[:0], secret...))
 	now := s.now()
 	s.tokMu.Lock()
 	c, ok := s.tokens[h]
