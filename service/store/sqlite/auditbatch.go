@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,18 +24,20 @@ func (db *DB) CreateAuditEvents(ctx context.Context, evs []*service.AuditEvent) 
 			return err
 		}
 	}
+	withID := !strings.HasPrefix(columns.Audit, "id, ") ||
+		slices.ContainsFunc(evs, func(e *service.AuditEvent) bool { return e.ID != 0 })
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		args := make([]any, 0, auditCols*min(len(evs), auditChunk))
 		if len(evs) >= 2*auditChunk {
 			// Parsing a statement of auditChunk rows costs about as much
 			// as running it: done once, not once per chunk.
-			st, err := tx.PrepareContext(ctx, auditInsert(auditChunk))
+			st, err := tx.PrepareContext(ctx, auditInsert(auditChunk, withID))
 			if err != nil {
 				return mapErr(err, "Audit event")
 			}
 			defer st.Close()
 			for ; len(evs) >= auditChunk; evs = evs[auditChunk:] {
-				args = appendAuditArgs(args[:0], evs[:auditChunk], now)
+				args = appendAuditArgs(args[:0], evs[:auditChunk], now, withID)
 				if _, err := st.ExecContext(ctx, args...); err != nil {
 					return mapErr(err, "Audit event")
 				}
@@ -42,8 +45,8 @@ func (db *DB) CreateAuditEvents(ctx context.Context, evs []*service.AuditEvent) 
 		}
 		for len(evs) > 0 {
 			n := min(len(evs), auditChunk)
-			args = appendAuditArgs(args[:0], evs[:n], now)
-			if _, err := tx.ExecContext(ctx, auditInsert(n), args...); err != nil {
+			args = appendAuditArgs(args[:0], evs[:n], now, withID)
+			if _, err := tx.ExecContext(ctx, auditInsert(n, withID), args...); err != nil {
 				return mapErr(err, "Audit event")
 			}
 			evs = evs[n:]
@@ -52,11 +55,21 @@ func (db *DB) CreateAuditEvents(ctx context.Context, evs []*service.AuditEvent) 
 	})
 }
 
-// auditInsert is the INSERT of n audit events.
-func auditInsert(n int) string {
+// auditInsert is the INSERT of n audit events, with their ids or
+// without (SQLite numbers the rows then).
+//
+// Without ids it is INSERT OR ROLLBACK: a statement that can neither fail
+// halfway on a given rowid nor abort on a constraint needs no statement
+// journal, which SQLite otherwise writes for every page a multi-row
+// INSERT changes inside a transaction. A refused row then rolls back the
+// whole transaction at once, as CreateAuditEvents would anyway.
+func auditInsert(n int, withID bool) string {
+	head, row := `INSERT INTO audit_events (`+columns.Audit+`) VALUES `, `(?,?,?,?,?,?,?,?,?)`
+	if !withID {
+		cols := strings.TrimPrefix(columns.Audit, "id, ")
+		head, row = `INSERT OR ROLLBACK INTO audit_events (`+cols+`) VALUES `, `(?,?,?,?,?,?,?,?)`
+	}
 	var b strings.Builder
-	const head = `INSERT INTO audit_events (` + columns.Audit + `) VALUES `
-	const row = `(?,?,?,?,?,?,?,?,?)`
 	b.Grow(len(head) + n*(len(row)+1))
 	b.WriteString(head)
 	for i := range n {
@@ -68,16 +81,20 @@ func auditInsert(n int) string {
 	return b.String()
 }
 
-// appendAuditArgs appends the columns.Audit values of evs, stamping
-// those without a time with now.
-func appendAuditArgs(args []any, evs []*service.AuditEvent, now time.Time) []any {
+// appendAuditArgs appends the columns.Audit values of evs (without id
+// unless withID), stamping those without a time with now. withID is set
+// unless id is the first of columns.Audit.
+func appendAuditArgs(args []any, evs []*service.AuditEvent, now time.Time, withID bool) []any {
 	for _, e := range evs {
 		if e.At.IsZero() {
 			e.At = now
 		}
+		if withID {
+			args = append(args, nullID(e.ID))
+		}
 		// Role is a string type of its own: given as a string, the
 		// driver takes it without reflection.
-		args = append(args, nullID(e.ID), formatStamp(e.At), e.Actor, string(e.Role), e.Action, e.Entity, e.EntityID, e.Detail, e.Site)
+		args = append(args, formatStamp(e.At), e.Actor, string(e.Role), e.Action, e.Entity, e.EntityID, e.Detail, e.Site)
 	}
 	return args
 }

@@ -119,6 +119,18 @@ func TestCreateAuditEventsSizes(t *testing.T) {
 					t.Errorf("after a refused batch %d events, want %d", total, n)
 				}
 			}
+			// Events with ids of their own keep them.
+			own := batch(n + 150)
+			for i, e := range own {
+				e.ID = int64(1_000_000 + i)
+			}
+			if err := db.CreateAuditEvents(ctx, own); err != nil {
+				t.Fatalf("batch with ids: %v", err)
+			}
+			last, total, err := db.FindAuditEvents(ctx, service.AuditFilter{Limit: 1})
+			if err != nil || total != 2*n+150 || last[0].ID != int64(1_000_000+n+149) {
+				t.Errorf("after a batch with ids: %d events, newest %+v, %v; want %d, id %d", total, last, err, 2*n+150, 1_000_000+n+149)
+			}
 		})
 	}
 }
