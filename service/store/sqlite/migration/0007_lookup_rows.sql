@@ -7,11 +7,18 @@
 -- rebuilds the marked animals' rows before it commits, so a reader never
 -- sees a row older than the records of its snapshot. Licences are read
 -- live.
+--
+-- A rowid table with an index on the code, not a WITHOUT ROWID table
+-- keyed by it: a WITHOUT ROWID table is an index b-tree, whose interior
+-- pages hold whole rows (six bodies a page), so a million rows made a
+-- tree seven levels deep that no page cache kept; the code index's
+-- interior pages hold some two hundred codes each.
 CREATE TABLE lookup_rows (
-	code      TEXT PRIMARY KEY,
+	id        INTEGER PRIMARY KEY,
+	code      TEXT NOT NULL UNIQUE,
 	animal_id INTEGER NOT NULL,
 	body      TEXT NOT NULL
-) WITHOUT ROWID;
+);
 CREATE INDEX lookup_rows_animal ON lookup_rows (animal_id);
 
 -- Animals whose lookup rows are to be rebuilt: empty between commits.
