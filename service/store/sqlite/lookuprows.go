@@ -50,20 +50,23 @@ func lookupShape() string {
 // lookupRowChip is the rebuild's alias for the chip whose row is built.
 const lookupRowChip = "lookup_row_chip"
 
-// lookupBodySQL is the body for the animal of chip lookupRowChip: the
-// rows the record statement's parts in the row return, each as
-// [kind, column...], in one JSON array.
-func lookupBodySQL() string {
+// lookupBodySQL is the body for the animal of chip lookupRowChip.
+func lookupBodySQL() string { return partsJSON(true, lookupRowChip+".animal_id") }
+
+// partsJSON is the parts of recordParts in a lookup row (inRow), or the
+// others, for the animal whose id is animal (an expression), as one JSON
+// array of the rows they return, each [kind, column...].
+func partsJSON(inRow bool, animal string) string {
 	var b strings.Builder
 	for _, p := range recordParts {
-		if !p.inRow {
+		if p.inRow != inRow {
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteString("\n\tUNION ALL ")
 		}
 		b.WriteString("SELECT json_array('" + p.kind + "', " + p.cols + ") AS part FROM " +
-			strings.ReplaceAll(p.from, "?2", lookupRowChip+".animal_id"))
+			strings.ReplaceAll(p.from, "?2", animal))
 	}
 	return "(SELECT json_group_array(json(part)) FROM (" + b.String() + "))"
 }
@@ -175,10 +178,9 @@ func DerivedTable(name string) bool {
 // errLookupBody reports a body that does not have the layout written.
 var errLookupBody = errors.New("sqlite: malformed lookup row")
 
-// addLookupRow adds the parts of a lookup row's body to r, as runRecord
-// adds the record statement's rows, and reports whether it held the
-// animal.
-func (db *DB) addLookupRow(body []byte, r *service.Record) (bool, error) {
+// addParts adds the rows of a body (partsJSON) to r, as runRecord adds
+// the record statement's rows, and reports whether it held the animal.
+func (db *DB) addParts(body []byte, r *service.Record) (bool, error) {
 	v, err := parseBody(body)
 	if err != nil {
 		return false, err
@@ -196,7 +198,7 @@ func (db *DB) addLookupRow(body []byte, r *service.Record) (bool, error) {
 		kind, _ := c[0].(string)
 		want := -1
 		for _, p := range recordParts {
-			if p.inRow && p.kind == kind {
+			if p.kind == kind {
 				want = ncols(p.cols)
 			}
 		}

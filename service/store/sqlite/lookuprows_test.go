@@ -18,7 +18,7 @@ import (
 // full record statement; ok is false when the lookup row does not answer.
 func viaRow(t *testing.T, db *DB, code string) (r *service.Record, ok bool) {
 	t.Helper()
-	r, err := db.runRecord(context.Background(), db.rec.chipRow, code, 0)
+	r, err := db.runChipRow(context.Background(), code)
 	if service.ErrorCode(err) == service.ENOTFOUND {
 		return nil, false
 	} else if err != nil {

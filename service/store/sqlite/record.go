@@ -78,16 +78,16 @@ func chipRecordSQL() string {
 		strings.ReplaceAll(recordSQL(false), "= ?2", "= (SELECT aid FROM k)")
 }
 
-// chipRowSQL answers for the chip whose code is ?2 from its lookup row
-// (kind R, the body in the first column) and the live parts. It answers
-// nothing when the chip has no row or its animal is marked for rebuild
-// by a transaction that committed without rebuilding; chipRecordSQL
-// answers then.
+// chipRowSQL answers for the chip whose code is ?2 one row: its lookup
+// row's body and the live parts (licences) as a body of their own
+// (partsJSON). It answers nothing when the chip has no row or its animal
+// is marked for rebuild by a transaction that committed without
+// rebuilding; chipRecordSQL answers then. One statement, so one read
+// transaction: the row and the licences are of one snapshot.
 func chipRowSQL() string {
-	return "WITH k(aid, body) AS MATERIALIZED (SELECT r.animal_id, r.body FROM lookup_rows r WHERE r.code = ?2\n" +
-		"\tAND NOT EXISTS (SELECT 1 FROM lookup_dirty d WHERE d.animal_id = r.animal_id))\n" +
-		"SELECT 'R', body" + strings.Repeat(", NULL", recordWidth()-2) + " FROM k\nUNION ALL\n" +
-		strings.ReplaceAll(recordSQL(true), "= ?2", "= (SELECT aid FROM k)")
+	return "SELECT lookup_row.body, " + partsJSON(false, "lookup_row.animal_id") + "\n" +
+		"FROM lookup_rows lookup_row WHERE lookup_row.code = ?2\n" +
+		"AND NOT EXISTS (SELECT 1 FROM lookup_dirty d WHERE d.animal_id = lookup_row.animal_id)"
 }
 
 // recordStmts are the prepared lookup statements.
@@ -138,7 +138,7 @@ func prefixed(alias, cols string) string {
 
 // FindRecordByChip implements service.RecordService.
 func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Record, error) {
-	r, err := db.runRecord(ctx, db.rec.chipRow, code, 0)
+	r, err := db.runChipRow(ctx, code)
 	if service.ErrorCode(err) == service.ENOTFOUND {
 		// No lookup row: an unknown chip, or an animal marked for rebuild.
 		r, err = db.runRecord(ctx, db.rec.chip, code, 0)
@@ -181,8 +181,7 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 		return nil, fmt.Errorf("sqlite: lookup: %w", err)
 	}
 	defer rows.Close()
-	r := &service.Record{Chips: []service.Chip{}, Licences: []service.Licence{}, Quarantines: []service.Quarantine{},
-		Impounds: []service.Impoundment{}, Bites: []service.BiteIncident{}}
+	r := newRecord()
 	v := make([]any, db.rec.width)
 	dest := make([]any, len(v))
 	for i := range v {
@@ -193,16 +192,7 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("sqlite: lookup: %w", err)
 		}
-		kind := str(v[0])
-		if kind == "R" {
-			f, err := db.addLookupRow([]byte(str(v[1])), r)
-			if err != nil {
-				return nil, err
-			}
-			found = found || f
-			continue
-		}
-		found = db.addPart(r, kind, cols(v[1:])) || found
+		found = db.addPart(r, str(v[0]), cols(v[1:])) || found
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: lookup: %w", err)
@@ -210,6 +200,43 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 	if !found {
 		return nil, service.Errorf(service.ENOTFOUND, "No animal has that identifier.")
 	}
+	return finishRecord(r, yearAgo, matched), nil
+}
+
+// runChipRow answers for a chip from its lookup row (chipRowSQL):
+// ENOTFOUND when the statement answers no row.
+func (db *DB) runChipRow(ctx context.Context, code string) (*service.Record, error) {
+	yearAgo := db.today().AddMonths(-12)
+	var body, live string
+	err := db.rec.chipRow.QueryRowContext(ctx, yearAgo, code, 0).Scan(&body, &live)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, service.Errorf(service.ENOTFOUND, "No lookup row.")
+	} else if err != nil {
+		return nil, fmt.Errorf("sqlite: lookup: %w", err)
+	}
+	r := newRecord()
+	found, err := db.addParts([]byte(body), r)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := db.addParts([]byte(live), r); err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, fmt.Errorf("%w: no animal", errLookupBody)
+	}
+	return finishRecord(r, yearAgo, 0), nil
+}
+
+// newRecord returns a record with empty (not nil) lists.
+func newRecord() *service.Record {
+	return &service.Record{Chips: []service.Chip{}, Licences: []service.Licence{}, Quarantines: []service.Quarantine{},
+		Impounds: []service.Impoundment{}, Bites: []service.BiteIncident{}}
+}
+
+// finishRecord windows, sorts and, for a tag lookup, matches an
+// assembled record.
+func finishRecord(r *service.Record, yearAgo service.Date, matched int64) *service.Record {
 	keepRecent(r, yearAgo)
 	r.Sort()
 	if matched != 0 {
@@ -223,7 +250,7 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 		// keep the list to the window.
 		r.DropLicencesExpiredBefore(yearAgo)
 	}
-	return r, nil
+	return r
 }
 
 // addPart adds one part of a record (a row of kind, in recordParts) to r
