@@ -24,7 +24,9 @@
 //     a batch of 1,000 tags laid out and turned into paths: at most 10 s.
 //
 // Load (package function Load) is also the load generator of the
-// reliability suite.
+// reliability suite. Its clients speak HTTP/1.1 themselves, one
+// keep-alive connection each and no pipelining, so that the load costs
+// the shared cores as little as a tool like wrk would.
 //
 // # References
 //
@@ -33,5 +35,8 @@
 //   - Minneapolis Code of Ordinances 64.110 (dangerous animals) and 66.40
 //     (bite quarantine), the records the data set carries.
 //   - The HTML Living Standard, "Server-sent events" (the scan stream).
+//   - RFC 9112, HTTP/1.1 (message syntax, body framing, chunked transfer
+//     coding, persistent connections) and RFC 9110, HTTP Semantics
+//     (status codes, interim answers), which the load's clients follow.
 //   - proc(5), /proc/PID/status VmHWM (peak resident set size).
 package bench
