@@ -34,7 +34,7 @@ func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batc
 		return mapErr(err, "Import")
 	}
 	defer db.wdb.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf(`PRAGMA cache_size = %d`, -writeCacheKiB))
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
 			return mapErr(err, "Import")
 		}
@@ -49,6 +49,17 @@ func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batc
 		}
 		return im.rebuild()
 	})
+	if err != nil {
+		return err
+	}
+	// The import's pages, a gigabyte for a million animals, are copied
+	// into the database file now, while nothing else runs, rather than
+	// by the background checkpoints while the next import or the
+	// lookups run. A reader still on an old snapshot makes the copy
+	// stop short (busy): the background checkpoints finish it then. The
+	// import is committed either way, so a failed copy is no error.
+	db.ckdb.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	return nil
 }
 
 // importer stores the batches of one ImportStream.
