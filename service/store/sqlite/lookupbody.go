@@ -8,42 +8,101 @@ import (
 	"unicode/utf8"
 )
 
-// parseBody reads a lookup row's body: the JSON that SQLite's json_array
-// writes from column values, that is arrays, strings, integers and null
-// (the record's columns hold no reals or blobs). Integers become int64,
-// strings string, null nil, arrays []any: the values database/sql gives
-// for the same columns, so the record's column decoders (cols) read both.
+// parseBody reads a body of lookup rows: the JSON that SQLite's
+// json_array and json_group_array write from column values, an array of
+// rows, each an array of integers, strings and nulls (the record's
+// columns hold no reals or blobs). Values come out as the vals that
+// database/sql's values make (valOf), so the record's column decoders
+// (cols) read both; strings without escapes are slices of body, so a
+// row costs one allocation.
 //
 // It exists because encoding/json, decoding into any, took a fifth of a
-// lookup's time; it accepts exactly the JSON of that subset (RFC 8259
-// section 2, without objects, reals, true and false) and nests at most
-// bodyDepth arrays.
-func parseBody(b []byte) (any, error) {
-	p := bodyParser{b: b}
-	v, err := p.value(0)
-	if err != nil {
-		return nil, err
-	}
+// lookup's time; it accepts exactly the JSON of that shape (RFC 8259
+// section 2, without objects, reals, true and false).
+func parseBody(body string) ([]cols, error) {
+	p := bodyParser{b: body}
 	p.space()
-	if p.i != len(p.b) {
-		return nil, p.fail("text after the value")
+	if !p.take('[') {
+		return nil, p.fail("want [")
 	}
-	return v, nil
+	rows := []cols{}
+	p.space()
+	if p.take(']') {
+		return rows, p.end()
+	}
+	for {
+		p.space()
+		if !p.take('[') {
+			return nil, p.fail("want a row")
+		}
+		row, err := p.row()
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+		p.space()
+		switch {
+		case p.take(','):
+		case p.take(']'):
+			return rows, p.end()
+		default:
+			return nil, p.fail("want , or ]")
+		}
+	}
 }
-
-// bodyDepth is the deepest nesting of a body: [rows [kind, columns...]].
-const bodyDepth = 2
 
 // errBodySyntax is wrapped by every error of parseBody.
 var errBodySyntax = errors.New("sqlite: lookup row: bad JSON")
 
 type bodyParser struct {
-	b []byte
+	b string
 	i int
 }
 
 func (p *bodyParser) fail(what string) error {
 	return fmt.Errorf("%w at byte %d: %s", errBodySyntax, p.i, what)
+}
+
+// take consumes c when it is next.
+func (p *bodyParser) take(c byte) bool {
+	if p.i < len(p.b) && p.b[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// end checks that only white space follows.
+func (p *bodyParser) end() error {
+	p.space()
+	if p.i != len(p.b) {
+		return p.fail("text after the value")
+	}
+	return nil
+}
+
+// row reads the values of a row after its [.
+func (p *bodyParser) row() (cols, error) {
+	out := make(cols, 0, 24)
+	p.space()
+	if p.take(']') {
+		return out, nil
+	}
+	for {
+		v, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+		p.space()
+		switch {
+		case p.take(','):
+		case p.take(']'):
+			return out, nil
+		default:
+			return nil, p.fail("want , or ]")
+		}
+	}
 }
 
 // space skips JSON white space.
@@ -58,63 +117,30 @@ func (p *bodyParser) space() {
 	}
 }
 
-func (p *bodyParser) value(depth int) (any, error) {
+func (p *bodyParser) value() (val, error) {
 	p.space()
 	if p.i >= len(p.b) {
-		return nil, p.fail("unexpected end")
+		return val{}, p.fail("unexpected end")
 	}
 	switch c := p.b[p.i]; {
-	case c == '[':
-		if depth == bodyDepth {
-			return nil, p.fail("arrays nested too deep")
-		}
-		return p.array(depth + 1)
 	case c == '"':
-		return p.str()
+		s, err := p.str()
+		return val{s: s, kind: valText}, err
 	case c == 'n':
-		if len(p.b)-p.i >= 4 && string(p.b[p.i:p.i+4]) == "null" {
+		if len(p.b)-p.i >= 4 && p.b[p.i:p.i+4] == "null" {
 			p.i += 4
-			return nil, nil
+			return val{}, nil
 		}
-		return nil, p.fail("bad literal")
+		return val{}, p.fail("bad literal")
 	case c == '-' || (c >= '0' && c <= '9'):
-		return p.integer()
+		n, err := p.integer()
+		return val{n: n, kind: valInt}, err
 	}
-	return nil, p.fail("unexpected character")
-}
-
-func (p *bodyParser) array(depth int) (any, error) {
-	p.i++ // [
-	out := []any{}
-	p.space()
-	if p.i < len(p.b) && p.b[p.i] == ']' {
-		p.i++
-		return out, nil
-	}
-	for {
-		v, err := p.value(depth)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-		p.space()
-		if p.i >= len(p.b) {
-			return nil, p.fail("unterminated array")
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
-			return out, nil
-		default:
-			return nil, p.fail("want , or ]")
-		}
-	}
+	return val{}, p.fail("unexpected character")
 }
 
 // integer reads -?(0|[1-9][0-9]*), which must fit an int64.
-func (p *bodyParser) integer() (any, error) {
+func (p *bodyParser) integer() (int64, error) {
 	start := p.i
 	if p.b[p.i] == '-' {
 		p.i++
@@ -125,41 +151,42 @@ func (p *bodyParser) integer() (any, error) {
 	}
 	switch {
 	case p.i == digits:
-		return nil, p.fail("no digits")
+		return 0, p.fail("no digits")
 	case p.b[digits] == '0' && p.i-digits > 1:
-		return nil, p.fail("leading zero")
+		return 0, p.fail("leading zero")
 	case p.i < len(p.b) && (p.b[p.i] == '.' || p.b[p.i] == 'e' || p.b[p.i] == 'E'):
-		return nil, p.fail("not an integer")
+		return 0, p.fail("not an integer")
 	}
-	n, err := strconv.ParseInt(string(p.b[start:p.i]), 10, 64)
+	n, err := strconv.ParseInt(p.b[start:p.i], 10, 64)
 	if err != nil {
-		return nil, p.fail("integer out of range")
+		return 0, p.fail("integer out of range")
 	}
 	return n, nil
 }
 
-// str reads a string; the common one without escapes is one copy.
-func (p *bodyParser) str() (any, error) {
+// str reads a string; the common one without escapes is a slice of the
+// body.
+func (p *bodyParser) str() (string, error) {
 	p.i++ // "
 	start := p.i
 	for p.i < len(p.b) {
 		switch c := p.b[p.i]; {
 		case c == '"':
-			s := string(p.b[start:p.i])
+			s := p.b[start:p.i]
 			p.i++
 			return s, nil
 		case c == '\\':
 			return p.escaped(start)
 		case c < 0x20:
-			return nil, p.fail("control character in string")
+			return "", p.fail("control character in string")
 		}
 		p.i++
 	}
-	return nil, p.fail("unterminated string")
+	return "", p.fail("unterminated string")
 }
 
 // escaped finishes a string that has escapes, from its start.
-func (p *bodyParser) escaped(start int) (any, error) {
+func (p *bodyParser) escaped(start int) (string, error) {
 	out := append([]byte(nil), p.b[start:p.i]...)
 	for p.i < len(p.b) {
 		c := p.b[p.i]
@@ -168,7 +195,7 @@ func (p *bodyParser) escaped(start int) (any, error) {
 			p.i++
 			return string(out), nil
 		case c < 0x20:
-			return nil, p.fail("control character in string")
+			return "", p.fail("control character in string")
 		case c != '\\':
 			out = append(out, c)
 			p.i++
@@ -195,7 +222,7 @@ func (p *bodyParser) escaped(start int) (any, error) {
 		case 'u':
 			r, ok := p.hex4()
 			if !ok {
-				return nil, p.fail("bad \\u escape")
+				return "", p.fail("bad \\u escape")
 			}
 			if utf16.IsSurrogate(r) {
 				// A pair makes one character; a lone half is U+FFFD, as
@@ -206,7 +233,7 @@ func (p *bodyParser) escaped(start int) (any, error) {
 					p.i += 2
 					var ok2 bool
 					if r2, ok2 = p.hex4(); !ok2 {
-						return nil, p.fail("bad \\u escape")
+						return "", p.fail("bad \\u escape")
 					}
 					if utf16.DecodeRune(r, r2) == utf8.RuneError {
 						p.i, r2 = save, -1
@@ -220,10 +247,10 @@ func (p *bodyParser) escaped(start int) (any, error) {
 			}
 			out = utf8.AppendRune(out, r)
 		default:
-			return nil, p.fail("bad escape")
+			return "", p.fail("bad escape")
 		}
 	}
-	return nil, p.fail("unterminated string")
+	return "", p.fail("unterminated string")
 }
 
 // hex4 reads the four hex digits of a \u escape.

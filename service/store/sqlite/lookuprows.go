@@ -33,7 +33,7 @@ import (
 // answers, and the next DB.write (Open does one) rebuilds them.
 
 // lookupShapeVersion names the body's layout beyond recordParts.
-const lookupShapeVersion = "2"
+const lookupShapeVersion = "3"
 
 // lookupShape is the body's layout: a body written for another one is
 // rebuilt when the store opens.
@@ -68,7 +68,9 @@ func partsJSON(inRow bool, animal string) string {
 		b.WriteString("SELECT json_array('" + p.kind + "', " + p.cols + ") AS part FROM " +
 			strings.ReplaceAll(p.from, "?2", animal))
 	}
-	return "(SELECT json_group_array(json(part)) FROM (" + b.String() + "))"
+	// The parts are joined as text: json_group_array(json(part)) would
+	// parse every part again to learn that it is JSON.
+	return "(SELECT '[' || COALESCE(group_concat(part, ','), '') || ']' FROM (" + b.String() + "))"
 }
 
 // lookupRebuildSQL rebuilds the rows of the marked animals and clears
@@ -180,22 +182,17 @@ var errLookupBody = errors.New("sqlite: malformed lookup row")
 
 // addParts adds the rows of a body (partsJSON) to r, as runRecord adds
 // the record statement's rows, and reports whether it held the animal.
-func (db *DB) addParts(body []byte, r *service.Record) (bool, error) {
-	v, err := parseBody(body)
+func (db *DB) addParts(body string, r *service.Record) (bool, error) {
+	rows, err := parseBody(body)
 	if err != nil {
 		return false, err
 	}
-	rows, ok := v.([]any)
-	if !ok {
-		return false, fmt.Errorf("%w: a body of %T", errLookupBody, v)
-	}
 	found := false
-	for _, row := range rows {
-		c, ok := row.([]any)
-		if !ok || len(c) == 0 {
-			return false, fmt.Errorf("%w: a row of %T", errLookupBody, row)
+	for _, c := range rows {
+		if len(c) == 0 {
+			return false, fmt.Errorf("%w: an empty row", errLookupBody)
 		}
-		kind, _ := c[0].(string)
+		kind := str(c[0])
 		want := -1
 		for _, p := range recordParts {
 			if p.kind == kind {
@@ -205,7 +202,7 @@ func (db *DB) addParts(body []byte, r *service.Record) (bool, error) {
 		if want != len(c)-1 {
 			return false, fmt.Errorf("%w: a row of kind %q with %d columns", errLookupBody, kind, len(c)-1)
 		}
-		found = db.addPart(r, kind, cols(c[1:])) || found
+		found = db.addPart(r, kind, c[1:]) || found
 	}
 	return found, nil
 }

@@ -183,6 +183,7 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 	defer rows.Close()
 	r := newRecord()
 	v := make([]any, db.rec.width)
+	c := make(cols, len(v))
 	dest := make([]any, len(v))
 	for i := range v {
 		dest[i] = &v[i]
@@ -192,7 +193,10 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("sqlite: lookup: %w", err)
 		}
-		found = db.addPart(r, str(v[0]), cols(v[1:])) || found
+		for i, x := range v {
+			c[i] = valOf(x)
+		}
+		found = db.addPart(r, str(c[0]), c[1:]) || found
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: lookup: %w", err)
@@ -215,11 +219,11 @@ func (db *DB) runChipRow(ctx context.Context, code string) (*service.Record, err
 		return nil, fmt.Errorf("sqlite: lookup: %w", err)
 	}
 	r := newRecord()
-	found, err := db.addParts([]byte(body), r)
+	found, err := db.addParts(body, r)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := db.addParts([]byte(live), r); err != nil {
+	if _, err := db.addParts(live, r); err != nil {
 		return nil, err
 	}
 	if !found {
@@ -259,7 +263,7 @@ func (db *DB) addPart(r *service.Record, kind string, c cols) bool {
 	switch kind {
 	case "A":
 		r.Animal = c.animal()
-		if na := db.rec.animalCols; c[na] != nil { // the owner's id
+		if na := db.rec.animalCols; c[na].kind != valNull { // the owner's id
 			o := c[na:].owner()
 			r.Owner = &o
 		}
@@ -295,32 +299,54 @@ func keepRecent(r *service.Record, yearAgo service.Date) {
 
 // cols decodes one record row's values, in the column order of the
 // *Cols constants.
-type cols []any
+type cols []val
 
-func str(v any) string {
-	switch x := v.(type) {
+// val is one column's value as the record statements and lookup rows
+// give it: NULL, an integer or text (the record's columns hold no reals
+// or blobs). A typed value, not an any, so that decoding a lookup row
+// boxes nothing.
+type val struct {
+	s    string
+	n    int64
+	kind byte // valNull, valInt or valText
+}
+
+const (
+	valNull byte = iota
+	valInt
+	valText
+)
+
+// valOf is a value database/sql scanned into an any.
+func valOf(x any) val {
+	switch x := x.(type) {
+	case int64:
+		return val{n: x, kind: valInt}
 	case string:
-		return x
+		return val{s: x, kind: valText}
 	case []byte:
-		return string(x)
+		return val{s: string(x), kind: valText}
 	}
-	return ""
+	return val{}
 }
 
-func num(v any) int64 {
-	x, _ := v.(int64)
-	return x
-}
+func str(v val) string { return v.s }
 
-func date(v any) service.Date {
+func num(v val) int64 { return v.n }
+
+func date(v val) service.Date {
 	var d service.Date
-	d.Scan(v) // a malformed date reads as no date
+	if v.kind == valText {
+		d.Scan(v.s) // a malformed date reads as no date
+	}
 	return d
 }
 
-func ts(v any) time.Time {
+func ts(v val) time.Time {
 	var t time.Time
-	(stamp{&t}).Scan(v)
+	if v.kind == valText {
+		(stamp{&t}).Scan(v.s)
+	}
 	return t
 }
 
