@@ -120,10 +120,15 @@ func pgColumns(ctx context.Context, conn *pgx.Conn) (map[string]map[string]strin
 	return out, err
 }
 
-// sqliteColumns returns the columns of each table, in table order.
+// sqliteColumns returns the columns of each table, in table order: the
+// records' tables and the audit log's (openSQLiteRaw attaches it).
 func sqliteColumns(ctx context.Context, db *sql.DB) (map[string][]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
-		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, p.cid`)
+	rows, err := db.QueryContext(ctx, `SELECT m.name, p.name, p.cid FROM main.sqlite_master m, pragma_table_info(m.name, 'main') p
+		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
+		UNION ALL
+		SELECT m.name, p.name, p.cid FROM audit.sqlite_master m, pragma_table_info(m.name, 'audit') p
+		WHERE m.type = 'table' AND m.name = 'audit_events'
+		ORDER BY 1, 3`)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +136,7 @@ func sqliteColumns(ctx context.Context, db *sql.DB) (map[string][]string, error)
 	out := map[string][]string{}
 	for rows.Next() {
 		var t, c string
-		if err := rows.Scan(&t, &c); err != nil {
+		if err := rows.Scan(&t, &c, new(int)); err != nil {
 			return nil, err
 		}
 		if sqlite.DerivedTable(t) {
@@ -179,13 +184,19 @@ func plan(lite map[string][]string, pg map[string]map[string]string, source stri
 	return cols, nil
 }
 
-// openSQLiteRaw opens the SQLite file for the copy itself.
+// openSQLiteRaw opens the SQLite file for the copy itself, with the
+// audit log attached as schema audit: its audit_events is the only one,
+// so the copy's statements name it unqualified like every other table.
 func openSQLiteRaw(path string) (*sql.DB, error) {
 	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")
 	if err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
-	db.SetMaxOpenConns(1)
+	db.SetMaxOpenConns(1) // the one connection that has the log attached
+	if _, err := db.Exec(`ATTACH DATABASE ? AS audit`, sqlite.AuditPath(path)); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
 	return db, nil
 }
 

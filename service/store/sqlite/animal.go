@@ -28,7 +28,7 @@ func (db *DB) FindAnimalByID(ctx context.Context, id int64) (*service.Animal, er
 
 // FindAnimals implements service.AnimalService.
 func (db *DB) FindAnimals(ctx context.Context, f service.AnimalFilter) ([]*service.Animal, int, error) {
-	return findPage(ctx, db, "animals", columns.Animal, "id", "Animal", filter.Animals(f), f.Offset, f.Limit, scanAnimal)
+	return findPage(ctx, db.rdb, "animals", columns.Animal, "id", "Animal", filter.Animals(f), f.Offset, f.Limit, scanAnimal)
 }
 
 // CreateAnimal implements service.AnimalService.

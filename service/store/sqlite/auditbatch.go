@@ -26,7 +26,7 @@ func (db *DB) CreateAuditEvents(ctx context.Context, evs []*service.AuditEvent) 
 	}
 	withID := !strings.HasPrefix(columns.Audit, "id, ") ||
 		slices.ContainsFunc(evs, func(e *service.AuditEvent) bool { return e.ID != 0 })
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.writeAudit(ctx, func(tx *sql.Tx, now time.Time) error {
 		args := make([]any, 0, auditCols*min(len(evs), auditChunk))
 		if len(evs) >= 2*auditChunk {
 			// Parsing a statement of auditChunk rows costs about as much

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -10,12 +11,14 @@ import (
 )
 
 // ApplyDeviceEvent implements service.DeviceEventService: the ledger row
-// and the scan or bite in one IMMEDIATE transaction.
+// and the scan or bite in one IMMEDIATE transaction; a bite's audit event
+// then in the audit log (audit.go).
 func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (bool, int64, error) {
 	if err := e.Validate(); err != nil {
 		return false, 0, err
 	}
 	applied, recordID := false, int64(0)
+	var audit *service.AuditEvent
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO device_events (id, device, kind, at, received_at, user_name, site)
 			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, e.ID, e.Device, e.Kind, formatStamp(e.At), formatStamp(now), e.User, e.Site)
@@ -59,11 +62,7 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 				return mapErr(err, "Bite")
 			}
 			recordID = b.ID
-			a := e.BiteAudit(b.ID, now)
-			if _, err := tx.ExecContext(ctx, `INSERT INTO audit_events (`+columns.Audit+`) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				formatStamp(a.At), a.Actor, a.Role, a.Action, a.Entity, a.EntityID, a.Detail, a.Site); err != nil {
-				return mapErr(err, "Audit event")
-			}
+			audit = e.BiteAudit(b.ID, now)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE device_events SET record_id = ? WHERE id = ?`, recordID, e.ID); err != nil {
 			return mapErr(err, "Device event")
@@ -73,6 +72,13 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 	})
 	if err != nil {
 		return false, 0, err
+	}
+	if audit != nil {
+		// The bite is stored; should its audit event fail, the caller's
+		// retry finds the event applied and answers as for a duplicate.
+		if err := db.CreateAuditEvent(ctx, audit); err != nil {
+			return applied, recordID, fmt.Errorf("sqlite: device event %s applied, its audit event not stored: %w", e.ID, err)
+		}
 	}
 	return applied, recordID, nil
 }

@@ -32,7 +32,7 @@ func (db *DB) CreateScan(ctx context.Context, s *service.Scan) error {
 
 // FindScans implements service.ScanService.
 func (db *DB) FindScans(ctx context.Context, f service.ScanFilter) ([]*service.Scan, int, error) {
-	return findPage(ctx, db, "scans", columns.Scan, "at DESC, id DESC", "Scan", filter.Scans(f), f.Offset, f.Limit, scanScan)
+	return findPage(ctx, db.rdb, "scans", columns.Scan, "at DESC, id DESC", "Scan", filter.Scans(f), f.Offset, f.Limit, scanScan)
 }
 
 func scanAudit(r rowScanner, extra ...any) (*service.AuditEvent, error) {
@@ -45,7 +45,7 @@ func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error
 	if err := e.Validate(); err != nil {
 		return err
 	}
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.writeAudit(ctx, func(tx *sql.Tx, now time.Time) error {
 		if e.At.IsZero() {
 			e.At = now
 		}
@@ -57,5 +57,5 @@ func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error
 
 // FindAuditEvents implements service.AuditService.
 func (db *DB) FindAuditEvents(ctx context.Context, f service.AuditFilter) ([]*service.AuditEvent, int, error) {
-	return findPage(ctx, db, "audit_events", columns.Audit, "at DESC, id DESC", "Audit event", filter.Audit(f), f.Offset, f.Limit, scanAudit)
+	return findPage(ctx, db.adb, "audit_events", columns.Audit, "at DESC, id DESC", "Audit event", filter.Audit(f), f.Offset, f.Limit, scanAudit)
 }

@@ -54,5 +54,5 @@ func (db *DB) FindImpoundmentByID(ctx context.Context, id int64) (*service.Impou
 
 // FindImpoundments implements service.ImpoundService; newest intake first.
 func (db *DB) FindImpoundments(ctx context.Context, f service.ImpoundFilter) ([]*service.Impoundment, int, error) {
-	return findPage(ctx, db, "impoundments", columns.Impound, "intake_on DESC, id DESC", "Impoundment", filter.Impounds(f), f.Offset, f.Limit, scanImpound)
+	return findPage(ctx, db.rdb, "impoundments", columns.Impound, "intake_on DESC, id DESC", "Impoundment", filter.Impounds(f), f.Offset, f.Limit, scanImpound)
 }

@@ -40,7 +40,7 @@ func (db *DB) FindJobByID(ctx context.Context, id int64) (*service.Job, error) {
 
 // FindJobs implements service.JobService.
 func (db *DB) FindJobs(ctx context.Context, f service.JobFilter) ([]*service.Job, int, error) {
-	return findPage(ctx, db, "jobs", columns.Job, "id", "Job", filter.Jobs(f), f.Offset, f.Limit, scanJob)
+	return findPage(ctx, db.rdb, "jobs", columns.Job, "id", "Job", filter.Jobs(f), f.Offset, f.Limit, scanJob)
 }
 
 // ClaimJob implements service.JobService.

@@ -31,7 +31,7 @@ func (db *DB) FindLicenceByTag(ctx context.Context, jurisdiction string, year, t
 
 // FindLicences implements service.LicenceService.
 func (db *DB) FindLicences(ctx context.Context, f service.LicenceFilter) ([]*service.Licence, int, error) {
-	return findPage(ctx, db, "licences", columns.Licence, "id", "Licence", filter.Licences(f), f.Offset, f.Limit, scanLicence)
+	return findPage(ctx, db.rdb, "licences", columns.Licence, "id", "Licence", filter.Licences(f), f.Offset, f.Limit, scanLicence)
 }
 
 // CreateLicence implements service.LicenceService.

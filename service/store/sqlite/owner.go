@@ -21,7 +21,7 @@ func (db *DB) FindOwnerByID(ctx context.Context, id int64) (*service.Owner, erro
 
 // FindOwners implements service.OwnerService.
 func (db *DB) FindOwners(ctx context.Context, f service.OwnerFilter) ([]*service.Owner, int, error) {
-	return findPage(ctx, db, "owners", columns.Owner, "id", "Owner", filter.Owners(f), f.Offset, f.Limit, scanOwner)
+	return findPage(ctx, db.rdb, "owners", columns.Owner, "id", "Owner", filter.Owners(f), f.Offset, f.Limit, scanOwner)
 }
 
 // CreateOwner implements service.OwnerService.

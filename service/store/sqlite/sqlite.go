@@ -79,6 +79,7 @@ type DB struct {
 	loc  *time.Location
 	rec  *recordStmts
 	look *lookupStmts // the writer's, for the lookup rows
+	adb  *sql.DB      // the audit log, a database of its own (audit.go)
 
 	commits chan struct{} // a commit since the last checkpoint
 	stop    context.CancelFunc
@@ -118,7 +119,11 @@ func Open(ctx context.Context, path string, o *Opts) (*DB, error) {
 	}
 	db.wdb.SetMaxOpenConns(1)
 	db.wdb.SetConnMaxIdleTime(0)
-	if err := db.migrate(ctx); err != nil {
+	if err := migrate(ctx, db.wdb, migrationFS, "migration"); err != nil {
+		db.wdb.Close()
+		return nil, err
+	}
+	if err := db.openAudit(ctx, pragmas); err != nil {
 		db.wdb.Close()
 		return nil, err
 	}
@@ -211,33 +216,37 @@ func (db *DB) Close() error {
 	if db.look != nil {
 		errs = append(errs, db.look.close())
 	}
+	if db.adb != nil {
+		errs = append(errs, db.adb.Close())
+	}
 	if db.wdb != nil {
 		errs = append(errs, db.wdb.Close())
 	}
 	return errors.Join(errs...)
 }
 
-// migrate applies the embedded migration files not yet recorded, each in
-// its own transaction, in name order.
-func (db *DB) migrate(ctx context.Context) error {
-	if _, err := db.wdb.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)`); err != nil {
+// migrate applies the embedded migration files of dir in files not yet
+// recorded in q's migrations table, each in its own transaction, in
+// name order.
+func migrate(ctx context.Context, q *sql.DB, files fs.FS, dir string) error {
+	if _, err := q.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY)`); err != nil {
 		return fmt.Errorf("sqlite: migrate: %w", err)
 	}
-	names, err := fs.Glob(migrationFS, "migration/*.sql")
+	names, err := fs.Glob(files, dir+"/*.sql")
 	if err != nil {
 		return fmt.Errorf("sqlite: migrate: %w", err)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if err := db.migrateFile(ctx, name); err != nil {
+		if err := migrateFile(ctx, q, files, name); err != nil {
 			return fmt.Errorf("sqlite: migrate %s: %w", name, err)
 		}
 	}
 	return nil
 }
 
-func (db *DB) migrateFile(ctx context.Context, name string) error {
-	tx, err := db.wdb.BeginTx(ctx, nil)
+func migrateFile(ctx context.Context, q *sql.DB, files fs.FS, name string) error {
+	tx, err := q.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -248,7 +257,7 @@ func (db *DB) migrateFile(ctx context.Context, name string) error {
 	} else if n > 0 {
 		return nil
 	}
-	buf, err := fs.ReadFile(migrationFS, name)
+	buf, err := fs.ReadFile(files, name)
 	if err != nil {
 		return err
 	}
@@ -459,10 +468,10 @@ func findByID[T any](ctx context.Context, db *DB, table, cols, what string, id i
 
 // findPage reads the rows of table (columns cols) that meet conds, in
 // order, one page of them, and how many meet conds in all.
-func findPage[T any](ctx context.Context, db *DB, table, cols, order, what string, conds []filter.Cond,
+func findPage[T any](ctx context.Context, q *sql.DB, table, cols, order, what string, conds []filter.Cond,
 	offset, limit int, scan scanFunc[T]) ([]T, int, error) {
 	w := whereOf(conds)
-	out, n, err := collectCounted(ctx, db.rdb, scan,
+	out, n, err := collectCounted(ctx, q, scan,
 		`SELECT `+cols+`, COUNT(*) OVER () FROM `+table+w.String()+` ORDER BY `+order+page(offset, limit), w.args...)
 	return out, n, mapErr(err, what)
 }

@@ -46,7 +46,7 @@ func (db *DB) FindTagBatchByID(ctx context.Context, id int64) (*service.TagBatch
 
 // FindTagBatches implements service.TagBatchService.
 func (db *DB) FindTagBatches(ctx context.Context, f service.TagBatchFilter) ([]*service.TagBatch, int, error) {
-	return findPage(ctx, db, "tag_batches", columns.TagBatch, "id", "Tag batch", filter.TagBatches(f), f.Offset, f.Limit, scanTagBatch)
+	return findPage(ctx, db.rdb, "tag_batches", columns.TagBatch, "id", "Tag batch", filter.TagBatches(f), f.Offset, f.Limit, scanTagBatch)
 }
 
 // ClaimTagBatch implements service.TagBatchService.

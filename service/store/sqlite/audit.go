@@ -1,0 +1,102 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service/store/columns"
+)
+
+// The audit log lives in a database file of its own, AuditPath beside
+// the records' file. In WAL mode every commit to a file makes each of
+// its readers drop its page cache at the next read; with the audit in
+// the records' file, the batches of lookup events (several a second
+// under load) kept the lookups re-reading the b-trees' interior pages,
+// and a scan waited for the one write lock behind an audit batch. Now
+// the two files have a writer each.
+//
+// What this costs: a change and its audit event are two transactions in
+// two files (they were two transactions before too: the HTTP layer
+// queues audit events). A store opened on a file from before the split
+// moves the events over once (moveAudit).
+
+//go:embed auditmigration/*.sql
+var auditMigrationFS embed.FS
+
+// AuditPath is the audit log's file for the database file at path.
+func AuditPath(path string) string { return path + "-audit" }
+
+// openAudit opens (creating if needed) the audit log, applies its
+// migrations and moves over the events of an older records' file.
+func (db *DB) openAudit(ctx context.Context, pragmas string) error {
+	base := "file:" + (&url.URL{Path: AuditPath(db.path)}).EscapedPath()
+	var err error
+	db.adb, err = sql.Open("sqlite", base+"?"+pragmas+"&_pragma=journal_mode(WAL)&_pragma=cache_size(-2048)&_txlock=immediate")
+	if err != nil {
+		return fmt.Errorf("sqlite: open audit log: %w", err)
+	}
+	// One connection writes (BEGIN IMMEDIATE), one reads.
+	db.adb.SetMaxOpenConns(2)
+	if err := migrate(ctx, db.adb, auditMigrationFS, "auditmigration"); err != nil {
+		db.adb.Close()
+		return err
+	}
+	if err := db.moveAudit(ctx); err != nil {
+		db.adb.Close()
+		return err
+	}
+	return nil
+}
+
+// moveAudit moves the audit events of a records' file from before the
+// split into the audit log and drops the table there: first a copy that
+// keeps the events' ids (done again, it adds nothing), committed in the
+// audit log, then the drop, committed in the records' file. A crash in
+// between leaves a copy that the next open completes.
+func (db *DB) moveAudit(ctx context.Context) error {
+	var n int
+	if err := db.wdb.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = 'audit_events'`).Scan(&n); err != nil {
+		return fmt.Errorf("sqlite: move audit: %w", err)
+	}
+	if n == 0 {
+		return nil
+	}
+	conn, err := db.wdb.Conn(ctx) // ATTACH is a connection's
+	if err != nil {
+		return fmt.Errorf("sqlite: move audit: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS audit`, AuditPath(db.path)); err != nil {
+		return fmt.Errorf("sqlite: move audit: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `DETACH DATABASE audit`)
+	for _, q := range []string{
+		`INSERT OR IGNORE INTO audit.audit_events (` + columns.Audit + `) SELECT ` + columns.Audit + ` FROM main.audit_events`,
+		`DROP TABLE main.audit_events`,
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("sqlite: move audit: %w", err)
+		}
+	}
+	return nil
+}
+
+// writeAudit runs fn in one IMMEDIATE transaction of the audit log.
+func (db *DB) writeAudit(ctx context.Context, fn func(tx *sql.Tx, now time.Time) error) error {
+	tx, err := db.adb.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx, db.now().UTC()); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return mapErr(err, "Audit event")
+	}
+	return nil
+}
