@@ -9,8 +9,16 @@
 // (migration/*.sql) and applied by Open, each file in its own transaction,
 // recorded in the migrations table.
 //
-// A record lookup is one UNION ALL statement over the animal's rows; by
-// chip the key lookup is part of it, by tag it is a query before.
+// A chip lookup reads one lookup row (lookuprows.go): every part of the
+// animal's record but its licences, kept by triggers and rebuilt inside
+// each write transaction, read with the licences in one statement. A
+// lookup by tag or animal, or of an animal whose row is pending, is one
+// UNION ALL statement over the animal's rows.
+//
+// The audit log is a second database file beside the records
+// (AuditPath, audit.go), so that audit batches neither empty the
+// records' readers' page caches nor hold the records' write lock.
+//
 // Pages are read into small per-connection caches, not through a memory
 // map (see readCacheKiB), so resident memory stays bounded. Imports
 // (Import, ImportStream) insert many rows per statement and check
