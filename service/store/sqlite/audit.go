@@ -35,11 +35,16 @@ func AuditPath(path string) string { return path + "-audit" }
 func (db *DB) openAudit(ctx context.Context, pragmas string) error {
 	base := "file:" + (&url.URL{Path: AuditPath(db.path)}).EscapedPath()
 	var err error
-	db.adb, err = sql.Open("sqlite", base+"?"+pragmas+"&_pragma=journal_mode(WAL)&_pragma=cache_size(-2048)&_txlock=immediate")
+	db.adb, err = sql.Open("sqlite", base+"?"+pragmas+"&_pragma=journal_mode(WAL)&_pragma=cache_size(-2048)&_pragma=wal_autocheckpoint(10000)&_txlock=immediate")
 	if err != nil {
 		return fmt.Errorf("sqlite: open audit log: %w", err)
 	}
-	// One connection writes (BEGIN IMMEDIATE), one reads.
+	// One connection writes (BEGIN IMMEDIATE), one reads. The log's WAL
+	// is copied back every 10,000 pages, not SQLite's 1,000: a lookup's
+	// event dirties a page of the entity index, and fewer, larger
+	// checkpoints copy each such page fewer times (7,221 -> 7,714
+	// lookups/s at a million animals; a larger cache bought little more
+	// for its memory).
 	db.adb.SetMaxOpenConns(2)
 	if err := migrate(ctx, db.adb, auditMigrationFS, "auditmigration"); err != nil {
 		db.adb.Close()
