@@ -38,6 +38,10 @@ func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batc
 		if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
 			return mapErr(err, "Import")
 		}
+		marks, err := suspendMarks(ctx, tx)
+		if err != nil {
+			return err
+		}
 		im := &importer{ctx: ctx, tx: tx, now: now}
 		if err := fill(im.put); err != nil {
 			return err
@@ -47,7 +51,10 @@ func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batc
 				return err
 			}
 		}
-		return im.rebuild()
+		if err := im.rebuild(); err != nil {
+			return err
+		}
+		return marks.resume(ctx, tx)
 	})
 	if err != nil {
 		return err

@@ -300,6 +300,22 @@ func TestLookupRowsImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkRows(t, db, "import")
+	// The import suspended the marking triggers: they are back.
+	if err := db.AddChip(context.Background(), &service.Chip{AnimalID: 1, Code: "985999000000001", Kind: chipid.KindISO}); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, db, "a chip added after the import")
+	// A second import, onto animals already there.
+	b := benchBatchInternal(0)
+	b.Vaccinations = append(b.Vaccinations, &service.RabiesVaccination{AnimalID: 2, Date: service.MustDate("2026-01-15"), DurationMonths: 36})
+	b.Chips = append(b.Chips, &service.Chip{AnimalID: 3, Code: "985999000000002", Kind: chipid.KindISO})
+	if err := db.Import(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, db, "second import")
+	if r, _ := viaRow(t, db, "985000000000002"); r == nil || r.Rabies == nil || r.Rabies.Date != service.MustDate("2026-01-15") {
+		t.Errorf("after the second import, animal 2's row has rabies %+v; want the 2026-01-15 vaccination", r)
+	}
 	db.Close()
 }
 
