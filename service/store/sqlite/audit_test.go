@@ -75,16 +75,13 @@ func TestAuditMovedFromRecordsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC).Format(stampLayout)
-	for _, q := range []string{
-		`CREATE TABLE audit_events (id INTEGER PRIMARY KEY, at TEXT NOT NULL, actor TEXT NOT NULL, role TEXT NOT NULL DEFAULT '',
+	oldLayout := `CREATE TABLE audit_events (id INTEGER PRIMARY KEY, at TEXT NOT NULL, actor TEXT NOT NULL, role TEXT NOT NULL DEFAULT '',
 			action TEXT NOT NULL, entity TEXT NOT NULL DEFAULT '', entity_id INTEGER NOT NULL DEFAULT 0, detail TEXT NOT NULL DEFAULT '',
-			site TEXT NOT NULL DEFAULT '')`,
-		`INSERT INTO audit_events (id, at, actor, action, entity, entity_id, site) VALUES
-			(41, '` + at + `', 'officer-7', 'record.view', 'animal', 3, 'east'), (42, '` + at + `', 'admin', 'token.create', '', 0, '')`,
-	} {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatal(err)
-		}
+			site TEXT NOT NULL DEFAULT '');
+		INSERT INTO audit_events (id, at, actor, action, entity, entity_id, site) VALUES
+			(41, '` + at + `', 'officer-7', 'record.view', 'animal', 3, 'east'), (42, '` + at + `', 'admin', 'token.create', '', 0, '')`
+	if _, err := raw.Exec(oldLayout); err != nil {
+		t.Fatal(err)
 	}
 	raw.Close()
 	if err := os.Remove(AuditPath(path)); err != nil {
@@ -110,11 +107,7 @@ func TestAuditMovedFromRecordsFile(t *testing.T) {
 	check("first open")
 	// A crash between the copy and the drop: the old table is back.
 	raw, _ = sql.Open("sqlite", "file:"+path)
-	if _, err := raw.Exec(`CREATE TABLE audit_events (id INTEGER PRIMARY KEY, at TEXT NOT NULL, actor TEXT NOT NULL, role TEXT NOT NULL DEFAULT '',
-			action TEXT NOT NULL, entity TEXT NOT NULL DEFAULT '', entity_id INTEGER NOT NULL DEFAULT 0, detail TEXT NOT NULL DEFAULT '',
-			site TEXT NOT NULL DEFAULT '');
-		INSERT INTO audit_events (id, at, actor, action, entity, entity_id, site) VALUES
-			(41, '` + at + `', 'officer-7', 'record.view', 'animal', 3, 'east'), (42, '` + at + `', 'admin', 'token.create', '', 0, '')`); err != nil {
+	if _, err := raw.Exec(oldLayout); err != nil {
 		t.Fatal(err)
 	}
 	raw.Close()
