@@ -15,6 +15,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/csvio"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/service/store/postgres"
+	"github.com/chipdesk/chipdesk/service/store/postgres/pgtest"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 )
 
@@ -64,10 +65,27 @@ func readers(bufs map[csvio.Table]*bytes.Buffer) map[csvio.Table]io.Reader {
 }
 
 // Ensure a generated set imports and exports back byte for byte.
+// eachStore runs fn on SQLite and on PostgreSQL (when reachable; see
+// pgtest), each a subtest: the SQLite store takes the decoder's rows in
+// chunks through its own writer, PostgreSQL by COPY.
+func eachStore(t *testing.T, fn func(t *testing.T, db service.Store)) {
+	t.Run("sqlite", func(t *testing.T) {
+		t.Parallel()
+		fn(t, openDB(t))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		t.Parallel()
+		fn(t, pgtest.Open(t, func() time.Time { return time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC) }))
+	})
+}
+
 func TestImportExportRoundTrip(t *testing.T) {
 	t.Parallel()
+	eachStore(t, testImportExportRoundTrip)
+}
+
+func testImportExportRoundTrip(t *testing.T, db service.Store) {
 	ctx := context.Background()
-	db := openDB(t)
 	bufs := generate(t, 300)
 	rep, err := csvio.Import(ctx, db, readers(bufs))
 	if err != nil {
@@ -316,8 +334,13 @@ func TestImportRefsWithoutIDChecker(t *testing.T) {
 // already gone to the store, still leaves the store unchanged.
 func TestImportLateBadRowStoresNothing(t *testing.T) {
 	t.Parallel()
+	eachStore(t, func(t *testing.T, db service.Store) {
+		testImportLateBadRowStoresNothing(t, db)
+	})
+}
+
+func testImportLateBadRowStoresNothing(t *testing.T, db service.Store) {
 	ctx := context.Background()
-	db := openDB(t)
 	bufs := generate(t, 9000)
 	bufs[csvio.Licences].WriteString("999999,1,licence,minneapolis,2026,,2026-02-01,2026-13-01,active,0,,office,,0,,,\n")
 	lines := bytes.Count(bufs[csvio.Licences].Bytes(), []byte("\n"))
