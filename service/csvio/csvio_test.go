@@ -359,3 +359,24 @@ func testImportLateBadRowStoresNothing(t *testing.T, db service.Store) {
 		}
 	}
 }
+
+// Ensure a licences file whose replaces refers to a licence neither in
+// the file nor in the store is refused with its line, on both stores,
+// and does not hang: the check reads the licences table while the
+// import into it is under way (an empty table, whose indexes an import
+// into PostgreSQL drops and so locks).
+func TestImportDanglingReplaces(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, db service.Store) {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		bufs := generate(t, 50)
+		bufs[csvio.Licences].WriteString("999998,1,licence,minneapolis,2026,,2026-02-01,2027-01-31,active,0,,office,,0,424242,lost,\n")
+		lines := bytes.Count(bufs[csvio.Licences].Bytes(), []byte("\n"))
+		_, err := csvio.Import(ctx, db, readers(bufs))
+		var ie *csvio.ImportError
+		if !errors.As(err, &ie) || len(ie.Rows) != 1 || ie.Rows[0].Line != lines || ie.Rows[0].Column != "replaces" {
+			t.Fatalf("Import = %v, want licence 424242 missing on licences.csv line %d", err, lines)
+		}
+	})
+}

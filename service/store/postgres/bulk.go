@@ -13,29 +13,69 @@ import (
 )
 
 // Import implements service.BulkService: the whole batch in one
-// transaction (ImportStream with one batch).
+// transaction. Rows that carry their id go in through COPY (fast enough
+// for a million animals); rows without one are inserted one by one to
+// learn their id. The id sequences are then moved past the largest id.
 func (db *DB) Import(ctx context.Context, b *service.Batch) error {
-	return db.ImportStream(ctx, func(put func(*service.Batch) error) error { return put(b) })
-}
-
-// ImportStream stores the batches that fill puts, all in one transaction,
-// so that an importer (package csvio) decodes while earlier rows are
-// copied in. Rows that carry their id go in through COPY; rows without
-// one are inserted one by one to learn their id, and the id sequences
-// are moved past the largest id. Licences without a tag number are
-// numbered after all batches, past the numbers the batches carry. Into
-// an empty table the rows go without its plain indexes, which are built
-// again before the commit (deferIndexes).
-func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batch) error) error) error {
-	im := &importer{ctx: ctx, counts: map[string]int{}}
+	if err := b.Prepare(); err != nil {
+		return err
+	}
 	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
-		im.tx, im.now = tx, now
-		if err := fill(im.put); err != nil {
+		if err := bulkInsert(ctx, tx, "owners", columns.Owner, insertOwnerSQL, b.Owners, func(o *service.Owner) (*int64, []any) {
+			stampNew(&o.CreatedAt, now)
+			stampNew(&o.UpdatedAt, now)
+			return &o.ID, ownerArgs(o)
+		}, "Owner"); err != nil {
 			return err
 		}
-		return im.finish()
+		if err := bulkInsert(ctx, tx, "animals", columns.Animal, insertAnimalSQL, b.Animals, func(a *service.Animal) (*int64, []any) {
+			stampNew(&a.CreatedAt, now)
+			stampNew(&a.UpdatedAt, now)
+			return &a.ID, animalArgs(a)
+		}, "Animal"); err != nil {
+			return err
+		}
+		if err := bulkInsert(ctx, tx, "chips", columns.Chip, insertChipSQL, b.Chips, func(c *service.Chip) (*int64, []any) {
+			stampNew(&c.CreatedAt, now)
+			return &c.ID, chipArgs(c)
+		}, "Chip"); err != nil {
+			return err
+		}
+		// Licences with a tag number first, then the counters raised
+		// past them, then the ones to number.
+		var numbered, unnumbered []*service.Licence
+		for _, l := range b.Licences {
+			if l.TagNumber != 0 {
+				numbered = append(numbered, l)
+			} else {
+				unnumbered = append(unnumbered, l)
+			}
+		}
+		if err := bulkInsert(ctx, tx, "licences", columns.Licence, insertLicenceSQL, numbered, func(l *service.Licence) (*int64, []any) {
+			stampNew(&l.CreatedAt, now)
+			return &l.ID, licenceArgs(l)
+		}, "Licence or tag number"); err != nil {
+			return err
+		}
+		if len(numbered) > 0 {
+			if _, err := tx.Exec(ctx, `INSERT INTO tag_counters (jurisdiction, year, last)
+				SELECT jurisdiction, year, MAX(tag_number) FROM licences GROUP BY jurisdiction, year
+				ON CONFLICT (jurisdiction, year) DO UPDATE SET last = GREATEST(tag_counters.last, excluded.last)`); err != nil {
+				return mapErr(err, "Tag number")
+			}
+		}
+		for _, l := range unnumbered {
+			if err := insertLicence(ctx, tx, l, now); err != nil {
+				return err
+			}
+		}
+		return bulkInsert(ctx, tx, "vaccinations", columns.Vaccination, insertVaccinationSQL, b.Vaccinations,
+			func(v *service.RabiesVaccination) (*int64, []any) {
+				stampNew(&v.CreatedAt, now)
+				return &v.ID, vaccinationArgs(v)
+			}, "Vaccination")
 	})
-	if err != nil {
+	if err != nil || b.Len() < analyzeAfter {
 		return err
 	}
 	// Plans made on the statistics of the tables before a large import
@@ -43,138 +83,17 @@ func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batc
 	// round; ANALYZE the tables the import wrote now, and cached plans
 	// are made again.
 	var tables []string
-	total := 0
-	for _, t := range []string{"owners", "animals", "chips", "licences", "tag_counters", "vaccinations"} {
-		if n := im.counts[t]; n > 0 {
-			tables, total = append(tables, t), total+n
+	for _, t := range []struct {
+		name string
+		n    int
+	}{{"owners", len(b.Owners)}, {"animals", len(b.Animals)}, {"chips", len(b.Chips)},
+		{"licences", len(b.Licences)}, {"tag_counters", len(b.Licences)}, {"vaccinations", len(b.Vaccinations)}} {
+		if t.n > 0 {
+			tables = append(tables, t.name)
 		}
-	}
-	if total < analyzeAfter {
-		return nil
 	}
 	if _, err := db.pool.Exec(ctx, `ANALYZE `+strings.Join(tables, ", ")); err != nil {
 		return fmt.Errorf("postgres: analyze after import: %w", err)
-	}
-	return nil
-}
-
-// importer stores the batches of one ImportStream.
-type importer struct {
-	ctx        context.Context
-	tx         pgx.Tx
-	now        time.Time
-	counts     map[string]int     // rows stored a table
-	deferred   []string           // CREATE INDEX statements of dropped indexes
-	seen       map[string]bool    // tables looked at by deferIndexes
-	unnumbered []*service.Licence // licences to number at the end
-}
-
-// table readies table for rows: on first sight, its plain indexes are
-// dropped when it is empty.
-func (im *importer) table(name string, n int) error {
-	if n == 0 {
-		return nil
-	}
-	im.counts[name] += n
-	if im.seen == nil {
-		im.seen = map[string]bool{}
-	}
-	if im.seen[name] {
-		return nil
-	}
-	im.seen[name] = true
-	defs, err := deferIndexes(im.ctx, im.tx, name)
-	if err != nil {
-		return mapErr(err, "Import")
-	}
-	im.deferred = append(im.deferred, defs...)
-	return nil
-}
-
-func (im *importer) put(b *service.Batch) error {
-	if err := b.Prepare(); err != nil {
-		return err
-	}
-	ctx, tx, now := im.ctx, im.tx, im.now
-	if err := im.table("owners", len(b.Owners)); err != nil {
-		return err
-	}
-	if err := bulkInsert(ctx, tx, "owners", columns.Owner, insertOwnerSQL, b.Owners, func(o *service.Owner) (*int64, []any) {
-		stampNew(&o.CreatedAt, now)
-		stampNew(&o.UpdatedAt, now)
-		return &o.ID, ownerArgs(o)
-	}, "Owner"); err != nil {
-		return err
-	}
-	if err := im.table("animals", len(b.Animals)); err != nil {
-		return err
-	}
-	if err := bulkInsert(ctx, tx, "animals", columns.Animal, insertAnimalSQL, b.Animals, func(a *service.Animal) (*int64, []any) {
-		stampNew(&a.CreatedAt, now)
-		stampNew(&a.UpdatedAt, now)
-		return &a.ID, animalArgs(a)
-	}, "Animal"); err != nil {
-		return err
-	}
-	if err := im.table("chips", len(b.Chips)); err != nil {
-		return err
-	}
-	if err := bulkInsert(ctx, tx, "chips", columns.Chip, insertChipSQL, b.Chips, func(c *service.Chip) (*int64, []any) {
-		stampNew(&c.CreatedAt, now)
-		return &c.ID, chipArgs(c)
-	}, "Chip"); err != nil {
-		return err
-	}
-	// Licences with a tag number now; the counters are raised past them,
-	// and the others numbered, at the end.
-	var numbered []*service.Licence
-	for _, l := range b.Licences {
-		if l.TagNumber != 0 {
-			numbered = append(numbered, l)
-		} else {
-			im.unnumbered = append(im.unnumbered, l)
-		}
-	}
-	if err := im.table("licences", len(b.Licences)); err != nil {
-		return err
-	}
-	if err := bulkInsert(ctx, tx, "licences", columns.Licence, insertLicenceSQL, numbered, func(l *service.Licence) (*int64, []any) {
-		stampNew(&l.CreatedAt, now)
-		return &l.ID, licenceArgs(l)
-	}, "Licence or tag number"); err != nil {
-		return err
-	}
-	if err := im.table("vaccinations", len(b.Vaccinations)); err != nil {
-		return err
-	}
-	return bulkInsert(ctx, tx, "vaccinations", columns.Vaccination, insertVaccinationSQL, b.Vaccinations,
-		func(v *service.RabiesVaccination) (*int64, []any) {
-			stampNew(&v.CreatedAt, now)
-			return &v.ID, vaccinationArgs(v)
-		}, "Vaccination")
-}
-
-// finish raises the tag counters past the imported numbers, numbers the
-// licences without one and builds the dropped indexes.
-func (im *importer) finish() error {
-	ctx, tx := im.ctx, im.tx
-	if im.counts["licences"] > 0 {
-		im.counts["tag_counters"] = 1
-		if _, err := tx.Exec(ctx, `INSERT INTO tag_counters (jurisdiction, year, last)
-			SELECT jurisdiction, year, MAX(tag_number) FROM licences GROUP BY jurisdiction, year
-			ON CONFLICT (jurisdiction, year) DO UPDATE SET last = GREATEST(tag_counters.last, excluded.last)`); err != nil {
-			return mapErr(err, "Tag number")
-		}
-	}
-	for _, l := range im.unnumbered {
-		if err := insertLicence(ctx, tx, l, im.now); err != nil {
-			return err
-		}
-	}
-	for _, def := range im.deferred {
-		if _, err := tx.Exec(ctx, def); err != nil {
-			return mapErr(err, "Import")
-		}
 	}
 	return nil
 }
@@ -224,44 +143,6 @@ func bulkInsert[T any](ctx context.Context, tx pgx.Tx, table, cols, query string
 		}
 	}
 	return nil
-}
-
-// deferIndexes drops the plain (neither unique nor primary) indexes of
-// table when it is empty and returns their definitions, for the import
-// to build again before it commits: a sorted build is faster than a
-// million scattered inserts (a million licences: 24 s of COPY with
-// them). UNIQUE indexes stay, to refuse duplicates row by row. The drop
-// locks the table until the commit, so other sessions wait to read it:
-// the price of a first, bulk load.
-func deferIndexes(ctx context.Context, tx pgx.Tx, table string) ([]string, error) {
-	var empty bool
-	if err := tx.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM `+pgx.Identifier{table}.Sanitize()+`)`).Scan(&empty); err != nil || !empty {
-		return nil, err
-	}
-	rows, err := tx.Query(ctx, `SELECT c.relname, pg_get_indexdef(x.indexrelid) FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
-		WHERE x.indrelid = $1::regclass AND NOT x.indisunique AND NOT x.indisprimary ORDER BY c.relname`, table)
-	if err != nil {
-		return nil, err
-	}
-	var names, defs []string
-	for rows.Next() {
-		var name, def string
-		if err := rows.Scan(&name, &def); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		names, defs = append(names, name), append(defs, def)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	for _, name := range names {
-		if _, err := tx.Exec(ctx, `DROP INDEX `+pgx.Identifier{name}.Sanitize()); err != nil {
-			return nil, err
-		}
-	}
-	return defs, nil
 }
 
 // EachOwner implements service.BulkService.

@@ -2,11 +2,8 @@ package postgres_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/postgres"
@@ -83,67 +80,5 @@ func TestMissingIDs(t *testing.T) {
 	}
 	if _, err := db.MissingIDs(ctx, "tokens", []int64{1}); service.ErrorCode(err) != service.EINVALID {
 		t.Errorf("MissingIDs(tokens) error %v, want EINVALID", err)
-	}
-}
-
-// A large import into empty tables drops their plain indexes for the
-// COPY and builds them again before the commit; a failed one leaves
-// them as they were.
-func TestImportDefersIndexes(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	dsn := pgtest.DSN(t)
-	db, err := postgres.Open(ctx, dsn, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	indexes := func() (defs string) {
-		t.Helper()
-		if err := conn.QueryRow(ctx, `SELECT string_agg(indexdef, E'\n' ORDER BY indexname) FROM pg_indexes
-			WHERE schemaname = current_schema() AND tablename IN ('animals', 'owners')`).Scan(&defs); err != nil {
-			t.Fatal(err)
-		}
-		return defs
-	}
-	before := indexes()
-	if !strings.Contains(before, "animals_owner") {
-		t.Fatalf("no plain index on animals to defer:\n%s", before)
-	}
-	batch := func(n int, badLast bool) *service.Batch {
-		b := &service.Batch{}
-		for i := 1; i <= n; i++ {
-			id := int64(i)
-			b.Owners = append(b.Owners, &service.Owner{ID: id, Name: "Owner"})
-			b.Animals = append(b.Animals, &service.Animal{ID: id, OwnerID: id, Name: "Rex", Species: service.Dog})
-		}
-		if badLast {
-			b.Animals[n-1].OwnerID = int64(n + 1) // no such owner
-		}
-		return b
-	}
-	if err := db.Import(ctx, batch(12000, true)); service.ErrorCode(err) != service.EINVALID {
-		t.Fatalf("Import(dangling owner) = %v, want EINVALID", err)
-	}
-	if got := indexes(); got != before {
-		t.Fatalf("indexes after a failed import:\n%s\nwant\n%s", got, before)
-	}
-	if err := db.Import(ctx, batch(12000, false)); err != nil {
-		t.Fatal(err)
-	}
-	if got := indexes(); got != before {
-		t.Fatalf("indexes after an import:\n%s\nwant\n%s", got, before)
-	}
-	var plan string
-	if err := conn.QueryRow(ctx, `EXPLAIN SELECT id FROM animals WHERE owner_id = 7`).Scan(&plan); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(plan, "animals_owner") {
-		t.Errorf("after the import, animals by owner plans %q, not the rebuilt index", plan)
 	}
 }
