@@ -24,13 +24,15 @@ import (
 // of a million licences would otherwise rewrite a million rows.
 //
 // Keeping them right: triggers on the tables of the parts in the row
-// mark the animals whose rows change (lookup_dirty),
-// and every write transaction (DB.write) rebuilds the marked animals'
-// rows before it commits. A reader's snapshot thus never holds a row
-// older than its records. A transaction that commits without DB.write
-// (a migration, another program) leaves marks: the lookup statement
-// ignores the row of a marked animal and the full record statement
-// answers, and the next DB.write (Open does one) rebuilds them.
+// mark the animals whose rows change (lookup_dirty), and every write
+// transaction (DB.write) rebuilds the marked animals' rows before it
+// commits. A reader's snapshot thus never holds a row older than its
+// records. A transaction that commits without DB.write (a migration,
+// another program) leaves marks: the lookup statement ignores the row of
+// a marked animal and the full record statement answers, and the next
+// DB.write (Open does one) rebuilds them. An import suspends the insert
+// triggers and marks its rows' animals in one statement a table
+// (suspendMarks).
 
 // lookupShapeVersion names the body's layout beyond recordParts.
 const lookupShapeVersion = "3"
