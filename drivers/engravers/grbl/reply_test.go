@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/chipdesk/chipdesk/drivers/engravers"
@@ -152,6 +153,12 @@ func FuzzStatusRoundTrip(f *testing.F) {
 		s := StatusReport{State: state, Sub: sub, Pos: []float64{x, y, z}, Work: flags&1 != 0,
 			HasBuf: flags&2 != 0, Blocks: bf, RX: rx, HasLine: flags&4 != 0, Line: ln,
 			HasFeed: flags&8 != 0, HasSpeed: flags&24 == 24, Feed: feed, HasAcc: flags&32 != 0, Acc: acc}
+		if strings.ContainsAny(state, "<>|:,\r\n") {
+			// A state is a word (Idle, Run, Hold, ...): one holding the
+			// report's separators encodes as other fields, which the
+			// parser reads as such (unknown ones kept), not as this one.
+			return
+		}
 		if s.Sub < 0 {
 			s.Sub = -1 // every negative sub-state means "none"
 		}
