@@ -42,7 +42,7 @@ func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batc
 		if err != nil {
 			return err
 		}
-		im := &importer{ctx: ctx, tx: tx, now: now}
+		im := &importer{ctx: ctx, tx: tx, now: now, marks: marks}
 		if err := fill(im.put); err != nil {
 			return err
 		}
@@ -75,6 +75,7 @@ type importer struct {
 	tx         *sql.Tx
 	now        time.Time
 	unnumbered []*service.Licence
+	marks      *suspendedMarks // told the ids of the rows stored
 	// deferred are the CREATE INDEX statements of the indexes dropped
 	// for the import, to run before it commits; checked tells the
 	// tables already looked at.
@@ -175,6 +176,9 @@ func (im *importer) put(b *service.Batch) error {
 	}, func(c *service.Chip) *int64 { return &c.ID }, "Chip"); err != nil {
 		return err
 	}
+	for _, c := range b.Chips {
+		im.marks.seen("chips", c.ID)
+	}
 	// Licences with a tag number now, raising the counters past them;
 	// the ones to number at the end.
 	type key struct {
@@ -209,10 +213,16 @@ func (im *importer) put(b *service.Batch) error {
 			return mapErr(err, "Tag number")
 		}
 	}
-	return bulkInsert(ctx, tx, b.Vaccinations, insertVaccinationSQL, func(v *service.RabiesVaccination) []any {
+	if err := bulkInsert(ctx, tx, b.Vaccinations, insertVaccinationSQL, func(v *service.RabiesVaccination) []any {
 		stampNew(&v.CreatedAt, now)
 		return vaccinationArgs(v)
-	}, func(v *service.RabiesVaccination) *int64 { return &v.ID }, "Vaccination")
+	}, func(v *service.RabiesVaccination) *int64 { return &v.ID }, "Vaccination"); err != nil {
+		return err
+	}
+	for _, v := range b.Vaccinations {
+		im.marks.seen("vaccinations", v.ID)
+	}
+	return nil
 }
 
 func stampNew(t *time.Time, now time.Time) {

@@ -210,17 +210,30 @@ func (db *DB) addParts(body string, r *service.Record) (bool, error) {
 }
 
 // suspendedMarks are the lookup rows' insert triggers an import dropped
-// (suspendMarks), with each table's last rowid before the import.
+// (suspendMarks), with the lowest rowid of each table from which its
+// rows are to be marked: past the last one before the import, or lower
+// when the import gave a row a lower id of its own (seen).
 type suspendedMarks struct {
-	defs  []string // CREATE TRIGGER statements
-	after map[string]int64
+	defs []string // CREATE TRIGGER statements
+	from map[string]int64
+}
+
+// seen lowers table's bound to id, a row the import stored: rows with
+// ids of their own may fill gaps below the table's last rowid. Tables
+// without a suspended trigger are ignored.
+func (s *suspendedMarks) seen(table string, id int64) {
+	if from, ok := s.from[table]; ok && id < from {
+		s.from[table] = id
+	}
 }
 
 // suspendMarks drops, inside an import's transaction, the triggers that
 // mark an animal for each inserted row (chips, vaccinations: a million
 // firings for a million animals), remembering where each table ended;
-// resume marks the animals of the rows inserted since, in one statement
-// a table, and creates the triggers again. Readers keep the schema of
+// resume marks the animals of the rows from there (or from a lower id
+// the import reported, seen), in one statement a table, and creates the
+// triggers again. Marking a row the import did not write only rebuilds
+// a row that was right already. Readers keep the schema of
 // their snapshot; a rollback restores the triggers.
 func suspendMarks(ctx context.Context, tx *sql.Tx) (*suspendedMarks, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT name, tbl_name, sql FROM sqlite_schema
@@ -242,7 +255,7 @@ func suspendMarks(ctx context.Context, tx *sql.Tx) (*suspendedMarks, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: lookup rows: %w", err)
 	}
-	s := &suspendedMarks{after: map[string]int64{}}
+	s := &suspendedMarks{from: map[string]int64{}}
 	for _, t := range ts {
 		var last int64
 		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(rowid), 0) FROM "`+t.table+`"`).Scan(&last); err != nil {
@@ -251,16 +264,16 @@ func suspendMarks(ctx context.Context, tx *sql.Tx) (*suspendedMarks, error) {
 		if _, err := tx.ExecContext(ctx, `DROP TRIGGER "`+t.name+`"`); err != nil {
 			return nil, fmt.Errorf("sqlite: lookup rows: %w", err)
 		}
-		s.defs, s.after[t.table] = append(s.defs, t.def), last
+		s.defs, s.from[t.table] = append(s.defs, t.def), last+1
 	}
 	return s, nil
 }
 
-// resume marks the animals of the rows inserted since suspendMarks and
+// resume marks the animals of the rows the import may have written and
 // creates the triggers again.
 func (s *suspendedMarks) resume(ctx context.Context, tx *sql.Tx) error {
-	for table, last := range s.after {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lookup_dirty SELECT animal_id FROM "`+table+`" WHERE rowid > ?`, last); err != nil {
+	for table, from := range s.from {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lookup_dirty SELECT animal_id FROM "`+table+`" WHERE rowid >= ?`, from); err != nil {
 			return fmt.Errorf("sqlite: lookup rows: %w", err)
 		}
 	}

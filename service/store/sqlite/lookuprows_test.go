@@ -307,7 +307,9 @@ func TestLookupRowsImport(t *testing.T) {
 	checkRows(t, db, "a chip added after the import")
 	// A second import, onto animals already there.
 	b := benchBatchInternal(0)
-	b.Vaccinations = append(b.Vaccinations, &service.RabiesVaccination{AnimalID: 2, Date: service.MustDate("2026-01-15"), DurationMonths: 36})
+	// An id of its own, in a gap below the table's last one: its animal
+	// must be marked although its rowid is not past where the table ended.
+	b.Vaccinations = append(b.Vaccinations, &service.RabiesVaccination{ID: 15, AnimalID: 2, Date: service.MustDate("2026-01-15"), DurationMonths: 36})
 	b.Chips = append(b.Chips, &service.Chip{AnimalID: 3, Code: "985999000000002", Kind: chipid.KindISO})
 	if err := db.Import(context.Background(), b); err != nil {
 		t.Fatal(err)
@@ -320,7 +322,7 @@ func TestLookupRowsImport(t *testing.T) {
 }
 
 // benchBatchInternal is n owners, each with a chipped dog and a rabies
-// vaccination.
+// vaccination (ids ten apart, leaving gaps).
 func benchBatchInternal(n int) *service.Batch {
 	b := &service.Batch{}
 	for i := 1; i <= n; i++ {
@@ -328,7 +330,7 @@ func benchBatchInternal(n int) *service.Batch {
 		b.Owners = append(b.Owners, &service.Owner{ID: id, Name: "Owner " + strings.Repeat("x", i%7), Address: "1 Main St"})
 		b.Animals = append(b.Animals, &service.Animal{ID: id, OwnerID: id, Name: "Rex", Species: service.Dog, Altered: i%2 == 0})
 		b.Chips = append(b.Chips, &service.Chip{ID: id, AnimalID: id, Code: fmt.Sprintf("985%012d", i), Kind: chipid.KindISO})
-		b.Vaccinations = append(b.Vaccinations, &service.RabiesVaccination{ID: id, AnimalID: id, Date: service.MustDate("2025-06-01")})
+		b.Vaccinations = append(b.Vaccinations, &service.RabiesVaccination{ID: 10 * id, AnimalID: id, Date: service.MustDate("2025-06-01")})
 	}
 	return b
 }
