@@ -78,6 +78,16 @@ func (r *Record) DropLicencesExpiredBefore(since Date) {
 	r.Licences = slices.DeleteFunc(r.Licences, func(l Licence) bool { return l.ExpiresOn < since })
 }
 
+// DropHistoryBefore removes the impoundments that began before since and
+// are closed, and the bites before since (since is a year before today:
+// a lookup shows the last twelve months' impoundments and bites, and any
+// impoundment still open, however old). A store may gather more and
+// call this; one whose query windows them already may skip it.
+func (r *Record) DropHistoryBefore(since Date) {
+	r.Impounds = slices.DeleteFunc(r.Impounds, func(i Impoundment) bool { return i.IntakeOn < since && i.Disposition != Held })
+	r.Bites = slices.DeleteFunc(r.Bites, func(b BiteIncident) bool { return b.Date < since })
+}
+
 // RecordService resolves an identifier to a Record in one query path.
 type RecordService interface {
 	// FindRecordByChip finds the animal carrying the normalised chip

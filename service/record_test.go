@@ -77,3 +77,27 @@ func TestRecordDropLicencesExpiredBefore(t *testing.T) {
 		t.Errorf("DropLicencesExpiredBefore(%v) kept %v, want %v", since, got, want)
 	}
 }
+
+func TestRecordDropHistoryBefore(t *testing.T) {
+	t.Parallel()
+	since := service.NewDate(2025, time.March, 15)
+	r := &service.Record{
+		Impounds: []service.Impoundment{
+			{ID: 1, IntakeOn: since, Disposition: service.Redeemed},
+			{ID: 2, IntakeOn: since.AddDays(-1), Disposition: service.Redeemed},
+			{ID: 3, IntakeOn: since.AddDays(-400), Disposition: service.Held}, // still open
+		},
+		Bites: []service.BiteIncident{{ID: 4, Date: since}, {ID: 5, Date: since.AddDays(-1)}},
+	}
+	r.DropHistoryBefore(since)
+	var got []int64
+	for _, i := range r.Impounds {
+		got = append(got, i.ID)
+	}
+	for _, b := range r.Bites {
+		got = append(got, b.ID)
+	}
+	if want := []int64{1, 3, 4}; !slices.Equal(got, want) {
+		t.Errorf("DropHistoryBefore(%v) kept %v, want %v", since, got, want)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -38,7 +37,7 @@ func recordWidth() int {
 // than read live. ?1 is the start of the twelve-month window, ?2 the
 // animal id, ?3 the licence a tag lookup matched (0 for none). Only the
 // licences are windowed here; impoundments and bites are windowed after
-// assembly (keepRecent), so that the parts of a lookup row depend on
+// assembly (service.Record.DropHistoryBefore), so that the parts of a lookup row depend on
 // the records alone, not on the date.
 var recordParts = []struct {
 	kind, cols, from string
@@ -241,7 +240,7 @@ func newRecord() *service.Record {
 // finishRecord windows, sorts and, for a tag lookup, matches an
 // assembled record.
 func finishRecord(r *service.Record, yearAgo service.Date, matched int64) *service.Record {
-	keepRecent(r, yearAgo)
+	r.DropHistoryBefore(yearAgo)
 	r.Sort()
 	if matched != 0 {
 		for i := range r.Licences {
@@ -286,15 +285,6 @@ func (db *DB) addPart(r *service.Record, kind string, c cols) bool {
 		r.Bites = append(r.Bites, c.bite())
 	}
 	return false
-}
-
-// keepRecent keeps the impoundments of the last twelve months or still
-// open, and the bites of the last twelve months: what a lookup shows.
-func keepRecent(r *service.Record, yearAgo service.Date) {
-	r.Impounds = slices.DeleteFunc(r.Impounds, func(i service.Impoundment) bool {
-		return i.IntakeOn < yearAgo && i.Disposition != ""
-	})
-	r.Bites = slices.DeleteFunc(r.Bites, func(b service.BiteIncident) bool { return b.Date < yearAgo })
 }
 
 // cols decodes one record row's values, in the column order of the
