@@ -195,13 +195,7 @@ func (db *DB) addParts(body string, r *service.Record) (bool, error) {
 			return false, fmt.Errorf("%w: an empty row", errLookupBody)
 		}
 		kind := str(c[0])
-		want := -1
-		for _, p := range recordParts {
-			if p.kind == kind {
-				want = ncols(p.cols)
-			}
-		}
-		if want != len(c)-1 {
+		if want, ok := db.rec.partCols[kind]; !ok || want != len(c)-1 {
 			return false, fmt.Errorf("%w: a row of kind %q with %d columns", errLookupBody, kind, len(c)-1)
 		}
 		found = db.addPart(r, kind, c[1:]) || found

@@ -91,12 +91,16 @@ func chipRowSQL() string {
 
 // recordStmts are the prepared lookup statements.
 type recordStmts struct {
-	chipRow, chip, tag, record *sql.Stmt // chipRowSQL, chipRecordSQL, by tag, recordSQL
-	width, animalCols          int       // recordWidth(), ncols(animalCols)
+	chipRow, chip, tag, record *sql.Stmt      // chipRowSQL, chipRecordSQL, by tag, recordSQL
+	width, animalCols          int            // recordWidth(), ncols(animalCols)
+	partCols                   map[string]int // ncols of each recordParts kind
 }
 
 func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
-	s := recordStmts{width: recordWidth(), animalCols: ncols(animalCols)}
+	s := recordStmts{width: recordWidth(), animalCols: ncols(animalCols), partCols: map[string]int{}}
+	for _, p := range recordParts {
+		s.partCols[p.kind] = ncols(p.cols)
+	}
 	for _, p := range []struct {
 		dst   *(*sql.Stmt)
 		query string
