@@ -334,3 +334,58 @@ func benchBatchInternal(n int) *service.Batch {
 	}
 	return b
 }
+
+// TestLookupTriggersCoverRowParts: every table a lookup row's parts read
+// (recordParts with inRow) has the triggers that mark its changes, so a
+// part added to the rows without them fails here rather than leaving
+// rows stale. A new animal has no chip and a new owner no animal yet:
+// those two need no insert trigger (migration 0007).
+func TestLookupTriggersCoverRowParts(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "triggers.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	names := func(q string) map[string]bool {
+		t.Helper()
+		rows, err := db.rdb.QueryContext(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		out := map[string]bool{}
+		for rows.Next() {
+			var n string
+			rows.Scan(&n)
+			out[n] = true
+		}
+		return out
+	}
+	tables := names(`SELECT name FROM sqlite_schema WHERE type = 'table'`)
+	triggers := names(`SELECT name FROM sqlite_schema WHERE type = 'trigger'`)
+	read := 0
+	for _, p := range recordParts {
+		if !p.inRow {
+			continue
+		}
+		for _, word := range strings.FieldsFunc(p.from, func(r rune) bool { return r == ' ' || r == '(' || r == ')' || r == '\t' || r == '\n' }) {
+			if !tables[word] {
+				continue
+			}
+			read++
+			for _, event := range []string{"insert", "update", "delete"} {
+				if event == "insert" && (word == "animals" || word == "owners") {
+					continue
+				}
+				if name := word + "_lookup_" + event; !triggers[name] {
+					t.Errorf("part %s reads %s, which has no trigger %s", p.kind, word, name)
+				}
+			}
+		}
+	}
+	if read < 8 { // animals, owners, chips, vaccinations, designations, quarantines, impoundments, bites
+		t.Errorf("found %d tables in the parts' sources, want at least 8: the check reads nothing", read)
+	}
+}
