@@ -185,22 +185,19 @@ var errLookupBody = errors.New("sqlite: malformed lookup row")
 // addParts adds the rows of a body (partsJSON) to r, as runRecord adds
 // the record statement's rows, and reports whether it held the animal.
 func (db *DB) addParts(body string, r *service.Record) (bool, error) {
-	rows, err := parseBody(body)
-	if err != nil {
-		return false, err
-	}
 	found := false
-	for _, c := range rows {
+	err := parseBody(body, func(c cols) error {
 		if len(c) == 0 {
-			return false, fmt.Errorf("%w: an empty row", errLookupBody)
+			return fmt.Errorf("%w: an empty row", errLookupBody)
 		}
 		kind := str(c[0])
 		if want, ok := db.rec.partCols[kind]; !ok || want != len(c)-1 {
-			return false, fmt.Errorf("%w: a row of kind %q with %d columns", errLookupBody, kind, len(c)-1)
+			return fmt.Errorf("%w: a row of kind %q with %d columns", errLookupBody, kind, len(c)-1)
 		}
 		found = db.addPart(r, kind, c[1:]) || found
-	}
-	return found, nil
+		return nil
+	})
+	return found, err
 }
 
 // suspendedMarks are the lookup rows' insert triggers an import dropped
