@@ -35,7 +35,7 @@ import (
 // (suspendMarks).
 
 // lookupShapeVersion names the body's layout beyond recordParts.
-const lookupShapeVersion = "3"
+const lookupShapeVersion = "4"
 
 // lookupShape is the body's layout: a body written for another one is
 // rebuilt when the store opens.
@@ -47,6 +47,33 @@ func lookupShape() string {
 		}
 	}
 	return strings.Join(parts, "|")
+}
+
+// lookupKey is the rowid of the lookup row of the chip whose code is
+// code, when code is an ISO 11784 number in its fifteen-digit decimal
+// form (country or manufacturer code, then national number): the number. The rows of other codes (AVID,
+// FDX-A, Trovan) have their chip's id, negated (lookupKeySQL); the
+// lookup finds that through the chips' code index. Fifteen digits read
+// as an integer are never negative and name one code each.
+func lookupKey(code string) (int64, bool) {
+	if len(code) != 15 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+// lookupKeySQL is lookupKey in SQL, for the chip whose alias is chip.
+func lookupKeySQL(chip string) string {
+	return "CASE WHEN length(" + chip + ".code) = 15 AND " + chip + ".code NOT GLOB '*[^0-9]*' THEN CAST(" + chip +
+		".code AS INTEGER) ELSE -" + chip + ".id END"
 }
 
 // lookupRowChip is the rebuild's alias for the chip whose row is built.
@@ -82,8 +109,8 @@ func partsJSON(inRow bool, animal string) string {
 func lookupRebuildSQL() []string {
 	return []string{
 		`DELETE FROM lookup_rows WHERE animal_id IN (SELECT animal_id FROM lookup_dirty)`,
-		`INSERT INTO lookup_rows (code, animal_id, body)
-SELECT ` + lookupRowChip + `.code, ` + lookupRowChip + `.animal_id, ` + lookupBodySQL() + `
+		`INSERT INTO lookup_rows (id, code, animal_id, body)
+SELECT ` + lookupKeySQL(lookupRowChip) + `, ` + lookupRowChip + `.code, ` + lookupRowChip + `.animal_id, ` + lookupBodySQL() + `
 FROM lookup_dirty k CROSS JOIN chips ` + lookupRowChip + ` WHERE ` + lookupRowChip + `.animal_id = k.animal_id`,
 		`DELETE FROM lookup_dirty`,
 	}

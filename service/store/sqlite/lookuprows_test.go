@@ -63,6 +63,25 @@ func checkRows(t *testing.T, db *DB, step string) {
 			t.Errorf("%s: chip %s\nlookup row: %s\nrecord:     %s", step, code, g, w)
 		}
 	}
+	keys, err := db.rdb.Query(`SELECT r.code, r.id, c.id FROM lookup_rows r JOIN chips c ON c.code = r.code`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for keys.Next() {
+		var code string
+		var id, chip int64
+		if err := keys.Scan(&code, &id, &chip); err != nil {
+			t.Fatal(err)
+		}
+		want, ok := lookupKey(code)
+		if !ok {
+			want = -chip
+		}
+		if id != want {
+			t.Errorf("%s: chip %s's lookup row has id %d, lookupKey gives %d", step, code, id, want)
+		}
+	}
+	keys.Close()
 	var stale int
 	db.rdb.QueryRow(`SELECT (SELECT COUNT(*) FROM lookup_rows WHERE code NOT IN (SELECT code FROM chips)) +
 		(SELECT COUNT(*) FROM lookup_dirty)`).Scan(&stale)
@@ -115,6 +134,7 @@ func TestLookupRowsFollowEveryWrite(t *testing.T) {
 		{"chips added", func() {
 			add(rex, "985141000000001", chipid.KindISO)
 			add(rex, "0A1B2C3D4E", chipid.KindFECAVA)
+			add(rex, "012345678", chipid.KindAVID)
 			add(tom, "985141000000002", chipid.KindISO)
 			add(stray, "985141000000003", chipid.KindISO)
 		}},
@@ -265,6 +285,12 @@ func TestLookupRowsBuiltOnOpen(t *testing.T) {
 		break_ string
 	}{
 		{"another layout", `UPDATE lookup_shape SET shape = '0|old'; UPDATE lookup_rows SET body = '[]'`},
+		{"before migration 0008", `DROP TABLE lookup_rows;
+			CREATE TABLE lookup_rows (id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE, animal_id INTEGER NOT NULL, body TEXT NOT NULL);
+			CREATE INDEX lookup_rows_animal ON lookup_rows (animal_id);
+			INSERT INTO lookup_rows (code, animal_id, body) SELECT code, animal_id, '[]' FROM chips;
+			UPDATE lookup_shape SET shape = '3|old';
+			DELETE FROM migrations WHERE name LIKE '%0008_lookup_rows_keyed.sql'`},
 		{"before migration 0007", `DROP TABLE lookup_rows; DROP TABLE lookup_dirty; DROP TABLE lookup_shape;
 			DROP TRIGGER animals_lookup_update; DROP TRIGGER animals_lookup_delete; DROP TRIGGER owners_lookup_update;
 			DROP TRIGGER owners_lookup_delete; DROP TRIGGER chips_lookup_insert; DROP TRIGGER chips_lookup_update;
@@ -274,7 +300,7 @@ func TestLookupRowsBuiltOnOpen(t *testing.T) {
 			DROP TRIGGER quarantines_lookup_insert; DROP TRIGGER quarantines_lookup_update; DROP TRIGGER quarantines_lookup_delete;
 			DROP TRIGGER impoundments_lookup_insert; DROP TRIGGER impoundments_lookup_update; DROP TRIGGER impoundments_lookup_delete;
 			DROP TRIGGER bites_lookup_insert; DROP TRIGGER bites_lookup_update; DROP TRIGGER bites_lookup_delete;
-			DELETE FROM migrations WHERE name LIKE '%0007_lookup_rows.sql'`},
+			DELETE FROM migrations WHERE name LIKE '%0007_lookup_rows.sql' OR name LIKE '%0008_lookup_rows_keyed.sql'`},
 	} {
 		if _, err := db.ckdb.ExecContext(ctx, tc.break_); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -286,6 +312,32 @@ func TestLookupRowsBuiltOnOpen(t *testing.T) {
 		checkRows(t, db, tc.name)
 	}
 	db.Close()
+}
+
+// TestLookupKey: fifteen digits, and only they, are a lookup row's key,
+// read as the number they write.
+func TestLookupKey(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		code string
+		key  int64
+		ok   bool
+	}{
+		{"985141000000001", 985141000000001, true},
+		{"000000000000001", 1, true},
+		{"999999999999999", 999999999999999, true},
+		{"98514100000001", 0, false},   // 14 digits
+		{"9851410000000011", 0, false}, // 16
+		{"012345678", 0, false},        // AVID
+		{"0A1B2C3D4E", 0, false},       // FDX-A
+		{"98514100000000A", 0, false},
+		{"-85141000000001", 0, false},
+		{"98514100000000\u0661", 0, false}, // a digit, not an ASCII one
+	} {
+		if key, ok := lookupKey(tc.code); key != tc.key || ok != tc.ok {
+			t.Errorf("lookupKey(%q) = %d, %v; want %d, %v", tc.code, key, ok, tc.key, tc.ok)
+		}
+	}
 }
 
 // TestLookupRowsImport checks the rows an import builds, in the one

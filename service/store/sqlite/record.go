@@ -79,13 +79,16 @@ func chipRecordSQL() string {
 
 // chipRowSQL answers for the chip whose code is ?2 one row: its lookup
 // row's body and the live parts (licences) as a body of their own
-// (partsJSON). It answers nothing when the chip has no row or its animal
-// is marked for rebuild by a transaction that committed without
-// rebuilding; chipRecordSQL answers then. One statement, so one read
-// transaction: the row and the licences are of one snapshot.
+// (partsJSON). ?4 is the row's key when the code gives it (lookupKey),
+// else NULL and the chip's id gives it; the row's code is checked too.
+// It answers nothing when the chip
+// has no row or its animal is marked for rebuild by a transaction that
+// committed without rebuilding; chipRecordSQL answers then. One
+// statement, so one read transaction: the row and the licences are of
+// one snapshot.
 func chipRowSQL() string {
 	return "SELECT lookup_row.body, " + partsJSON(false, "lookup_row.animal_id") + "\n" +
-		"FROM lookup_rows lookup_row WHERE lookup_row.code = ?2\n" +
+		"FROM lookup_rows lookup_row WHERE lookup_row.id = COALESCE(?4, -(SELECT id FROM chips WHERE code = ?2)) AND lookup_row.code = ?2\n" +
 		"AND NOT EXISTS (SELECT 1 FROM lookup_dirty d WHERE d.animal_id = lookup_row.animal_id)"
 }
 
@@ -214,8 +217,12 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 // ENOTFOUND when the statement answers no row.
 func (db *DB) runChipRow(ctx context.Context, code string) (*service.Record, error) {
 	yearAgo := db.today().AddMonths(-12)
+	var key any // NULL: the chip's id gives the row
+	if k, ok := lookupKey(code); ok {
+		key = k
+	}
 	var body, live string
-	err := db.rec.chipRow.QueryRowContext(ctx, yearAgo, code, 0).Scan(&body, &live)
+	err := db.rec.chipRow.QueryRowContext(ctx, yearAgo, code, 0, key).Scan(&body, &live)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, service.Errorf(service.ENOTFOUND, "No lookup row.")
 	} else if err != nil {

@@ -39,7 +39,7 @@ func TestRecordPlans(t *testing.T) {
 		{"lookupRebuildSQL", lookupRebuildSQL()[1], 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rows, err := db.rdb.QueryContext(ctx, "EXPLAIN QUERY PLAN "+tc.query, "2025-01-01", 1, 0)
+			rows, err := db.rdb.QueryContext(ctx, "EXPLAIN QUERY PLAN "+tc.query, "2025-01-01", 1, 0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
