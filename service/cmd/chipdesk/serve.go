@@ -35,6 +35,7 @@ func runServe(ctx context.Context, e *cmdline.Env, args []string) error {
 		return cmdline.UsageError("serve: unexpected argument %q", fs.Arg(0))
 	}
 	log := cfg.logger(e.Stderr)
+	tuneGC(os.Getenv)
 	a, err := openApp(ctx, &cfg, log, e.Now)
 	if err != nil {
 		return err
