@@ -142,8 +142,24 @@ func prefixed(alias, cols string) string {
 	return strings.Join(fields, ", ")
 }
 
+// pointQuery is the context the record statements run in: the caller's,
+// without its cancellation, once checked. They are point lookups of tens
+// of microseconds; with a context that can end, database/sql and the
+// driver each start a goroutine per statement to watch it, and handing
+// over to and from those cost a lookup more than it could save.
+func pointQuery(ctx context.Context) (context.Context, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return context.WithoutCancel(ctx), nil
+}
+
 // FindRecordByChip implements service.RecordService.
 func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Record, error) {
+	ctx, err := pointQuery(ctx)
+	if err != nil {
+		return nil, err
+	}
 	r, err := db.runChipRow(ctx, code)
 	if service.ErrorCode(err) == service.ENOTFOUND {
 		// No lookup row: an unknown chip, or an animal marked for rebuild.
@@ -160,6 +176,10 @@ func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Recor
 
 // FindRecordByTag implements service.RecordService.
 func (db *DB) FindRecordByTag(ctx context.Context, jurisdiction string, year, tag int) (*service.Record, error) {
+	ctx, err := pointQuery(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var aid, lid int64
 	if err := db.rec.tag.QueryRowContext(ctx, jurisdiction, year, tag).Scan(&aid, &lid); err != nil {
 		return nil, notFound(err, "Tag")
@@ -169,6 +189,10 @@ func (db *DB) FindRecordByTag(ctx context.Context, jurisdiction string, year, ta
 
 // FindRecordByAnimal implements service.RecordService.
 func (db *DB) FindRecordByAnimal(ctx context.Context, animalID int64) (*service.Record, error) {
+	ctx, err := pointQuery(ctx)
+	if err != nil {
+		return nil, err
+	}
 	return db.queryRecord(ctx, animalID, 0)
 }
 
