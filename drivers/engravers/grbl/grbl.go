@@ -496,7 +496,17 @@ func (d *Dev) stream(ctx context.Context, lines []string, progress func(engraver
 			inflight = inflight[1:]
 			lastMove = d.opts.Now()
 			if r.Kind == KindError {
-				return &Error{Code: r.Code, Line: w.job, Text: w.text}
+				err := &Error{Code: r.Code, Line: w.job, Text: w.text}
+				// An ALARM:N read before this error caused it: grbl
+				// answers error:9 to every line after an alarm. dispatch
+				// queued the alarm first, so it is waiting now; without
+				// this look, select would pick either at random.
+				select {
+				case code := <-d.alarm:
+					return fmt.Errorf("grbl: %s: job stopped at line %d of %d: %w, then %w", d, acked, total, Alarm(code), err)
+				default:
+				}
+				return err
 			}
 			if w.job == 0 {
 				continue

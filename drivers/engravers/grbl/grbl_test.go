@@ -222,6 +222,31 @@ func TestAlarmMidJob(t *testing.T) {
 	}
 }
 
+// TestAlarmThenLockedOut: a limit switch trips while lines are in
+// flight; grbl reports ALARM:1 and answers error:9 to the next line. The
+// job's error is the alarm every time (with the error:9 after it when
+// that was read first): the two replies arrive together, and taking
+// them in random order made the error:9 hide the alarm in one run of
+// two.
+func TestAlarmThenLockedOut(t *testing.T) {
+	t.Parallel()
+	for i := range 20 {
+		var n atomic.Int32
+		alarm := func(line string) int {
+			if strings.HasPrefix(line, "G1") && n.Add(1) == 20 {
+				return 1 // hard limit
+			}
+			return 0
+		}
+		_, d := start(t, &grblsim.Opts{AlarmAt: alarm}, nil)
+		err := d.Engrave(context.Background(), grid(40), nil)
+		var a grbl.Alarm
+		if !errors.As(err, &a) || a != 1 || !errors.Is(err, engravers.ErrAlarm) {
+			t.Fatalf("run %d: Engrave with a hard limit at the 20th G1 = %v, want ALARM:1", i, err)
+		}
+	}
+}
+
 func TestPauseResume(t *testing.T) {
 	t.Parallel()
 	sim, d := start(t, &grblsim.Opts{BlockTime: time.Millisecond}, &grbl.Opts{PollInterval: 10 * time.Millisecond, AckTimeout: 100 * time.Millisecond})

@@ -30,6 +30,11 @@ type Opts struct {
 	// Fail, when set, is asked for every g-code line taken from the
 	// buffer; a non-zero result is answered as error:N.
 	Fail func(line string) int
+	// AlarmAt, when set, is asked for every g-code line taken from the
+	// buffer, before Fail; a non-zero result raises ALARM:N at that line
+	// (a limit switch hit during the move before it), which grbl then
+	// refuses with error:9, as it does every line until unlocked.
+	AlarmAt func(line string) int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -216,6 +221,11 @@ func (s *Sim) Pending() int {
 func (s *Sim) Alarm(code int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.alarmed(code)
+}
+
+// alarmed raises ALARM:code; the caller holds s.mu.
+func (s *Sim) alarmed(code int) {
 	s.planner = nil
 	s.hasLine = false
 	s.mode, s.s = "M5", 0
@@ -508,6 +518,13 @@ func (s *Sim) execute() bool {
 		return false
 	}
 	s.took(raw)
+	if s.opts.AlarmAt != nil {
+		if c := s.opts.AlarmAt(raw); c != 0 {
+			s.alarmed(c)
+			s.send("error:9")
+			return true
+		}
+	}
 	if s.opts.Fail != nil {
 		if c := s.opts.Fail(raw); c != 0 {
 			s.send("error:" + strconv.Itoa(c))
