@@ -51,10 +51,11 @@ func lookupShape() string {
 
 // lookupKey is the rowid of the lookup row of the chip whose code is
 // code, when code is an ISO 11784 number in its fifteen-digit decimal
-// form (country or manufacturer code, then national number): the number. The rows of other codes (AVID,
-// FDX-A, Trovan) have their chip's id, negated (lookupKeySQL); the
-// lookup finds that through the chips' code index. Fifteen digits read
-// as an integer are never negative and name one code each.
+// form (country or manufacturer code, then national number): the
+// number. The rows of other codes (AVID, FDX-A, Trovan) have their
+// chip's id, negated (lookupKeySQL); the lookup finds that through the
+// chips' code index. Fifteen digits read as an integer are never
+// negative and name one code each.
 func lookupKey(code string) (int64, bool) {
 	if len(code) != 15 {
 		return 0, false

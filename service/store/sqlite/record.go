@@ -81,11 +81,10 @@ func chipRecordSQL() string {
 // row's body and the live parts (licences) as a body of their own
 // (partsJSON). ?4 is the row's key when the code gives it (lookupKey),
 // else NULL and the chip's id gives it; the row's code is checked too.
-// It answers nothing when the chip
-// has no row or its animal is marked for rebuild by a transaction that
-// committed without rebuilding; chipRecordSQL answers then. One
-// statement, so one read transaction: the row and the licences are of
-// one snapshot.
+// It answers nothing when the chip has no row or its animal is marked
+// for rebuild by a transaction that committed without rebuilding;
+// chipRecordSQL answers then. One statement, so one read transaction:
+// the row and the licences are of one snapshot.
 func chipRowSQL() string {
 	return "SELECT lookup_row.body, " + partsJSON(false, "lookup_row.animal_id") + "\n" +
 		"FROM lookup_rows lookup_row WHERE lookup_row.id = COALESCE(?4, -(SELECT id FROM chips WHERE code = ?2)) AND lookup_row.code = ?2\n" +
