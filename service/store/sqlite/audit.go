@@ -31,7 +31,8 @@ var auditMigrationFS embed.FS
 func AuditPath(path string) string { return path + "-audit" }
 
 // openAudit opens (creating if needed) the audit log, applies its
-// migrations and moves over the events of an older records' file.
+// migrations and moves over the events of an older records' file. On
+// failure db.adb is left for Close.
 func (db *DB) openAudit(ctx context.Context, pragmas string) error {
 	base := "file:" + (&url.URL{Path: AuditPath(db.path)}).EscapedPath()
 	var err error
@@ -47,14 +48,9 @@ func (db *DB) openAudit(ctx context.Context, pragmas string) error {
 	// for its memory).
 	db.adb.SetMaxOpenConns(2)
 	if err := migrate(ctx, db.adb, auditMigrationFS, "auditmigration"); err != nil {
-		db.adb.Close()
 		return err
 	}
-	if err := db.moveAudit(ctx); err != nil {
-		db.adb.Close()
-		return err
-	}
-	return nil
+	return db.moveAudit(ctx)
 }
 
 // moveAudit moves the audit events of a records' file from before the

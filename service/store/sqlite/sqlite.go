@@ -119,25 +119,26 @@ func Open(ctx context.Context, path string, o *Opts) (*DB, error) {
 	}
 	db.wdb.SetMaxOpenConns(1)
 	db.wdb.SetConnMaxIdleTime(0)
+	// From here on, a failure closes what was opened so far (Close
+	// passes over what was not).
 	if err := migrate(ctx, db.wdb, migrationFS, "migration"); err != nil {
-		db.wdb.Close()
+		db.Close()
 		return nil, err
 	}
 	if err := db.openAudit(ctx, pragmas); err != nil {
-		db.wdb.Close()
+		db.Close()
 		return nil, err
 	}
 	if db.look, err = prepareLookupStmts(ctx, db.wdb); err != nil {
-		db.wdb.Close()
+		db.Close()
 		return nil, err
 	}
 	if err := db.syncLookupShape(ctx); err != nil {
-		db.look.close()
-		db.wdb.Close()
+		db.Close()
 		return nil, err
 	}
 	if db.rdb, err = sql.Open("sqlite", base+"?"+pragmas+fmt.Sprintf("&_pragma=query_only(1)&_pragma=cache_size(%d)", -readCacheKiB)); err != nil {
-		db.wdb.Close()
+		db.Close()
 		return nil, fmt.Errorf("sqlite: open: %w", err)
 	}
 	db.rdb.SetMaxOpenConns(reads)
@@ -186,13 +187,16 @@ func (db *DB) checkpoints(ctx context.Context) {
 // String names the store.
 func (db *DB) String() string { return "sqlite:" + db.path }
 
-// Ping checks both pools.
+// Ping checks the records' pools and the audit log's.
 func (db *DB) Ping(ctx context.Context) error {
 	if err := db.wdb.PingContext(ctx); err != nil {
 		return fmt.Errorf("sqlite: ping: %w", err)
 	}
 	if err := db.rdb.PingContext(ctx); err != nil {
 		return fmt.Errorf("sqlite: ping: %w", err)
+	}
+	if err := db.adb.PingContext(ctx); err != nil {
+		return fmt.Errorf("sqlite: ping audit log: %w", err)
 	}
 	return nil
 }
