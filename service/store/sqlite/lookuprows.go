@@ -152,11 +152,11 @@ func (s *lookupStmts) close() error {
 
 // flush rebuilds the rows of the animals marked in tx, if any.
 func (s *lookupStmts) flush(ctx context.Context, tx *sql.Tx) error {
-	var any bool
-	if err := tx.StmtContext(ctx, s.dirty).QueryRowContext(ctx).Scan(&any); err != nil {
+	var marked bool
+	if err := tx.StmtContext(ctx, s.dirty).QueryRowContext(ctx).Scan(&marked); err != nil {
 		return fmt.Errorf("sqlite: lookup rows: %w", err)
 	}
-	if !any {
+	if !marked {
 		return nil
 	}
 	for _, st := range s.rebuild {

@@ -183,7 +183,7 @@ func (db *DB) FindRecordByTag(ctx context.Context, jurisdiction string, year, ta
 	if err := db.rec.tag.QueryRowContext(ctx, jurisdiction, year, tag).Scan(&aid, &lid); err != nil {
 		return nil, notFound(err, "Tag")
 	}
-	return db.queryRecord(ctx, aid, lid)
+	return db.runRecord(ctx, db.rec.record, aid, lid)
 }
 
 // FindRecordByAnimal implements service.RecordService.
@@ -192,17 +192,12 @@ func (db *DB) FindRecordByAnimal(ctx context.Context, animalID int64) (*service.
 	if err != nil {
 		return nil, err
 	}
-	return db.queryRecord(ctx, animalID, 0)
+	return db.runRecord(ctx, db.rec.record, animalID, 0)
 }
 
-// queryRecord runs the record statement for an animal and assembles the
-// record; matched is the licence a tag lookup found, 0 for others.
-func (db *DB) queryRecord(ctx context.Context, animalID, matched int64) (*service.Record, error) {
-	return db.runRecord(ctx, db.rec.record, animalID, matched)
-}
-
-// runRecord runs a record statement (recordSQL, chipRecordSQL) for key
-// ?2 and assembles the record.
+// runRecord runs a record statement (recordSQL for an animal id,
+// chipRecordSQL for a chip code) for key ?2 and assembles the record;
+// matched is the licence a tag lookup found, 0 for others.
 func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int64) (*service.Record, error) {
 	yearAgo := db.today().AddMonths(-12)
 	rows, err := st.QueryContext(ctx, yearAgo, key, matched)
