@@ -16,11 +16,7 @@ import (
 func TestAuditOwnFile(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "a.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTemp(t, nil)
 	conn, err := db.rdb.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)

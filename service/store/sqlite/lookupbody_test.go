@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -85,11 +84,7 @@ func rowsAny(rows []cols) []any {
 func TestParseBodyOfSQLite(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "json.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTemp(t, nil)
 	values := []any{"plain", "quote \" backslash \\ slash /", "tab\tnew\nline\r\x01\x1f\x7f", "Åsa 🐕 \u2028", "", int64(-1),
 		int64(1 << 62), nil, "123", "null"}
 	var body string

@@ -14,6 +14,18 @@ import (
 	"github.com/chipdesk/chipdesk/service"
 )
 
+// openTemp opens a store in a fresh folder of t's, closed when t ends;
+// the package's own tests use it (MustOpen is for the outside ones).
+func openTemp(t testing.TB, o *Opts) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), filepath.Join(t.TempDir(), "chipdesk.db"), o)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 // viaRow and viaRecord answer a chip from its lookup row and from the
 // full record statement; ok is false when the lookup row does not answer.
 func viaRow(t *testing.T, db *DB, code string) (r *service.Record, ok bool) {
@@ -96,11 +108,7 @@ func checkRows(t *testing.T, db *DB, step string) {
 func TestLookupRowsFollowEveryWrite(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "rows.db"), &Opts{Now: func() time.Time { return time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTemp(t, &Opts{Now: func() time.Time { return time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC) }})
 	must := func(what string, err error) {
 		t.Helper()
 		if err != nil {
@@ -344,10 +352,7 @@ func TestLookupKey(t *testing.T) {
 // transaction of the import.
 func TestLookupRowsImport(t *testing.T) {
 	t.Parallel()
-	db, err := Open(context.Background(), filepath.Join(t.TempDir(), "import.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := openTemp(t, nil)
 	if err := db.Import(context.Background(), benchBatchInternal(300)); err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +375,6 @@ func TestLookupRowsImport(t *testing.T) {
 	if r, _ := viaRow(t, db, "985000000000002"); r == nil || r.Rabies == nil || r.Rabies.Date != service.MustDate("2026-01-15") {
 		t.Errorf("after the second import, animal 2's row has rabies %+v; want the 2026-01-15 vaccination", r)
 	}
-	db.Close()
 }
 
 // benchBatchInternal is n owners, each with a chipped dog and a rabies
@@ -395,11 +399,7 @@ func benchBatchInternal(n int) *service.Batch {
 func TestLookupTriggersCoverRowParts(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "triggers.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTemp(t, nil)
 	names := func(q string) map[string]bool {
 		t.Helper()
 		rows, err := db.rdb.QueryContext(ctx, q)

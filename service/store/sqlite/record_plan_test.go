@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,11 +13,7 @@ import (
 func TestRecordPlans(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(t.TempDir(), "plan.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTemp(t, nil)
 	live := 0
 	for _, p := range recordParts {
 		if !p.inRow {
