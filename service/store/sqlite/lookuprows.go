@@ -55,7 +55,9 @@ func lookupShape() string {
 // number. The rows of other codes (AVID, FDX-A, Trovan) have their
 // chip's id, negated (lookupKeySQL); the lookup finds that through the
 // chips' code index. Fifteen digits read as an integer are never
-// negative and name one code each.
+// negative and name one code each. It is a storage key, not chipid's
+// parse (which also checks the country and national number's ranges):
+// it must agree with lookupKeySQL on every text, a valid chip or not.
 func lookupKey(code string) (int64, bool) {
 	if len(code) != 15 {
 		return 0, false
