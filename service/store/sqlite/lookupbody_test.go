@@ -141,7 +141,7 @@ func FuzzParseBody(f *testing.F) {
 // parseRows is parseBody's rows, each copied out of the slice it reuses.
 func parseRows(body string) ([]cols, error) {
 	rows := []cols{}
-	err := parseBody(body, func(c cols) error {
+	err := parseBody(body, nil, func(c cols) error {
 		rows = append(rows, slices.Clone(c))
 		return nil
 	})

@@ -213,10 +213,11 @@ func DerivedTable(name string) bool {
 var errLookupBody = errors.New("sqlite: malformed lookup row")
 
 // addParts adds the rows of a body (partsJSON) to r, as runRecord adds
-// the record statement's rows, and reports whether it held the animal.
-func (db *DB) addParts(body string, r *service.Record) (bool, error) {
+// the record statement's rows, and reports whether it held the animal;
+// row is parseBody's scratch, recordWidth wide.
+func (db *DB) addParts(body string, row cols, r *service.Record) (bool, error) {
 	found := false
-	err := parseBody(body, func(c cols) error {
+	err := parseBody(body, row, func(c cols) error {
 		if len(c) == 0 {
 			return fmt.Errorf("%w: an empty row", errLookupBody)
 		}

@@ -247,11 +247,12 @@ func (db *DB) runChipRow(ctx context.Context, code string) (*service.Record, err
 		return nil, fmt.Errorf("sqlite: lookup: %w", err)
 	}
 	r := newRecord()
-	found, err := db.addParts(body, r)
+	row := make(cols, 0, db.rec.width)
+	found, err := db.addParts(body, row, r)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := db.addParts(live, r); err != nil {
+	if _, err := db.addParts(live, row, r); err != nil {
 		return nil, err
 	}
 	if !found {
