@@ -6,7 +6,9 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -195,5 +197,40 @@ func TestMicro(t *testing.T) {
 	tt, err := Tags(ctx, 10*time.Millisecond)
 	if err != nil || tt.ZPL <= 0 || tt.Paths <= 0 || tt.Batch <= 0 {
 		t.Errorf("Tags = %+v, %v; want times", tt, err)
+	}
+}
+
+// TestSelfCPU checks the process CPU reading of /proc against
+// getrusage(2) across 200 ms of computing: the two must agree to within
+// a few of /proc's 10 ms clock ticks, however loaded the machine is.
+func TestSelfCPU(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	rusage := func() time.Duration {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+			t.Fatal(err)
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	r0 := rusage()
+	before, err := SelfCPU()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := uint64(1)
+	for rusage()-r0 < 200*time.Millisecond {
+		for range 10000 {
+			x = x*6364136223846793005 + 1442695040888963407
+		}
+	}
+	after, err := SelfCPU()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rusage() - r0
+	if got := after - before; got < want-50*time.Millisecond || got > want+50*time.Millisecond {
+		t.Errorf("SelfCPU grew by %v while getrusage grew by %v (x=%d)", got, want, x)
 	}
 }

@@ -23,6 +23,15 @@
 //   - one tag to ZPL: at most 1 ms; to engraving paths: at most 20 ms;
 //     a batch of 1,000 tags laid out and turned into paths: at most 10 s.
 //
+// Beside the lookup rate, figures without a target say where a lookup's
+// time goes on the machine at hand, since the load generator shares its
+// cores: the CPU time the service and the load's clients each spend on
+// one lookup (utime and stime of /proc/PID/stat), one store lookup in
+// process, and the HTTP floor: the rate and CPU of the same requests
+// with a chip text that does not parse, which the service answers 400
+// before its store, rules and audit log. The floor is the most any
+// lookup could reach there.
+//
 // Load (package function Load) is also the load generator of the
 // reliability suite. Its clients speak HTTP/1.1 themselves, one
 // keep-alive connection each and no pipelining, so that the load costs
@@ -38,5 +47,6 @@
 //   - RFC 9112, HTTP/1.1 (message syntax, body framing, chunked transfer
 //     coding, persistent connections) and RFC 9110, HTTP Semantics
 //     (status codes, interim answers), which the load's clients follow.
-//   - proc(5), /proc/PID/status VmHWM (peak resident set size).
+//   - proc(5), /proc/PID/status VmHWM (peak resident set size) and
+//     /proc/PID/stat utime and stime (CPU time).
 package bench

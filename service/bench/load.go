@@ -71,6 +71,9 @@ func quantiles(d []time.Duration) Quantiles {
 	return Quantiles{N: len(d), P50: at(0.50), P99: at(0.99), Max: d[len(d)-1]}
 }
 
+// defaultClients is the number of clients of a load that names none.
+const defaultClients = 16
+
 // requestTimeout bounds one request, from writing it to its answer's
 // last byte.
 const requestTimeout = 30 * time.Second
@@ -110,7 +113,7 @@ func load(ctx context.Context, o *LoadOpts, timeout time.Duration) (*LoadResult,
 	}
 	clients := o.Clients
 	if clients <= 0 {
-		clients = 16
+		clients = defaultClients
 	}
 	dur := o.Duration
 	if dur <= 0 {

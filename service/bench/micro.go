@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/chipdesk/chipdesk/reader/chipid"
@@ -94,6 +95,20 @@ func Evaluate(ctx context.Context, rec *service.Record, on service.Date, d time.
 			return fmt.Errorf("bench: no evaluation")
 		}
 		return nil
+	})
+}
+
+// StoreLookup measures one chip lookup in st (FindRecordByChip), from
+// one goroutine, of chips drawn at random from chips: the store's part
+// of a lookup, without HTTP, rules or audit.
+func StoreLookup(ctx context.Context, st service.RecordService, chips []string, d time.Duration) (time.Duration, error) {
+	if len(chips) == 0 {
+		return 0, fmt.Errorf("bench: no chips to look up")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	return perOp(ctx, d, func() error {
+		_, err := st.FindRecordByChip(ctx, chips[rng.IntN(len(chips))])
+		return err
 	})
 }
 

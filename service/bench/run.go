@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -8,10 +9,12 @@ import (
 	"fmt"
 	"io"
 	mrand "math/rand/v2"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -138,6 +141,7 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 	addImport(r, "SQLite", n, imp)
 	var token string
 	var rec *service.Record
+	var storeLookup time.Duration
 	err = func() error {
 		defer st.Close()
 		if err := ds.Mark(ctx, st, now); err != nil {
@@ -146,7 +150,10 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 		if token, err = st.CreateToken(ctx, &service.Token{Name: "bench", Role: service.RoleIntake}); err != nil {
 			return fmt.Errorf("bench: %w", err)
 		}
-		rec, err = recordForRules(ctx, st, ds)
+		if rec, err = recordForRules(ctx, st, ds); err != nil {
+			return err
+		}
+		storeLookup, err = StoreLookup(ctx, st, ds.Chips, micro)
 		return err
 	}()
 	if err != nil {
@@ -172,6 +179,9 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 	if err := lookupFigures(ctx, r, o, srv, token, ds, "SQLite", at, step); err != nil {
 		return nil, err
 	}
+	r.add(Figure{Name: "  store lookup by chip, SQLite, in process", Value: us(storeLookup), Unit: "µs",
+		Note: "FindRecordByChip of random chips, one goroutine: the store's part of a lookup"})
+	floorAt := len(r.Figures) // measured after the scans, which it must not disturb
 	step("scan to event through the pseudo-terminal")
 	q, err := ScanToEvent(ctx, &ScanOpts{URL: srv.URL, Token: token, Reader: readerName, Sim: sim, Chips: ds.Chips, Scans: o.Scans})
 	if err != nil {
@@ -179,6 +189,11 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 	}
 	note := fmt.Sprintf("p50 %s, %d scans, WL-134 frame on a pty to SSE event", ms(q.P50), q.N)
 	r.add(Figure{Name: "scan to event p99", Value: msf(q.P99), Unit: "ms", Target: targetScanP99, Better: Lower, Note: note})
+	floor, err := floorFigure(ctx, o, srv, token, "SQLite", step)
+	if err != nil {
+		return nil, err
+	}
+	r.Figures = slices.Insert(r.Figures, floorAt, floor)
 	rss, err := srv.PeakRSS()
 	if err != nil {
 		return nil, err
@@ -229,39 +244,99 @@ func startServe(ctx context.Context, bin, db string, args ...string) (*Server, e
 // lookupFigures runs the lookup load and adds its figures.
 func lookupFigures(ctx context.Context, r *Report, o *Opts, srv *Server, token string, ds *Dataset, backend, at string, step func(string, ...any)) error {
 	step("lookup load on %s", backend)
-	cpu0, err := srv.CPU()
-	if err != nil {
-		return err
-	}
-	res, err := Load(ctx, &LoadOpts{URL: srv.URL, Token: token, Clients: o.Clients, Duration: o.LookupTime, Seed: 1,
+	m, err := measureLoad(ctx, srv, &LoadOpts{URL: srv.URL, Token: token, Clients: o.Clients, Duration: o.LookupTime, Seed: 1,
 		Path: func(rng *mrand.Rand) string { return "/api/v1/lookup?chip=" + ds.Chips[rng.IntN(len(ds.Chips))] }})
 	if err != nil {
 		return err
 	}
+	res := m.res
 	if res.Errors > 0 {
 		return fmt.Errorf("bench: %d of %d lookups on %s failed: %s", res.Errors, res.Requests, backend, res.FirstError)
 	}
-	clients := o.Clients
-	if clients <= 0 {
-		clients = 16
-	}
-	note := fmt.Sprintf("%d clients, %s lookups in %s", clients, thousands(float64(res.Requests)), res.Elapsed.Round(time.Millisecond))
+	note := fmt.Sprintf("%d clients, %s lookups in %s", m.clients, thousands(float64(res.Requests)), res.Elapsed.Round(time.Millisecond))
 	r.add(Figure{Name: "lookup by chip, " + backend + ", HTTP", Value: res.PerSecond(), Unit: "/s", Target: targetLookups, Better: Higher,
 		Note: cmpNote(at, note)})
 	r.add(Figure{Name: "  lookup p50, " + backend, Value: msf(res.Latency.P50), Unit: "ms"})
 	r.add(Figure{Name: "  lookup p99, " + backend, Value: msf(res.Latency.P99), Unit: "ms", Note: "max " + ms(res.Latency.Max)})
-	cpu1, err := srv.CPU()
-	if err != nil {
-		return err
-	}
-	if res.Requests > 0 && cpu1 > cpu0 {
+	if m.server > 0 {
 		// What the service itself costs: the load generator shares the
 		// machine's cores, so the rate above measures the machine too.
-		per := (cpu1 - cpu0) / time.Duration(res.Requests)
-		r.add(Figure{Name: "  server CPU per lookup, " + backend, Value: float64(per.Nanoseconds()) / 1e3, Unit: "µs",
-			Note: fmt.Sprintf("%s lookups/s if the service had %d cores to itself", thousands(float64(runtime.NumCPU())*float64(time.Second)/float64(per)), runtime.NumCPU())})
+		r.add(Figure{Name: "  server CPU per lookup, " + backend, Value: us(m.server), Unit: "µs",
+			Note: fmt.Sprintf("%s lookups/s if the service had %d cores to itself", thousands(float64(runtime.NumCPU())*float64(time.Second)/float64(m.server)), runtime.NumCPU())})
+	}
+	if m.client > 0 {
+		r.add(Figure{Name: "  load client CPU per lookup", Value: us(m.client), Unit: "µs",
+			Note: "the HTTP clients of this process, on the same cores"})
 	}
 	return nil
+}
+
+// floorFigure measures the least a lookup request costs here: the same
+// route, token and clients as the lookup load, with a chip text that
+// does not parse, so that the service answers 400 after routing, the
+// token check and the query, before its store, its rules and its audit
+// log. Its rate is the most any lookup could reach on this machine with
+// this load generator; the CPU figures split that ceiling between the
+// service and the clients.
+func floorFigure(ctx context.Context, o *Opts, srv *Server, token, backend string, step func(string, ...any)) (Figure, error) {
+	step("HTTP floor on %s", backend)
+	d := o.LookupTime / 2
+	if d <= 0 {
+		d = 5 * time.Second
+	}
+	m, err := measureLoad(ctx, srv, &LoadOpts{URL: srv.URL, Token: token, Clients: o.Clients, Duration: d, Seed: 2,
+		Path: func(*mrand.Rand) string { return "/api/v1/lookup?chip=" + floorChip }})
+	if err != nil {
+		return Figure{}, err
+	}
+	if n := m.res.Status[http.StatusBadRequest]; n != m.res.Requests || n == 0 {
+		return Figure{}, fmt.Errorf("bench: HTTP floor on %s: %d of %d requests answered 400 (chip=%s): %s", backend, n, m.res.Requests, floorChip, m.res.FirstError)
+	}
+	f := Figure{Name: "  HTTP floor, " + backend, Value: m.res.PerSecond(), Unit: "/s",
+		Note: fmt.Sprintf("lookups refused before the store (400); CPU per request: service %.0f µs, clients %.0f µs", us(m.server), us(m.client))}
+	f.judge()
+	return f, nil
+}
+
+// floorChip is a chip text that no reader format parses.
+const floorChip = "not-a-chip"
+
+// measured is a load with the CPU that the service and this process
+// spent on each of its requests (0 when unknown).
+type measured struct {
+	res            *LoadResult
+	clients        int
+	server, client time.Duration
+}
+
+// measureLoad runs a load against srv and reads both processes' CPU
+// time around it.
+func measureLoad(ctx context.Context, srv *Server, lo *LoadOpts) (*measured, error) {
+	srv0, err := srv.CPU()
+	if err != nil {
+		return nil, err
+	}
+	self0, err := SelfCPU()
+	if err != nil {
+		return nil, err
+	}
+	res, err := Load(ctx, lo)
+	if err != nil {
+		return nil, err
+	}
+	srv1, err := srv.CPU()
+	if err != nil {
+		return nil, err
+	}
+	self1, err := SelfCPU()
+	if err != nil {
+		return nil, err
+	}
+	m := &measured{res: res, clients: cmp.Or(lo.Clients, defaultClients)}
+	if n := time.Duration(res.Requests); n > 0 {
+		m.server, m.client = (srv1-srv0)/n, (self1-self0)/n
+	}
+	return m, nil
 }
 
 // postgresFigures measures the lookups on PostgreSQL, or reports them
@@ -359,5 +434,7 @@ func cmpNote(at, note string) string {
 }
 
 func msf(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+func us(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 
 func ms(d time.Duration) string { return format(msf(d), "ms") }

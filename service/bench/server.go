@@ -102,25 +102,31 @@ func (s *Server) PeakRSS() (int64, error) { return peakRSS(s.cmd.Process.Pid) }
 // stime of /proc/PID/stat, proc(5), in clock ticks of 10 ms). On a
 // machine shared with the load generator it tells what the service
 // itself costs, apart from the rate the machine allows.
-func (s *Server) CPU() (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+func (s *Server) CPU() (time.Duration, error) { return procCPU(s.cmd.Process.Pid) }
+
+// SelfCPU is CPU for this process: the load generator's cost, which
+// the lookups pay for on a machine whose cores it shares.
+func SelfCPU() (time.Duration, error) { return procCPU(os.Getpid()) }
+
+func procCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return 0, fmt.Errorf("bench: server CPU: %w", err)
+		return 0, fmt.Errorf("bench: process CPU: %w", err)
 	}
 	// The fields after the command name, which stands in parentheses;
 	// utime and stime are the 14th and 15th fields of the line.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 || i+2 > len(b) {
-		return 0, errors.New("bench: server CPU: malformed /proc stat")
+		return 0, errors.New("bench: process CPU: malformed /proc stat")
 	}
 	f := strings.Fields(string(b[i+2:]))
 	if len(f) < 13 {
-		return 0, errors.New("bench: server CPU: short /proc stat")
+		return 0, errors.New("bench: process CPU: short /proc stat")
 	}
 	ut, err1 := strconv.ParseInt(f[11], 10, 64)
 	st, err2 := strconv.ParseInt(f[12], 10, 64)
 	if err := errors.Join(err1, err2); err != nil {
-		return 0, fmt.Errorf("bench: server CPU: %w", err)
+		return 0, fmt.Errorf("bench: process CPU: %w", err)
 	}
 	return time.Duration(ut+st) * 10 * time.Millisecond, nil
 }

@@ -77,7 +77,8 @@ func TestBenchQuick(t *testing.T) {
 	if r.Animals != 1500 {
 		t.Errorf("animals = %d, want 1500", r.Animals)
 	}
-	want := []string{"CSV import, SQLite", "lookup by chip, SQLite, HTTP", "scan to event p99", "peak resident memory (serve)",
+	want := []string{"CSV import, SQLite", "lookup by chip, SQLite, HTTP", "  server CPU per lookup, SQLite", "  load client CPU per lookup",
+		"  store lookup by chip, SQLite, in process", "  HTTP floor, SQLite", "scan to event p99", "peak resident memory (serve)",
 		"lookup by chip, PostgreSQL, HTTP", "rules evaluation of one record", "FDX-B demodulation", "one tag to ZPL",
 		"one tag to engraving paths", "1,000-tag batch to paths"}
 	got := map[string]bool{}
