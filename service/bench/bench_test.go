@@ -126,8 +126,8 @@ func TestLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Requests != 40 || res.Errors != tt.wantErrors || res.Latency.N != 40 {
-				t.Errorf("Load = %d requests, %d errors, %d latencies, want 40, %d, 40 (%+v)", res.Requests, res.Errors, res.Latency.N, tt.wantErrors, res)
+			if res.Requests != 40 || res.Errors != tt.wantErrors || res.Latency.N != 40 || res.Clients != 4 {
+				t.Errorf("Load = %d requests, %d errors, %d latencies, %d clients, want 40, %d, 40, 4 (%+v)", res.Requests, res.Errors, res.Latency.N, res.Clients, tt.wantErrors, res)
 			}
 			if res.PerSecond() <= 0 {
 				t.Errorf("PerSecond() = %v, want > 0", res.PerSecond())

@@ -36,6 +36,8 @@ type LoadOpts struct {
 
 // LoadResult is what a load measured.
 type LoadResult struct {
+	// Clients is the number of clients the load ran.
+	Clients  int
 	Requests int
 	// Errors counts transport errors and answers other than 200.
 	Errors int
@@ -165,7 +167,7 @@ func load(ctx context.Context, o *LoadOpts, timeout time.Duration) (*LoadResult,
 		}()
 	}
 	wg.Wait()
-	r := &LoadResult{Elapsed: time.Since(start), Status: map[int]int{}}
+	r := &LoadResult{Clients: clients, Elapsed: time.Since(start), Status: map[int]int{}}
 	var all []time.Duration
 	for _, p := range parts {
 		all = append(all, p.lat...)

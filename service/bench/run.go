@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -253,7 +252,7 @@ func lookupFigures(ctx context.Context, r *Report, o *Opts, srv *Server, token s
 	if res.Errors > 0 {
 		return fmt.Errorf("bench: %d of %d lookups on %s failed: %s", res.Errors, res.Requests, backend, res.FirstError)
 	}
-	note := fmt.Sprintf("%d clients, %s lookups in %s", m.clients, thousands(float64(res.Requests)), res.Elapsed.Round(time.Millisecond))
+	note := fmt.Sprintf("%d clients, %s lookups in %s", res.Clients, thousands(float64(res.Requests)), res.Elapsed.Round(time.Millisecond))
 	r.add(Figure{Name: "lookup by chip, " + backend + ", HTTP", Value: res.PerSecond(), Unit: "/s", Target: targetLookups, Better: Higher,
 		Note: cmpNote(at, note)})
 	r.add(Figure{Name: "  lookup p50, " + backend, Value: msf(res.Latency.P50), Unit: "ms"})
@@ -305,7 +304,6 @@ const floorChip = "not-a-chip"
 // spent on each of its requests (0 when unknown).
 type measured struct {
 	res            *LoadResult
-	clients        int
 	server, client time.Duration
 }
 
@@ -332,7 +330,7 @@ func measureLoad(ctx context.Context, srv *Server, lo *LoadOpts) (*measured, err
 	if err != nil {
 		return nil, err
 	}
-	m := &measured{res: res, clients: cmp.Or(lo.Clients, defaultClients)}
+	m := &measured{res: res}
 	if n := time.Duration(res.Requests); n > 0 {
 		m.server, m.client = (srv1-srv0)/n, (self1-self0)/n
 	}
