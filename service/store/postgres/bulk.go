@@ -175,10 +175,8 @@ func (db *DB) EachVaccination(ctx context.Context, fn func(*service.RabiesVaccin
 // ids, so that an import's references (a million licences to a million
 // animals) are checked without a round trip a row.
 func (db *DB) MissingIDs(ctx context.Context, table string, ids []int64) ([]int64, error) {
-	switch table {
-	case "owners", "animals", "licences":
-	default:
-		return nil, service.Errorf(service.EINVALID, "Unknown table %q.", table)
+	if err := columns.CheckIDTable(table); err != nil {
+		return nil, err
 	}
 	var missing []int64
 	for len(ids) > 0 {

@@ -56,29 +56,3 @@ func TestIsDSN(t *testing.T) {
 		}
 	}
 }
-
-// MissingIDs answers, in the order asked, the ids a table lacks: what
-// an import checks its references with, in one statement.
-func TestMissingIDs(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	db := pgtest.Open(t, nil)
-	var have []int64
-	for _, name := range []string{"Ada", "Bo"} {
-		o := &service.Owner{Name: name}
-		if err := db.CreateOwner(ctx, o); err != nil {
-			t.Fatal(err)
-		}
-		have = append(have, o.ID)
-	}
-	got, err := db.MissingIDs(ctx, "owners", []int64{have[1] + 100, have[0], have[1] + 50, have[1]})
-	if err != nil || len(got) != 2 || got[0] != have[1]+100 || got[1] != have[1]+50 {
-		t.Errorf("MissingIDs = %v, %v; want [%d %d]", got, err, have[1]+100, have[1]+50)
-	}
-	if got, err := db.MissingIDs(ctx, "animals", nil); err != nil || len(got) != 0 {
-		t.Errorf("MissingIDs(no ids) = %v, %v", got, err)
-	}
-	if _, err := db.MissingIDs(ctx, "tokens", []int64{1}); service.ErrorCode(err) != service.EINVALID {
-		t.Errorf("MissingIDs(tokens) error %v, want EINVALID", err)
-	}
-}

@@ -315,10 +315,8 @@ func (db *DB) EachVaccination(ctx context.Context, fn func(*service.RabiesVaccin
 // animals or licences), in the order given: one statement per 50,000
 // ids, for checking an import's references without a query per row.
 func (db *DB) MissingIDs(ctx context.Context, table string, ids []int64) ([]int64, error) {
-	switch table {
-	case "owners", "animals", "licences":
-	default:
-		return nil, service.Errorf(service.EINVALID, "Unknown table %q.", table)
+	if err := columns.CheckIDTable(table); err != nil {
+		return nil, err
 	}
 	var missing []int64
 	var buf []byte

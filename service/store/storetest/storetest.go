@@ -10,6 +10,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/csvio"
 )
 
 // Opener opens a fresh, empty store whose clock is now. It registers its
@@ -61,6 +62,7 @@ func Run(t *testing.T, open Opener) {
 		{"Jobs", testJobs},
 		{"ImportExport", testImportExport},
 		{"ImportAllOrNothing", testImportAllOrNothing},
+		{"MissingIDs", testMissingIDs},
 		{"Sites", testSites},
 		{"TagBatchReserve_64_30", testTagBatchReserve},
 		{"TagBatchReserveConcurrent", testTagBatchConcurrent},
@@ -717,6 +719,32 @@ func testImportExport(t *testing.T, s service.Store, c *Clock) {
 	if err := s.EachOwner(ctx, func(*service.Owner) error { return stop }); err != stop {
 		t.Fatalf("EachOwner did not return fn's error: %v", err)
 	}
+}
+
+// testMissingIDs: a store checks an import's references in bulk
+// (csvio.IDChecker), answering in the order asked the ids a table
+// lacks, and refuses a table that is not one of those references name.
+func testMissingIDs(t *testing.T, s service.Store, c *Clock) {
+	ctx := context.Background()
+	ck, ok := s.(csvio.IDChecker)
+	if !ok {
+		t.Fatalf("%T has no MissingIDs: an import would look its references up one by one", s)
+	}
+	var have []int64
+	for _, name := range []string{"Ada", "Bo"} {
+		o := &service.Owner{Name: name}
+		must(t, "CreateOwner", s.CreateOwner(ctx, o))
+		have = append(have, o.ID)
+	}
+	got, err := ck.MissingIDs(ctx, "owners", []int64{have[1] + 100, have[0], have[1] + 50, have[1]})
+	if err != nil || len(got) != 2 || got[0] != have[1]+100 || got[1] != have[1]+50 {
+		t.Errorf("MissingIDs = %v, %v; want [%d %d]", got, err, have[1]+100, have[1]+50)
+	}
+	if got, err := ck.MissingIDs(ctx, "animals", nil); err != nil || len(got) != 0 {
+		t.Errorf("MissingIDs(no ids) = %v, %v", got, err)
+	}
+	_, err = ck.MissingIDs(ctx, "tokens", []int64{1})
+	wantCode(t, "MissingIDs(tokens)", err, service.EINVALID)
 }
 
 func testImportAllOrNothing(t *testing.T, s service.Store, c *Clock) {
