@@ -363,8 +363,8 @@ func testImportLateBadRowStoresNothing(t *testing.T, db service.Store) {
 // Ensure a licences file whose replaces refers to a licence neither in
 // the file nor in the store is refused with its line, on both stores,
 // and does not hang: the check reads the licences table while the
-// import into it is under way (an empty table, whose indexes an import
-// into PostgreSQL drops and so locks).
+// import into it is under way. (An import into PostgreSQL that dropped
+// that table's indexes for speed once locked it, and hung here.)
 func TestImportDanglingReplaces(t *testing.T) {
 	t.Parallel()
 	eachStore(t, func(t *testing.T, db service.Store) {
