@@ -1,6 +1,7 @@
 package chipdesk_test
 
-// The import rules of the architecture (docs: "Module and folders"):
+// The import rules of the architecture (docs/architecture.md, "Rooms
+// and who may import whom"):
 // which top-level folder may import what. The test asks the go command
 // for the packages of each folder and their dependencies, without
 // tests, and fails on a broken arrow.
@@ -45,6 +46,9 @@ type importRule struct {
 }
 
 var importRules = []importRule{
+	// internal holds what the commands and tests share (flag parsing, test
+	// timeouts): the standard library only.
+	{folder: "internal", external: []string{}, never: []string{"reader", "tags", "drivers", "service", "firmware-tools"}},
 	{folder: "reader", never: []string{"tags", "drivers", "service", "firmware-tools"}},
 	{
 		folder:   "tags",
@@ -65,10 +69,30 @@ var importRules = []importRule{
 	},
 	{
 		folder:      "firmware-tools",
-		own:         []string{"reader", "drivers", "tags"},
+		own:         []string{"reader", "drivers", "tags", "internal"},
 		anyExternal: true,
 		never:       []string{"service"},
 	},
+	{
+		// The demo and the bench run the simulated readers and printers of
+		// firmware-tools/sim; TestServiceFirmwareToolsOnlySim keeps the
+		// rest of firmware-tools out.
+		folder:      "service",
+		own:         []string{"reader", "drivers", "tags", "internal", "firmware-tools"},
+		anyExternal: true,
+	},
+}
+
+// TestServiceFirmwareToolsOnlySim: of firmware-tools, the service may
+// reach only the simulators (firmware-tools/sim), never the toolbox's
+// commands or anything else.
+func TestServiceFirmwareToolsOnlySim(t *testing.T) {
+	t.Parallel()
+	for _, p := range goList(t, nil, "-deps", "./service/...") {
+		if folderOf(p.ImportPath) == "firmware-tools" && !hasPrefixPath(p.ImportPath, module+"/firmware-tools/sim") {
+			t.Errorf("service reaches %s: of firmware-tools only firmware-tools/sim may serve the service", p.ImportPath)
+		}
+	}
 }
 
 func goCmd(t *testing.T) string {

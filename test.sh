@@ -64,6 +64,9 @@ log "gofmt"
 bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './.tools/*'))
 if [ -n "$bad" ]; then echo "gofmt would change:"; echo "$bad"; exit 1; fi
 
+log "go mod tidy changes nothing"
+if ! go mod tidy -diff; then echo "go mod tidy would change go.mod/go.sum: run it and commit the result"; exit 1; fi
+
 log "go vet (pure Go, and with libusb)"
 go vet ./...
 go vet -tags libusb ./...
@@ -75,6 +78,9 @@ go build -tags libusb ./...
 log "go test"
 # Browser screenshots and other test artifacts land here.
 export CHIPDESK_ARTIFACTS="$root/.tools/artifacts"
+# Every test timeout comes from internal/testtime, scaled by this factor:
+# CI shares its two cores with other work, so waits are three times longer.
+export CHIPDESK_TEST_TIMEOUT_FACTOR="${CHIPDESK_TEST_TIMEOUT_FACTOR:-3}"
 mkdir -p "$CHIPDESK_ARTIFACTS"
 go test -count=1 ./...
 

@@ -17,7 +17,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/readers/allflex"
 	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
 	"github.com/chipdesk/chipdesk/drivers/readers/rfidrw"
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 )
 
 const configUsage = `usage: chiptool config PORT --protocol rfidrw|allflex [--baud N] [--timeout DURATION] [--dry-run] [show | set KEY=VALUE ...]

@@ -1,6 +1,6 @@
 package main
 
-import "github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+import "github.com/chipdesk/chipdesk/internal/cmdline"
 
 func commands() []cmdline.Command {
 	return []cmdline.Command{

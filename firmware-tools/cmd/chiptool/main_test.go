@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 )
 
 // run runs one chiptool command line as main does.

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 )
 

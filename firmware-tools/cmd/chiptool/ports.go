@@ -8,7 +8,7 @@ import (
 	"io"
 
 	"github.com/chipdesk/chipdesk/drivers/readers/discovery"
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 )
 
 const portsUsage = `usage: chiptool ports [--json]

@@ -10,7 +10,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/readers/discovery"
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 )
 
 const probeUsage = `usage: chiptool probe PORT [--passive] [--listen DURATION] [--baud N]...

@@ -10,7 +10,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
 )
 

@@ -6,7 +6,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 )
 
 // runSim needs Linux pseudo-terminals (package readersim).

@@ -13,7 +13,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/drivers/port/serialport"
 	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 )
 
 // chiptool sim makes the link, sends the chips of its input in the

@@ -13,7 +13,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
 	"github.com/chipdesk/chipdesk/drivers/readers/discovery"
 	"github.com/chipdesk/chipdesk/drivers/readers/runner"
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/reader"
 )
 

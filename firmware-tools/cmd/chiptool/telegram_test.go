@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 )
 
 // runCmd runs chiptool in-process and returns its exit status and

@@ -12,7 +12,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port/usbport"
 	"github.com/chipdesk/chipdesk/drivers/readers/hidwedge"
 	"github.com/chipdesk/chipdesk/drivers/usbids"
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/reader"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port/usbport"
 	"github.com/chipdesk/chipdesk/drivers/port/usbport/usbporttest"
 	"github.com/chipdesk/chipdesk/drivers/readers/hidwedge"
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 )
 
 // runUSBOn runs chiptool usb on bus.

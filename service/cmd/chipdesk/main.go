@@ -4,7 +4,7 @@
 // Each subcommand lives in its own file and is listed in commands below.
 package main
 
-import "github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+import "github.com/chipdesk/chipdesk/internal/cmdline"
 
 func commands() []cmdline.Command {
 	return []cmdline.Command{

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 )
 
 // run runs one chipdesk command line as main does.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/grblsim"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
 	"github.com/chipdesk/chipdesk/service"

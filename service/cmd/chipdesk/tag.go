@@ -9,7 +9,7 @@ import (
 	"image/png"
 	"os"
 
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/tags"
 	"github.com/chipdesk/chipdesk/tags/check"
 	"github.com/chipdesk/chipdesk/tags/toolpath"

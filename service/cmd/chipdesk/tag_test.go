@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/tags/check"
 	"github.com/chipdesk/chipdesk/tags/toolpath"
 )

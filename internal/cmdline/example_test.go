@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/chipdesk/chipdesk/firmware-tools/cmdline"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 )
 
 func Example() {
