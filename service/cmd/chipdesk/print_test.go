@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
-	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/grblsim"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 )
