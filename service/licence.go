@@ -77,6 +77,9 @@ type Licence struct {
 	// (the issuing token's site), so that several sites can share one
 	// database.
 	Site string `json:"site,omitempty"`
+	// Vaccination, when set on create, is the rabies certificate shown
+	// at the sale: the store keeps it in the licence's transaction.
+	Vaccination *RabiesVaccination `json:"-"`
 
 	CreatedAt time.Time `json:"createdAt"`
 }

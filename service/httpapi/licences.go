@@ -3,30 +3,33 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/chipdesk/chipdesk/service"
-	"github.com/chipdesk/chipdesk/service/lookup"
+	"strconv"
+
+	"github.com/chipdesk/chipdesk/service/licensing"
 )
 
 // handleIssueLicence issues a licence: the fee and the expiry come from
 // the jurisdiction's rules, the tag number is the next free one.
 func (s *Server) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
-	var req lookup.LicenceRequest
+	var req licensing.LicenceRequest
 	if err := decodeJSON(r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	t := callerOf(r.Context())
-	req.Site = t.Site
-	if t.Role == service.RoleClinic {
-		// A clinic sells as a clinic, in its own name (Minneapolis 64.30).
-		req.IssuedBy, req.Clinic = service.IssuerClinic, clinicName(t)
-	}
-	l, err := s.lookup.IssueLicence(r.Context(), &req)
+	req.Seller = callerOf(r.Context())
+	l, err := s.lic.Issue(r.Context(), &req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "licence.create", "licence", l.ID, l.Jurisdiction)
+	if l.VaccinationID != 0 {
+		s.change(r, "vaccination.create", "vaccination", l.VaccinationID, "with licence")
+	}
+	if l.Replaces != 0 {
+		s.change(r, "licence.duplicate", "licence", l.ID, "replaces licence "+strconv.FormatInt(l.Replaces, 10))
+	} else {
+		s.change(r, "licence.create", "licence", l.ID, l.Jurisdiction)
+	}
 	s.writeJSON(w, r, http.StatusCreated, l)
 }
 
@@ -36,17 +39,13 @@ func (s *Server) handleRenewLicence(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	var req lookup.RenewRequest
+	var req licensing.RenewRequest
 	if err := decodeJSON(r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	t := callerOf(r.Context())
-	req.Site = t.Site
-	if t.Role == service.RoleClinic {
-		req.IssuedBy, req.Clinic = service.IssuerClinic, clinicName(t)
-	}
-	l, err := s.lookup.RenewLicence(r.Context(), id, &req)
+	req.Seller = callerOf(r.Context())
+	l, err := s.lic.Renew(r.Context(), id, &req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -82,13 +81,4 @@ func (s *Server) handleRevokeLicence(w http.ResponseWriter, r *http.Request) {
 	}
 	s.change(r, "licence.revoke", "licence", id, "")
 	w.WriteHeader(http.StatusNoContent)
-}
-
-// clinicName is the clinic a clinic token sells for: its site, else its
-// name.
-func clinicName(t *service.Token) string {
-	if t.Site != "" {
-		return t.Site
-	}
-	return t.Name
 }

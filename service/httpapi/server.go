@@ -12,8 +12,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/custody"
 	"github.com/chipdesk/chipdesk/service/events"
+	"github.com/chipdesk/chipdesk/service/incidents"
 	"github.com/chipdesk/chipdesk/service/jobs"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
 )
 
@@ -21,9 +24,14 @@ import (
 type Opts struct {
 	// Store holds every record, the tokens and the audit log.
 	Store service.Store
-	// Lookup resolves chips, tags and animals to the lookup answer and
-	// issues licences with the fees and dates of service/rules.
+	// Lookup resolves chips, tags and animals to the lookup answer.
 	Lookup *lookup.Service
+	// Licensing, Custody and Incidents are the application layer that
+	// decides every licence sale, impound and incident; nil makes each
+	// over Store and Lookup's rules.
+	Licensing *licensing.Service
+	Custody   *custody.Service
+	Incidents *incidents.Service
 	// Hub carries scan events to /api/v1/scans/stream; nil disables
 	// the stream.
 	Hub *events.Hub
@@ -73,6 +81,9 @@ type ScanHandler interface {
 type Server struct {
 	store   service.Store
 	lookup  *lookup.Service
+	lic     *licensing.Service
+	custody *custody.Service
+	inc     *incidents.Service
 	hub     *events.Hub
 	scans   ScanHandler
 	web     http.Handler
@@ -95,6 +106,26 @@ type Server struct {
 	// jsonType is the Content-Type value of JSON answers, shared by
 	// them all (net/http only reads it; Header.Add would copy it).
 	jsonType []string
+}
+
+// layer takes the application layer from o, making the parts not given
+// over the store and the lookup's jurisdiction rules.
+func (s *Server) layer(o *Opts) (err error) {
+	s.lic, s.custody, s.inc = o.Licensing, o.Custody, o.Incidents
+	if s.lic == nil {
+		if s.lic, err = licensing.New(&licensing.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Now: o.Now}); err != nil {
+			return err
+		}
+	}
+	if s.custody == nil {
+		if s.custody, err = custody.New(&custody.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Now: o.Now}); err != nil {
+			return err
+		}
+	}
+	if s.inc == nil {
+		s.inc, err = incidents.New(&incidents.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Jurisdiction: o.Lookup.Home(), Now: o.Now})
+	}
+	return err
 }
 
 type cachedToken struct {
@@ -121,6 +152,9 @@ func New(o *Opts) (*Server, error) {
 		ttl:     o.TokenCacheTTL,
 		reg:     o.Registry,
 		tokens:  make(map[[32]byte]cachedToken),
+	}
+	if err := s.layer(o); err != nil {
+		return nil, err
 	}
 	s.jsonBufs.New = newJSONBuf
 	s.jsonType = []string{"application/json"}

@@ -37,6 +37,8 @@ func newEnv(t testing.TB) *env {
 	e := &env{path: filepath.Join(t.TempDir(), "chipdesk.db")}
 	e.reopen(t)
 	ctx := context.Background()
+	// An administrator approved the designs (licensing.DesignApproved).
+	must(t, e.issuer.ApproveAll(ctx, "test-admin", time.Now(), 2026, 2027))
 	o := &service.Owner{Name: "Ada Lund", City: "Minneapolis", State: "MN"}
 	must(t, e.store.CreateOwner(ctx, o))
 	e.animal = &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog, Altered: true}
@@ -47,7 +49,12 @@ func newEnv(t testing.TB) *env {
 
 func (e *env) newLicence(t testing.TB) *service.Licence {
 	t.Helper()
-	l := &service.Licence{AnimalID: e.animal.ID, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-03-15"),
+	// Each licence is another animal's: one active licence per animal
+	// and term.
+	a := *e.animal
+	a.ID = 0
+	must(t, e.store.CreateAnimal(context.Background(), &a))
+	l := &service.Licence{AnimalID: a.ID, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-03-15"),
 		ExpiresOn: service.MustDate("2027-03-31"), FeeCents: 3500}
 	must(t, e.store.CreateLicence(context.Background(), l))
 	return l

@@ -156,6 +156,24 @@ type Dangerous struct {
 	// each citing its section.
 	Restrictions []string `json:"restrictions"`
 	Conditions   string   `json:"conditions,omitempty"`
+	// Requirements are what the owner must do for the level, each with
+	// its status computed from the facts on file; a met one stays
+	// listed with the day it was met.
+	Requirements []Requirement `json:"requirements"`
+}
+
+// Requirement is one requirement of a designation: what, the section it
+// comes from, its status (met, due, overdue, not_applicable), the due
+// date (null when the law sets none) and the day it was met (null when
+// not met, or met on a day not recorded).
+type Requirement struct {
+	What    string        `json:"what"`
+	Section string        `json:"section"`
+	Status  string        `json:"status"`
+	Due     *service.Date `json:"due"`
+	MetOn   *service.Date `json:"met_on"`
+	Late    bool          `json:"late,omitempty"`
+	Note    string        `json:"note,omitempty"`
 }
 
 // Quarantine is an active quarantine.

@@ -6,7 +6,7 @@ import (
 
 // build turns a stored record into the answer: the plain views here,
 // every status, alert, fee and date from the rules (evaluate).
-func (s *Service) build(rec *service.Record, tag *Tag) *Answer {
+func (s *Service) build(rec *service.Record, tag *Tag, asOf service.Date) *Answer {
 	a := newAnswer()
 	a.Found, a.Animal, a.Tag = true, animalView(rec), tag
 	if rec.Owner != nil {
@@ -21,7 +21,7 @@ func (s *Service) build(rec *service.Record, tag *Tag) *Answer {
 			a.Chip = s.chipView(id)
 		}
 	}
-	s.evaluate(rec, a)
+	s.evaluate(rec, a, asOf)
 	return a
 }
 

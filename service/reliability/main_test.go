@@ -17,8 +17,10 @@ import (
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/bench"
 	"github.com/chipdesk/chipdesk/service/csvio"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/store/postgres"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
+	"github.com/chipdesk/chipdesk/tags"
 )
 
 // chipdesk is the chipdesk binary built for the tests by TestMain.
@@ -89,6 +91,14 @@ func seedInto(t *testing.T, db string, n int, licences bool) *fixture {
 		t.Fatal(err)
 	}
 	if err := ds.Mark(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	// An administrator approved the tag designs (licensing.DesignApproved).
+	designs, err := tags.LoadDesigns("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := licensing.ApproveAll(ctx, st, designs, "reliability admin", time.Now(), time.Now().Year(), time.Now().Year()+1); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range []service.Role{service.RoleAdmin, service.RoleClinic, service.RoleIntake, service.RoleOfficer, service.RolePublic} {

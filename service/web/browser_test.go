@@ -205,7 +205,13 @@ func TestBrowserScanToIntake(t *testing.T) {
 	f := newFixture(t, false)
 	p := newPage(t, f)
 	sim, mgr := startReader(t, f, "desk-1")
-	f.devices = web.ReaderDevices(mgr, f.clock.Now)
+	f.devices = web.DevicesFunc(func(ctx context.Context) []web.Device {
+		var out []web.Device
+		for _, st := range mgr.Status() {
+			out = append(out, web.Device{Kind: "reader", Name: st.Name, Ready: st.Connected, State: fmt.Sprintf("connected, %d reads", st.Reads), At: f.clock.Now()})
+		}
+		return out
+	})
 
 	p.do("login page", chromedp.Navigate(f.srv.URL+"/login"), chromedp.WaitVisible("#token"))
 	p.shot("01-login")

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/custody"
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/service/lookup"
-	"github.com/chipdesk/chipdesk/service/rules"
 )
 
 // keepAlive is how often an idle scan stream gets a comment line.
@@ -30,8 +30,9 @@ type recordView struct {
 	CSRF  string
 	Role  service.Role
 	Today service.Date
-	// Jurisdictions lists the profile ids for the action forms.
-	Jurisdictions []string
+	// Jurisdictions lists the jurisdictions for the action forms: the
+	// id sent, the name shown.
+	Jurisdictions []lookup.Jurisdiction
 	Default       string
 	CanImpound    bool
 	CanBite       bool
@@ -49,9 +50,8 @@ func (v *recordView) Danger() bool {
 
 func (h *Handler) recordView(r *http.Request, a *lookup.Answer) *recordView {
 	ss := sess(r)
-	p, _ := h.profile("")
-	v := &recordView{A: a, CSRF: ss.csrf, Role: ss.role, Today: h.today(p),
-		Jurisdictions: h.o.Rules.IDs(), Default: h.o.Jurisdiction, Photos: h.o.Photos != nil}
+	v := &recordView{A: a, CSRF: ss.csrf, Role: ss.role, Today: h.today(""),
+		Jurisdictions: h.o.Lookup.Jurisdictions(), Default: h.o.Jurisdiction, Photos: h.o.Photos != nil}
 	if a != nil && a.Found && a.Animal != nil {
 		v.CanImpound = allowed(ss.role, intakeRoles) && !held(a)
 		v.CanBite = allowed(ss.role, officerRoles)
@@ -353,11 +353,12 @@ func recordTitle(a *lookup.Answer) string {
 }
 
 // impoundResult is what the intake desk tells after an impoundment:
-// the notice date, the hold and the redemption fees, all from the rules.
+// the notice date, the hold and the redemption fees, all from the
+// custody layer.
 type impoundResult struct {
 	Impound    *service.Impoundment
-	Hold       rules.Hold
-	Redemption *rules.Breakdown
+	Hold       custody.Hold
+	Redemption *custody.Breakdown
 }
 
 func formDate(r *http.Request, name string) (service.Date, error) {
@@ -368,17 +369,18 @@ func formDate(r *http.Request, name string) (service.Date, error) {
 	return d, nil
 }
 
-// handleImpound starts an impoundment through lookup.Impound, whose
-// hold comes from the jurisdiction's rules (Minn. Stat. 346.47 subd. 2,
-// 62.40, 5-73); the page then shows the notice date, the hold-until
-// date and what redemption costs today (rules.Redemption).
+// handleImpound starts an impoundment through custody.Impound, which
+// refuses an animal in custody already and takes the hold from the
+// jurisdiction's rules (Minn. Stat. 346.47 subd. 2, 62.40, 5-73); the
+// page then shows the notice date, the hold-until date and what
+// redemption costs today.
 func (h *Handler) handleImpound(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	p, err := h.profile(r.PostFormValue("jurisdiction"))
+	j, err := h.jurisdiction(r.PostFormValue("jurisdiction"))
 	if err != nil {
 		h.failErr(w, r, err)
 		return
@@ -389,27 +391,19 @@ func (h *Handler) handleImpound(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	rec, err := h.o.Store.FindRecordByAnimal(ctx, id)
+	if notice.IsZero() {
+		notice = h.today(j)
+	}
+	im := &service.Impoundment{AnimalID: id, Jurisdiction: j, Site: sess(r).site,
+		WhereFound: strings.TrimSpace(r.PostFormValue("where_found")), NoticeOn: notice,
+		BiteCase: r.PostFormValue("bite_case") == "on"}
+	st, err := h.o.Custody.Impound(ctx, im)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	now := h.o.Now()
-	today := h.today(p)
-	if notice.IsZero() {
-		notice = today
-	}
-	im := &service.Impoundment{AnimalID: id, Jurisdiction: p.ID, IntakeAt: now.UTC(), IntakeOn: today,
-		Site: sess(r).site, WhereFound: strings.TrimSpace(r.PostFormValue("where_found")), NoticeOn: notice,
-		BiteCase: r.PostFormValue("bite_case") == "on"}
-	if err := h.o.Lookup.Impound(ctx, im); err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	hold := p.HoldFor(im) // for its source and note; Until is im.HoldUntil
 	h.audit(r, "impoundment.create", "impoundment", im.ID, fmt.Sprintf("animal %d hold until %s", id, im.HoldUntil))
-	rec.Impounds = append([]service.Impoundment{*im}, rec.Impounds...)
-	res := &impoundResult{Impound: im, Hold: hold, Redemption: p.Redemption(rec, im, today)}
+	res := &impoundResult{Impound: im, Hold: st.Hold, Redemption: st.Fees}
 	a, err := h.o.Lookup.ByAnimal(ctx, id)
 	if err != nil {
 		h.failErr(w, r, err)

@@ -15,10 +15,12 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/custody"
 	"github.com/chipdesk/chipdesk/service/events"
+	"github.com/chipdesk/chipdesk/service/incidents"
 	"github.com/chipdesk/chipdesk/service/jobs"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
-	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/tags"
 )
 
@@ -46,10 +48,15 @@ type Devices interface {
 // Opts configures a Handler. Store, Lookup, Rules and Jobs are required.
 type Opts struct {
 	Store service.Store
-	// Lookup answers chip and tag lookups (the scan panel, the search).
+	// Lookup answers chip and tag lookups (the scan panel, the search)
+	// and names the jurisdictions.
 	Lookup *lookup.Service
-	// Rules gives every fee, date and deadline shown.
-	Rules *rules.Set
+	// Licensing, Custody and Incidents decide every sale, impound and
+	// incident the pages record, and give every fee, date and deadline
+	// shown; nil makes each over Store and Lookup's rules.
+	Licensing *licensing.Service
+	Custody   *custody.Service
+	Incidents *incidents.Service
 	// Jobs finds a licence's tag and queues print and engrave jobs; its
 	// Designs and Keys are also the admin page's catalogue.
 	Jobs *jobs.Issuer
@@ -96,8 +103,8 @@ type Handler struct {
 
 // New returns the pages handler.
 func New(o *Opts) (*Handler, error) {
-	if o == nil || o.Store == nil || o.Lookup == nil || o.Rules == nil || o.Jobs == nil {
-		return nil, errors.New("web: Store, Lookup, Rules and Jobs required")
+	if o == nil || o.Store == nil || o.Lookup == nil || o.Jobs == nil {
+		return nil, errors.New("web: Store, Lookup and Jobs required")
 	}
 	h := &Handler{o: *o}
 	if h.o.Now == nil {
@@ -109,15 +116,13 @@ func New(o *Opts) (*Handler, error) {
 	if h.o.SessionTTL <= 0 {
 		h.o.SessionTTL = DefaultSessionTTL
 	}
-	if h.o.Jurisdiction == "" {
-		ids := h.o.Rules.IDs()
-		if len(ids) == 0 {
-			return nil, errors.New("web: no jurisdiction profiles")
-		}
-		h.o.Jurisdiction = ids[0]
+	id, _, err := h.o.Lookup.Resolve(h.o.Jurisdiction)
+	if err != nil {
+		return nil, fmt.Errorf("web: jurisdiction: %s", service.ErrorMessage(err))
 	}
-	if h.o.Rules.Profile(h.o.Jurisdiction) == nil {
-		return nil, fmt.Errorf("web: unknown jurisdiction %q", h.o.Jurisdiction)
+	h.o.Jurisdiction = id
+	if err := h.layer(); err != nil {
+		return nil, err
 	}
 	if h.o.Renderer == nil {
 		r, err := tags.NewRenderer(nil)
@@ -126,8 +131,7 @@ func New(o *Opts) (*Handler, error) {
 		}
 		h.o.Renderer = r
 	}
-	var err error
-	if h.pages, err = parsePages(); err != nil {
+	if h.pages, err = parsePages(h.display); err != nil {
 		return nil, err
 	}
 	sub, err := fs.Sub(staticFS, "static")
@@ -399,20 +403,54 @@ func (h *Handler) audit(r *http.Request, action, entity string, id int64, detail
 	}
 }
 
-// profile returns the profile of id, or the default one for "".
-func (h *Handler) profile(id string) (*rules.Profile, error) {
+// jurisdiction resolves the jurisdiction a form names (id, name or code,
+// any case) to its id; the default one for "".
+func (h *Handler) jurisdiction(name string) (string, error) {
+	if strings.TrimSpace(name) == "" {
+		name = h.o.Jurisdiction
+	}
+	id, _, err := h.o.Lookup.Resolve(name)
+	return id, err
+}
+
+// display is the name a page shows for a jurisdiction id ("Minneapolis").
+func (h *Handler) display(id string) string {
+	if _, d, err := h.o.Lookup.Resolve(id); err == nil {
+		return d
+	}
+	return id
+}
+
+// today is the date in jurisdiction id ("" for the default one).
+func (h *Handler) today(id string) service.Date {
 	if id == "" {
 		id = h.o.Jurisdiction
 	}
-	p := h.o.Rules.Profile(id)
-	if p == nil {
-		return nil, service.Errorf(service.EINVALID, "Unknown jurisdiction %q.", id)
+	d, err := h.o.Lookup.Today(id)
+	if err != nil {
+		return service.DateIn(h.o.Now(), time.UTC)
 	}
-	return p, nil
+	return d
 }
 
-// today is the date in the default jurisdiction.
-func (h *Handler) today(p *rules.Profile) service.Date { return p.Today(h.o.Now()) }
+// layer makes the application layer parts Opts did not give.
+func (h *Handler) layer() (err error) {
+	o := &h.o
+	if o.Licensing == nil {
+		if o.Licensing, err = licensing.New(&licensing.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Now: o.Now}); err != nil {
+			return err
+		}
+	}
+	if o.Custody == nil {
+		if o.Custody, err = custody.New(&custody.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Now: o.Now}); err != nil {
+			return err
+		}
+	}
+	if o.Incidents == nil {
+		o.Incidents, err = incidents.New(&incidents.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Jurisdiction: o.Jurisdiction, Now: o.Now})
+	}
+	return err
+}
 
 func (h *Handler) handleHome(w http.ResponseWriter, r *http.Request) {
 	var ss *session

@@ -230,7 +230,11 @@ func TestMigrateRoundTrip(t *testing.T) {
 		if o.ID != int64(len(want.Owners))+1 {
 			t.Errorf("%s: new owner id %d, want %d", name, o.ID, len(want.Owners)+1)
 		}
-		l := &service.Licence{AnimalID: want.Animals[0].ID, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-03-15"),
+		fresh := &service.Animal{Name: "New", Species: service.Dog, OwnerID: o.ID}
+		if err := s.CreateAnimal(ctx, fresh); err != nil {
+			t.Fatalf("%s: CreateAnimal after migrate: %v", name, err)
+		}
+		l := &service.Licence{AnimalID: fresh.ID, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-03-15"),
 			ExpiresOn: service.MustDate("2027-01-31")}
 		if err := s.CreateLicence(ctx, l); err != nil {
 			t.Fatalf("%s: CreateLicence after migrate: %v", name, err)

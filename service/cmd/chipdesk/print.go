@@ -17,7 +17,7 @@ import (
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/jobs"
-	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/tags"
 )
@@ -423,23 +423,22 @@ func printDuplicate(ctx context.Context, e *cmdline.Env, store service.Store, rs
 	if err != nil {
 		return 0, err
 	}
-	lk, err := lookup.New(&lookup.Opts{Store: store, Rules: rs, Now: e.Now})
+	lic, err := licensing.New(&licensing.Opts{Store: store, Rules: rs, Now: e.Now})
 	if err != nil {
 		return 0, err
 	}
-	req := &lookup.LicenceRequest{AnimalID: old.AnimalID, Jurisdiction: old.Jurisdiction, IssuedBy: old.IssuedBy,
-		Clinic: old.Clinic, Replaces: old.ID, ReplaceReason: reason, Site: old.Site}
+	req := &licensing.DuplicateRequest{Reason: reason, Seller: &licensing.Seller{Site: old.Site}}
 	if fee >= 0 {
 		req.FeeCents = &fee
 	}
-	l, err := lk.IssueLicence(ctx, req)
+	l, err := lic.Duplicate(ctx, old.ID, req)
 	if err != nil && service.ErrorCode(err) != service.EINTERNAL {
 		return 0, errors.New(service.ErrorMessage(err))
 	} else if err != nil {
 		return 0, err
 	}
 	fmt.Fprintf(e.Stdout, "licence %d replaces licence %d (tag %d, %s): tag %d, fee %s\n",
-		l.ID, old.ID, old.TagNumber, reason, l.TagNumber, rules.Money(l.FeeCents))
+		l.ID, old.ID, old.TagNumber, reason, l.TagNumber, rules.Money(l.DuplicateFeeCents))
 	for _, w := range l.Warnings {
 		fmt.Fprintf(e.Stderr, "warning: %s\n", w)
 	}

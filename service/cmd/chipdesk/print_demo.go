@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/grblsim"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/jobs"
 )
@@ -48,6 +48,10 @@ func demoPrinters(e *cmdline.Env, cfg *config, dir string) (stop func()) {
 func demoQueueTags(ctx context.Context, e *cmdline.Env, a *app) {
 	if a.runner == nil {
 		return
+	}
+	now := e.Now()
+	if err := a.issuer.ApproveAll(ctx, "demo", now, now.Year(), now.Year()+1); err != nil {
+		fmt.Fprintf(e.Stderr, "demo: approving the designs: %v\n", err)
 	}
 	if _, err := jobs.QueueActive(ctx, a.issuer, service.JobPrint); err != nil {
 		fmt.Fprintf(e.Stderr, "demo: printing: %v\n", err)

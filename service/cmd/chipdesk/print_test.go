@@ -11,11 +11,13 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
-	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/grblsim"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
+	"github.com/chipdesk/chipdesk/tags"
 )
 
 // runPrintCmd runs "chipdesk print ARGS..." and returns status, stdout, stderr.
@@ -49,7 +51,7 @@ func printDB(t *testing.T) (string, *service.Licence) {
 	a := &service.Animal{Name: "Rex", Species: service.Dog}
 	l := &service.Licence{Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-03-15"), ExpiresOn: service.MustDate("2027-03-31")}
 	for _, err := range []error{db.CreateOwner(ctx, o), func() error { a.OwnerID = o.ID; return db.CreateAnimal(ctx, a) }(),
-		func() error { l.AnimalID = a.ID; return db.CreateLicence(ctx, l) }()} {
+		func() error { l.AnimalID = a.ID; return db.CreateLicence(ctx, l) }(), approveDesigns(ctx, db)} {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,4 +286,16 @@ func TestPrintRun(t *testing.T) {
 	if len(sim.Jobs()) != 1 || !strings.Contains(out.String(), fmt.Sprintf("job 1 minneapolis tag %d on front: done", l.TagNumber)) {
 		t.Errorf("print run made %d labels, said:\n%s", len(sim.Jobs()), out.String())
 	}
+}
+
+// approveDesigns approves the built-in designs of this year and the
+// next, as an administrator does on the admin page before any tag is
+// made (licensing.DesignApproved).
+func approveDesigns(ctx context.Context, st service.AuditService) error {
+	ds, err := tags.LoadDesigns("")
+	if err != nil {
+		return err
+	}
+	y := time.Now().Year()
+	return licensing.ApproveAll(ctx, st, ds, "test-admin", time.Now(), 2026, 2027, y, y+1)
 }

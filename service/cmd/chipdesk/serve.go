@@ -13,10 +13,13 @@ import (
 
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/custody"
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/httpapi"
+	"github.com/chipdesk/chipdesk/service/incidents"
 	"github.com/chipdesk/chipdesk/service/jobs"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
@@ -55,9 +58,13 @@ type app struct {
 	log    *slog.Logger
 	store  backend
 	lookup *lookup.Service
-	hub    *events.Hub
-	pipe   *hardware.Pipeline
-	hw     *hardware.Manager
+	// lic, custody and inc are the application layer every door calls.
+	lic     *licensing.Service
+	custody *custody.Service
+	inc     *incidents.Service
+	hub     *events.Hub
+	pipe    *hardware.Pipeline
+	hw      *hardware.Manager
 	// issuer queues tags (pages, API); runner makes them on printers,
 	// nil when none is configured.
 	issuer   *jobs.Issuer
@@ -79,6 +86,10 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		return nil, err
 	}
 	if a.lookup, err = lookup.New(&lookup.Opts{Store: a.store, Rules: rs, Jurisdiction: cfg.Jurisdiction, Locale: cfg.Locale, Now: now}); err != nil {
+		a.close()
+		return nil, err
+	}
+	if err := a.openLayer(rs, now); err != nil {
 		a.close()
 		return nil, err
 	}
@@ -110,7 +121,7 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	}
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
-		Web: pages, Jobs: a.issuer, Runner: a.runner,
+		Web: pages, Jobs: a.issuer, Runner: a.runner, Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
 	}); err != nil {
 		a.close()
 		return nil, err
@@ -125,6 +136,18 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	return a, nil
+}
+
+// openLayer makes the application layer over the store and the rules.
+func (a *app) openLayer(rs *rules.Set, now func() time.Time) (err error) {
+	if a.lic, err = licensing.New(&licensing.Opts{Store: a.store, Rules: rs, Now: now}); err != nil {
+		return err
+	}
+	if a.custody, err = custody.New(&custody.Opts{Store: a.store, Rules: rs, Now: now}); err != nil {
+		return err
+	}
+	a.inc, err = incidents.New(&incidents.Opts{Store: a.store, Rules: rs, Jurisdiction: a.lookup.Home(), Now: now})
+	return err
 }
 
 // listen binds the configured address.

@@ -127,6 +127,9 @@ func seedVaccinated(t *testing.T, db string) int64 {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	if err := approveDesigns(ctx, st); err != nil {
+		t.Fatal(err)
+	}
 	o := &service.Owner{Name: "Sam Okafor", City: "Minneapolis", Phone: "612-555-0100"}
 	if err := st.CreateOwner(ctx, o); err != nil {
 		t.Fatal(err)

@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"image/png"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/chipdesk/chipdesk/internal/cmdline"
+	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/tags"
 	"github.com/chipdesk/chipdesk/tags/check"
 	"github.com/chipdesk/chipdesk/tags/toolpath"
@@ -38,7 +41,7 @@ func runTag(ctx context.Context, e *cmdline.Env, args []string) error {
 		keysPath   = fs.String("keys", os.Getenv("CHIPDESK_TAG_KEYS"), "check-code key `path` (file or directory of *.keys)")
 		designsDir = fs.String("designs", "", "`directory` of extra design files")
 		fontPath   = fs.String("font", "", "TrueType or OpenType `file` for the text (default Go Bold)")
-		j          = fs.String("jurisdiction", "", "jurisdiction `code`, e.g. MPLS")
+		j          = fs.String("jurisdiction", "", "jurisdiction by `name` or code: minneapolis, Minneapolis or MPLS")
 		year       = fs.Int("year", 0, "licence `year`")
 		number     = fs.Int("number", 0, "register `number`")
 		species    = fs.String("species", "", "dog, cat or ferret (default: the design's first)")
@@ -166,10 +169,40 @@ func tagSetup(e *cmdline.Env, keysPath, designsDir, fontPath string) (*tags.Rend
 	if err != nil {
 		return nil, nil, err
 	}
+	rs, err := rules.Embedded()
+	if err != nil {
+		return nil, nil, err
+	}
 	issue := func(j string, year, number int, species string) (*tags.Tag, error) {
-		return designs.Issue(keys, j, year, number, species)
+		code, err := tagCode(rs, designs, j)
+		if err != nil {
+			return nil, err
+		}
+		return designs.Issue(keys, code, year, number, species)
 	}
 	return r, issue, nil
+}
+
+// tagCode is the design code of the jurisdiction j names: a profile's
+// id, name or code in any case through the one resolver
+// (rules.Set.Resolve: "minneapolis", "Minneapolis", "MPLS" are the same
+// tags), else a design's own code ("MNDD", the state's dangerous-dog
+// tag). An unknown name is refused with the known ones listed.
+func tagCode(rs *rules.Set, designs *tags.Designs, j string) (string, error) {
+	if p, err := rs.Resolve(j); err == nil && len(p.Codes) > 0 {
+		return p.Codes[0], nil
+	}
+	up := strings.ToUpper(strings.TrimSpace(j))
+	var codes []string
+	for _, d := range designs.All() {
+		if d.Jurisdiction == up {
+			return up, nil
+		}
+		if !slices.Contains(codes, d.Jurisdiction) {
+			codes = append(codes, d.Jurisdiction)
+		}
+	}
+	return "", fmt.Errorf("unknown jurisdiction %q: known are %s, and the design codes %s", j, rs.Known(), strings.Join(codes, ", "))
 }
 
 // tagPlate lays tags number..number+count-1 out on plates and writes

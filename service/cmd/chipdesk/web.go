@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -8,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/service/web"
@@ -47,7 +50,7 @@ func newWeb(a *app, rs *rules.Set, log *slog.Logger, now func() time.Time) (http
 	if dir := os.Getenv("CHIPDESK_PHOTOS"); dir != "" {
 		photos = os.DirFS(dir)
 	}
-	devices := web.DeviceList{web.ReaderDevices(a.hw, now)}
+	devices := web.DeviceList{readerDevices(a.hw, now)}
 	var wake func()
 	if a.runner != nil {
 		devices = append(devices, web.JobDevices(a.runner))
@@ -55,12 +58,35 @@ func newWeb(a *app, rs *rules.Set, log *slog.Logger, now func() time.Time) (http
 	}
 	return web.New(&web.Opts{
 		Photos: photos,
-		Store:  a.store, Lookup: a.lookup, Rules: rs, Hub: a.hub,
+		Store:  a.store, Lookup: a.lookup, Hub: a.hub,
+		Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
 		Jobs:          a.issuer,
 		Devices:       devices,
 		Wake:          wake,
 		Jurisdiction:  a.cfg.Jurisdiction,
 		SecureCookies: os.Getenv("CHIPDESK_SECURE_COOKIES") == "1",
 		Logger:        log, Now: now,
+	})
+}
+
+// readerDevices lists the readers of a hardware.Manager for the admin
+// page; now stamps the answer. The doors do not import each other: the
+// command joins them.
+func readerDevices(m *hardware.Manager, now func() time.Time) web.Devices {
+	return web.DevicesFunc(func(ctx context.Context) []web.Device {
+		var out []web.Device
+		for _, st := range m.Status() {
+			d := web.Device{Kind: "reader", Name: st.Name, Ready: st.Connected, At: now()}
+			switch {
+			case st.Connected:
+				d.State = fmt.Sprintf("connected, %d reads", st.Reads)
+			case st.LastError != "":
+				d.State = "not connected: " + st.LastError
+			default:
+				d.State = "not connected"
+			}
+			out = append(out, d)
+		}
+		return out
 	})
 }

@@ -48,7 +48,21 @@ func (db *DB) CreateLicence(ctx context.Context, l *service.Licence) error {
 	if err := l.Prepare(); err != nil {
 		return err
 	}
+	if v := l.Vaccination; v != nil {
+		v.AnimalID = l.AnimalID
+		if err := v.Validate(); err != nil {
+			return err
+		}
+	}
 	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		if v := l.Vaccination; v != nil {
+			// The certificate shown at the sale: one transaction with
+			// the licence.
+			v.CreatedAt = now
+			if err := insertRow(ctx, tx, "vaccinations", &v.ID, "Vaccination", insertVaccinationSQL, vaccinationArgs(v)...); err != nil {
+				return err
+			}
+		}
 		if l.Replaces != 0 {
 			// The row lock makes a second, concurrent replacement wait
 			// and then find the licence no longer active.
