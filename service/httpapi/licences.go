@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/lookup"
@@ -21,12 +22,13 @@ func (s *Server) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 		// A clinic sells as a clinic, in its own name (Minneapolis 64.30).
 		req.IssuedBy, req.Clinic = service.IssuerClinic, clinicName(t)
 	}
-	l, err := s.lookup.IssueLicence(r.Context(), &req)
+	ctx, ch := s.changing(r, "licence.create", "licence", 0, req.Jurisdiction)
+	l, err := s.lookup.IssueLicence(ctx, &req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "licence.create", "licence", l.ID, l.Jurisdiction)
+	s.changed(r, ch, l.ID)
 	s.writeJSON(w, r, http.StatusCreated, l)
 }
 
@@ -46,12 +48,13 @@ func (s *Server) handleRenewLicence(w http.ResponseWriter, r *http.Request) {
 	if t.Role == service.RoleClinic {
 		req.IssuedBy, req.Clinic = service.IssuerClinic, clinicName(t)
 	}
-	l, err := s.lookup.RenewLicence(r.Context(), id, &req)
+	ctx, ch := s.changing(r, "licence.renew", "licence", 0, "renews licence "+strconv.FormatInt(id, 10))
+	l, err := s.lookup.RenewLicence(ctx, id, &req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "licence.renew", "licence", l.ID, "renews licence")
+	s.changed(r, ch, l.ID)
 	s.writeJSON(w, r, http.StatusCreated, l)
 }
 
@@ -76,11 +79,12 @@ func (s *Server) handleRevokeLicence(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.store.RevokeLicence(r.Context(), id); err != nil {
+	ctx, ch := s.changing(r, "licence.revoke", "licence", id, "")
+	if err := s.store.RevokeLicence(ctx, id); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "licence.revoke", "licence", id, "")
+	s.changed(r, ch, id)
 	w.WriteHeader(http.StatusNoContent)
 }
 
