@@ -54,6 +54,7 @@ type Opts struct {
 // Targets from the issues; see the package documentation.
 const (
 	targetLookups    = 20_000 // lookups/s at 1,000,000 animals
+	targetFloorShare = 0.6    // of the bare-stack floor, same run
 	targetScanP99    = 5      // ms
 	targetRSS        = 100    // MB
 	targetImport     = 20     // s for 1,000,000 licences
@@ -176,6 +177,9 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 	}
 	defer sim.Close()
 	if err := lookupFigures(ctx, r, o, srv, token, ds, "SQLite", at, step); err != nil {
+		return nil, err
+	}
+	if err := bareFigure(ctx, r, o, dbPath, token, ds, "SQLite", step); err != nil {
 		return nil, err
 	}
 	r.add(Figure{Name: "  store lookup by chip, SQLite, in process", Value: us(storeLookup), Unit: "µs",
@@ -393,7 +397,62 @@ func postgresFigures(ctx context.Context, r *Report, o *Opts, ds *Dataset, now f
 		return err
 	}
 	defer srv.Stop(15 * time.Second)
-	return lookupFigures(ctx, r, o, srv, token, ds, "PostgreSQL", at, step)
+	if err := lookupFigures(ctx, r, o, srv, token, ds, "PostgreSQL", at, step); err != nil {
+		return err
+	}
+	return bareFigure(ctx, r, o, dsn, token, ds, "PostgreSQL", step)
+}
+
+// bareFigure builds the bare rows of db, runs the bare server on them
+// and drives it with the lookup load, the same as the lookups just
+// measured; it adds the floor's rate and sets the lookup figure's ratio
+// to it.
+func bareFigure(ctx context.Context, r *Report, o *Opts, db, token string, ds *Dataset, backend string, step func(string, ...any)) error {
+	step("building the bare-stack rows on %s", backend)
+	if err := BuildBare(ctx, db); err != nil {
+		return err
+	}
+	sctx, cancel := context.WithTimeout(ctx, postgresStartMax)
+	srv, err := StartServer(sctx, o.Binary, "bench", "--bare-serve", db, "--listen", "127.0.0.1:0")
+	cancel()
+	if err != nil {
+		return err
+	}
+	defer srv.Stop(15 * time.Second)
+	step("bare-stack floor on %s", backend)
+	m, err := measureLoad(ctx, srv, &LoadOpts{URL: srv.URL, Token: token, Clients: o.Clients, Duration: o.LookupTime, Seed: 1,
+		Path: func(rng *mrand.Rand) string { return barePath + "?chip=" + ds.Chips[rng.IntN(len(ds.Chips))] }})
+	if err != nil {
+		return err
+	}
+	if m.res.Errors > 0 {
+		return fmt.Errorf("bench: %d of %d bare-stack lookups on %s failed: %s", m.res.Errors, m.res.Requests, backend, m.res.FirstError)
+	}
+	floor := m.res.PerSecond()
+	r.add(Figure{Name: "bare-stack floor, " + backend, Value: floor, Unit: "/s",
+		Note: fmt.Sprintf("net/http + %s + encoding/json, one row per chip, no token, rules or audit; p99 %s; server CPU %.0f µs per lookup",
+			bareDriver(backend), ms(m.res.Latency.P99), us(m.server))})
+	// The lookup's target is now its share of this floor, measured in
+	// the same run on the same cores.
+	for i := range r.Figures {
+		f := &r.Figures[i]
+		if f.Name != "lookup by chip, "+backend+", HTTP" || f.Skipped != "" || floor <= 0 {
+			continue
+		}
+		f.Target = targetFloorShare * floor
+		f.Note = fmt.Sprintf("%.2f × the bare-stack floor (target %.1f ×); %s", f.Value/floor, targetFloorShare, f.Note)
+		f.judge()
+		r.add(Figure{Name: "  lookup / bare-stack floor, " + backend, Value: f.Value / floor, Unit: "×",
+			Target: targetFloorShare, Better: Higher, Note: "same load, same run"})
+	}
+	return nil
+}
+
+func bareDriver(backend string) string {
+	if backend == "PostgreSQL" {
+		return "pgx"
+	}
+	return "modernc SQLite"
 }
 
 // recordForRules returns the record of a dangerous dog (or of the

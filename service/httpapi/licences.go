@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-
 	"strconv"
 
 	"github.com/chipdesk/chipdesk/service/licensing"
@@ -17,18 +16,19 @@ func (s *Server) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Seller = callerOf(r.Context())
-	l, err := s.lic.Issue(r.Context(), &req)
+	action, detail := "licence.create", req.Jurisdiction
+	if req.Replaces != 0 {
+		action, detail = "licence.duplicate", "replaces licence "+strconv.FormatInt(req.Replaces, 10)
+	}
+	ctx, ch := s.changing(r, action, "licence", 0, detail)
+	l, err := s.lic.Issue(ctx, &req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
+	s.changed(r, ch, l.ID)
 	if l.VaccinationID != 0 {
 		s.change(r, "vaccination.create", "vaccination", l.VaccinationID, "with licence")
-	}
-	if l.Replaces != 0 {
-		s.change(r, "licence.duplicate", "licence", l.ID, "replaces licence "+strconv.FormatInt(l.Replaces, 10))
-	} else {
-		s.change(r, "licence.create", "licence", l.ID, l.Jurisdiction)
 	}
 	s.writeJSON(w, r, http.StatusCreated, l)
 }
@@ -45,12 +45,13 @@ func (s *Server) handleRenewLicence(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Seller = callerOf(r.Context())
-	l, err := s.lic.Renew(r.Context(), id, &req)
+	ctx, ch := s.changing(r, "licence.renew", "licence", 0, "renews licence "+strconv.FormatInt(id, 10))
+	l, err := s.lic.Renew(ctx, id, &req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "licence.renew", "licence", l.ID, "renews licence")
+	s.changed(r, ch, l.ID)
 	s.writeJSON(w, r, http.StatusCreated, l)
 }
 
@@ -75,10 +76,11 @@ func (s *Server) handleRevokeLicence(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.store.RevokeLicence(r.Context(), id); err != nil {
+	ctx, ch := s.changing(r, "licence.revoke", "licence", id, "")
+	if err := s.store.RevokeLicence(ctx, id); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "licence.revoke", "licence", id, "")
+	s.changed(r, ch, id)
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -50,14 +50,23 @@ func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error
 	if err := e.Validate(); err != nil {
 		return err
 	}
-	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
-		if e.At.IsZero() {
-			e.At = now
-		}
-		e.At = e.At.UTC().Truncate(time.Microsecond)
-		return insertRow(ctx, tx, "audit_events", &e.ID, "Audit event", insertAuditSQL,
-			e.At, e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site)
+	// An event stored on its own is not a change's (writeTx with nil).
+	return db.writeTx(ctx, nil, func(tx pgx.Tx, now time.Time) error {
+		return insertAudit(ctx, tx, now, e)
 	})
+}
+
+// insertAudit inserts e in tx, stamping a zero At with now.
+func insertAudit(ctx context.Context, tx pgx.Tx, now time.Time, e *service.AuditEvent) error {
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	if e.At.IsZero() {
+		e.At = now
+	}
+	e.At = e.At.UTC().Truncate(time.Microsecond)
+	return insertRow(ctx, tx, "audit_events", &e.ID, "Audit event", insertAuditSQL,
+		e.At, e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site)
 }
 
 // FindAuditEvents implements service.AuditService.

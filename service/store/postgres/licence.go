@@ -109,12 +109,14 @@ func insertLicence(ctx context.Context, tx pgx.Tx, l *service.Licence, now time.
 
 // RevokeLicence implements service.LicenceService.
 func (db *DB) RevokeLicence(ctx context.Context, id int64) error {
-	tag, err := db.pool.Exec(ctx, `UPDATE licences SET status = $1 WHERE id = $2`, service.LicenceRevoked, id)
-	if err != nil {
-		return mapErr(err, "Licence")
-	}
-	if tag.RowsAffected() == 0 {
-		return service.Errorf(service.ENOTFOUND, "Licence not found.")
-	}
-	return nil
+	return db.write(ctx, func(tx pgx.Tx, _ time.Time) error {
+		tag, err := tx.Exec(ctx, `UPDATE licences SET status = $1 WHERE id = $2`, service.LicenceRevoked, id)
+		if err != nil {
+			return mapErr(err, "Licence")
+		}
+		if tag.RowsAffected() == 0 {
+			return service.Errorf(service.ENOTFOUND, "Licence not found.")
+		}
+		return nil
+	})
 }

@@ -24,35 +24,41 @@ func (db *DB) CreateAuditEvents(ctx context.Context, evs []*service.AuditEvent) 
 			return err
 		}
 	}
+	return db.writeAudit(ctx, func(tx *sql.Tx, now time.Time) error {
+		return insertAuditEvents(ctx, tx, evs, now)
+	})
+}
+
+// insertAuditEvents is CreateAuditEvents' insert, in the audit log's
+// transaction tx.
+func insertAuditEvents(ctx context.Context, tx *sql.Tx, evs []*service.AuditEvent, now time.Time) error {
 	withID := !strings.HasPrefix(columns.Audit, "id, ") ||
 		slices.ContainsFunc(evs, func(e *service.AuditEvent) bool { return e.ID != 0 })
-	return db.writeAudit(ctx, func(tx *sql.Tx, now time.Time) error {
-		args := make([]any, 0, auditCols*min(len(evs), auditChunk))
-		if len(evs) >= 2*auditChunk {
-			// Parsing a statement of auditChunk rows costs about as much
-			// as running it: done once, not once per chunk.
-			st, err := tx.PrepareContext(ctx, auditInsert(auditChunk, withID))
-			if err != nil {
+	args := make([]any, 0, auditCols*min(len(evs), auditChunk))
+	if len(evs) >= 2*auditChunk {
+		// Parsing a statement of auditChunk rows costs about as much
+		// as running it: done once, not once per chunk.
+		st, err := tx.PrepareContext(ctx, auditInsert(auditChunk, withID))
+		if err != nil {
+			return mapErr(err, "Audit event")
+		}
+		defer st.Close()
+		for ; len(evs) >= auditChunk; evs = evs[auditChunk:] {
+			args = appendAuditArgs(args[:0], evs[:auditChunk], now, withID)
+			if _, err := st.ExecContext(ctx, args...); err != nil {
 				return mapErr(err, "Audit event")
 			}
-			defer st.Close()
-			for ; len(evs) >= auditChunk; evs = evs[auditChunk:] {
-				args = appendAuditArgs(args[:0], evs[:auditChunk], now, withID)
-				if _, err := st.ExecContext(ctx, args...); err != nil {
-					return mapErr(err, "Audit event")
-				}
-			}
 		}
-		for len(evs) > 0 {
-			n := min(len(evs), auditChunk)
-			args = appendAuditArgs(args[:0], evs[:n], now, withID)
-			if _, err := tx.ExecContext(ctx, auditInsert(n, withID), args...); err != nil {
-				return mapErr(err, "Audit event")
-			}
-			evs = evs[n:]
+	}
+	for len(evs) > 0 {
+		n := min(len(evs), auditChunk)
+		args = appendAuditArgs(args[:0], evs[:n], now, withID)
+		if _, err := tx.ExecContext(ctx, auditInsert(n, withID), args...); err != nil {
+			return mapErr(err, "Audit event")
 		}
-		return nil
-	})
+		evs = evs[n:]
+	}
+	return nil
 }
 
 // auditInsert is the INSERT of n audit events, with their ids or

@@ -56,6 +56,10 @@ func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error
 }
 
 // FindAuditEvents implements service.AuditService.
+// Events of changes still in the outbox are moved first.
 func (db *DB) FindAuditEvents(ctx context.Context, f service.AuditFilter) ([]*service.AuditEvent, int, error) {
+	if err := db.moveOutbox(ctx, db.rdb); err != nil {
+		return nil, 0, err
+	}
 	return findPage(ctx, db.adb, "audit_events", columns.Audit, "at DESC, id DESC", "Audit event", filter.Audit(f), f.Offset, f.Limit, scanAudit)
 }

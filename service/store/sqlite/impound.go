@@ -29,6 +29,7 @@ func (db *DB) CreateImpoundment(ctx context.Context, i *service.Impoundment) err
 			nullID(i.ID), i.AnimalID, i.Jurisdiction, formatStamp(i.IntakeAt), i.IntakeOn, i.Site, i.WhereFound, i.NoticeOn,
 			i.HoldUntil, i.BiteCase, i.Disposition, i.DispositionOn, i.DispositionNote, i.FeesCents,
 			formatStamp(now), formatStamp(now)).Scan(&i.ID)
+		service.Created(ctx, "impoundments", i.ID)
 		return mapErr(err, "Impoundment")
 	})
 }

@@ -92,6 +92,7 @@ func insertLicence(ctx context.Context, tx *sql.Tx, l *service.Licence, now time
 	}
 	l.CreatedAt = now
 	err := tx.QueryRowContext(ctx, insertLicenceSQL, licenceArgs(l)...).Scan(&l.ID)
+	service.Created(ctx, "licences", l.ID)
 	return mapErr(err, "Licence or tag number")
 }
 

@@ -59,6 +59,7 @@ func Run(t *testing.T, open Opener) {
 		{"RecordByTag", testRecordByTag},
 		{"Scans", testScans},
 		{"Audit", testAudit},
+		{"ChangeAudit", testChangeAudit},
 		{"Tokens", testTokens},
 		{"Jobs", testJobs},
 		{"ImportExport", testImportExport},

@@ -1,0 +1,23 @@
+package columns
+
+// Tables lists the tables both stores keep, parents before children: the
+// order in which a copy of one store into the other (chipdesk migrate)
+// moves them. A table added to both schemas is added here; a store's
+// tables not listed are its own (SQLite's lookup rows and audit outbox)
+// and are never copied.
+var Tables = []string{
+	"owners", "animals", "chips", "licences", "tag_counters", "tag_batches", "vaccinations", "designations", "bites",
+	"quarantines", "impoundments", "scans", "audit_events", "tokens", "idempotency_keys", "jobs", "device_events",
+}
+
+// OrderBy is the ORDER BY clause that reads table's rows by its primary
+// key: id, except for the tables keyed otherwise.
+func OrderBy(table string) string {
+	switch table {
+	case "tag_counters":
+		return " ORDER BY jurisdiction, year"
+	case "idempotency_keys":
+		return " ORDER BY actor, idem_key"
+	}
+	return " ORDER BY id"
+}
