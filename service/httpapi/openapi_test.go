@@ -62,9 +62,9 @@ func TestAnswersMatchOpenAPI(t *testing.T) {
 	impounded := map[string]int64{}
 	for _, j := range []string{"minneapolis", "chanhassen"} {
 		var an struct{ ID int64 }
-		h.mustJSON(service.RoleIntake, "POST", "/api/v1/animals", map[string]any{"ownerId": s.owner, "name": "Pip", "species": "dog"}, http.StatusCreated, &an)
+		h.mustJSON(service.RoleIntake, "POST", "/api/v1/animals", map[string]any{"owner_id": s.owner, "name": "Pip", "species": "dog"}, http.StatusCreated, &an)
 		h.mustJSON(service.RoleIntake, "POST", "/api/v1/impoundments", map[string]any{
-			"animalId": an.ID, "jurisdiction": j, "intakeOn": "2026-06-08", "whereFound": "Lake Ann Park",
+			"animal_id": an.ID, "jurisdiction": j, "intake_on": "2026-06-08", "where_found": "Lake Ann Park",
 		}, http.StatusCreated, nil)
 		impounded[j] = an.ID
 	}
