@@ -124,7 +124,7 @@ func GenerateOpenAPI() ([]byte, error) {
 			op["requestBody"] = map[string]any{"required": true,
 				"content": map[string]any{"application/json": map[string]any{"schema": ss.ref(d.body, sd)}}}
 		}
-		resps := errorAnswers()
+		resps := errorAnswers(method, path, d)
 		for _, a := range d.answers {
 			r := map[string]any{"description": a.desc}
 			switch {
@@ -231,10 +231,22 @@ var errorKinds = []struct {
 	{500, "Internal", "Internal error (details logged, never sent)"},
 }
 
-func errorAnswers() map[string]any {
+// errorAnswers are the error answers an operation can give: 401, 403 and
+// 500 any; 400 one that reads an id, a parameter or a body; 404 one that
+// names a record or needs a part a server may lack (printers, readers);
+// 409 a change; 413 one with a body.
+func errorAnswers(method, path string, d opDoc) map[string]any {
+	can := map[int]bool{401: true, 403: true, 500: true}
+	hasID := strings.Contains(path, "{")
+	can[400] = hasID || d.params != nil || d.body != nil || d.idempotent
+	can[404] = hasID || d.tag == "tags" || d.tag == "lookup" || d.tag == "scans"
+	can[409] = method != http.MethodGet
+	can[413] = d.body != nil
 	m := map[string]any{}
 	for _, e := range errorKinds {
-		m[fmt.Sprint(e.status)] = map[string]any{"$ref": "#/components/responses/" + e.name}
+		if can[e.status] {
+			m[fmt.Sprint(e.status)] = map[string]any{"$ref": "#/components/responses/" + e.name}
+		}
 	}
 	return m
 }

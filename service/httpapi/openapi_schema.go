@@ -150,6 +150,15 @@ func (s *schemaSet) name(all map[reflect.Type]bool, rename map[reflect.Type]stri
 	}
 }
 
+// enumName is the schema name of a closed set: its Go name, prefixed by
+// its package's unless that is package service.
+func enumName(t reflect.Type) string {
+	if t.PkgPath() == reflect.TypeFor[service.Owner]().PkgPath() {
+		return t.Name()
+	}
+	return exported(pkgName(t)) + t.Name()
+}
+
 func pkgName(t reflect.Type) string {
 	p := t.PkgPath()
 	return p[strings.LastIndexByte(p, '/')+1:]
@@ -225,7 +234,11 @@ func (s *schemaSet) schema(t reflect.Type) map[string]any {
 	case t == timeType:
 		return map[string]any{"type": "string", "format": "date-time"}
 	case s.enums[t] != nil:
-		return map[string]any{"type": "string", "enum": s.enums[t]}
+		// A closed set is one schema, named for its Go type, so that a
+		// generated client has one type for it.
+		n := enumName(t)
+		s.defs[n] = map[string]any{"type": "string", "enum": s.enums[t]}
+		return map[string]any{"$ref": "#/components/schemas/" + n}
 	}
 	switch t.Kind() {
 	case reflect.String:
