@@ -33,6 +33,11 @@ if [ ! -d .tools/node/node_modules/zpl-renderer-js ]; then
 	log "installing zpl-renderer-js into .tools/node"
 	npm install --silent --no-audit --no-fund --prefix .tools/node zpl-renderer-js@3.4.0 >/dev/null
 fi
+# The OpenAPI linter (2.77.0 runs on Node 20.19 and later).
+if [ ! -d .tools/node/node_modules/@redocly/cli ]; then
+	log "installing @redocly/cli into .tools/node"
+	npm install --silent --no-audit --no-fund --prefix .tools/node @redocly/cli@2.77.0 >/dev/null
+fi
 
 # --- PostgreSQL on 127.0.0.1 (a private throwaway cluster) -------------------
 pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
@@ -74,6 +79,10 @@ go vet -tags libusb ./...
 log "build (CGO_ENABLED=0, and -tags libusb)"
 CGO_ENABLED=0 go build ./...
 go build -tags libusb ./...
+
+log "OpenAPI: redocly lint of the document the server serves (no error allowed)"
+CHIPDESK_OPENAPI_OUT="$root/.tools/openapi.json" go test -count=1 -run '^TestOpenAPIServed$' ./service/httpapi
+REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true .tools/node/node_modules/.bin/redocly lint --format=stylish .tools/openapi.json
 
 log "go test"
 # Browser screenshots and other test artifacts land here.

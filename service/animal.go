@@ -18,8 +18,8 @@ type Owner struct {
 	Phone    string `json:"phone,omitempty"`
 	Email    string `json:"email,omitempty"`
 
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // Validate reports an EINVALID error when o lacks required fields.
@@ -38,9 +38,16 @@ type OwnerFilter struct {
 	Offset, Limit int
 }
 
-// OwnerUpdate holds the fields to change; nil fields stay.
+// OwnerUpdate holds the fields to change; nil fields stay. It is the
+// body of PATCH /api/v1/owners/{id}: a field absent (or null) stays as it is.
 type OwnerUpdate struct {
-	Name, Address, City, State, Postcode, Phone, Email *string
+	Name     *string `json:"name,omitempty"`
+	Address  *string `json:"address,omitempty"`
+	City     *string `json:"city,omitempty"`
+	State    *string `json:"state,omitempty"`
+	Postcode *string `json:"postcode,omitempty"`
+	Phone    *string `json:"phone,omitempty"`
+	Email    *string `json:"email,omitempty"`
 }
 
 // Apply changes o as u says (nil fields stay) and validates the
@@ -115,7 +122,7 @@ func (p Programme) Valid() bool {
 // Animal is one kept animal.
 type Animal struct {
 	ID      int64   `json:"id"`
-	OwnerID int64   `json:"ownerId,omitempty"` // 0: no known owner (stray)
+	OwnerID int64   `json:"owner_id,omitempty"` // 0: no known owner (stray)
 	Name    string  `json:"name,omitempty"`
 	Species Species `json:"species"`
 	Breed   string  `json:"breed,omitempty"`
@@ -123,17 +130,17 @@ type Animal struct {
 	Sex     Sex     `json:"sex,omitempty"`
 	// Altered is true when the animal is spayed or neutered.
 	Altered   bool `json:"altered"`
-	BirthDate Date `json:"birthDate,omitzero"`
+	BirthDate Date `json:"birth_date,omitzero"`
 	// Description holds markings and other identifying traits.
 	Description string `json:"description,omitempty"`
 	// Photo is a reference (file name or URL) to the animal's photograph.
 	Photo     string    `json:"photo,omitempty"`
 	Programme Programme `json:"programme,omitempty"`
 	// DiedOn is the date of death, when known.
-	DiedOn Date `json:"diedOn,omitzero"`
+	DiedOn Date `json:"died_on,omitzero"`
 
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // Validate reports an EINVALID error for a bad species, sex or programme.
@@ -158,16 +165,21 @@ type AnimalFilter struct {
 	Offset, Limit int
 }
 
-// AnimalUpdate holds the fields to change; nil fields stay.
+// AnimalUpdate holds the fields to change; nil fields stay. It is the
+// body of PATCH /api/v1/animals/{id}: a field absent (or null) stays as it is.
 type AnimalUpdate struct {
-	OwnerID                          *int64
-	Name, Breed, Colour, Description *string
-	Photo                            *string
-	Species                          *Species
-	Sex                              *Sex
-	Altered                          *bool
-	BirthDate, DiedOn                *Date
-	Programme                        *Programme
+	OwnerID     *int64     `json:"owner_id,omitempty"`
+	Name        *string    `json:"name,omitempty"`
+	Breed       *string    `json:"breed,omitempty"`
+	Colour      *string    `json:"colour,omitempty"`
+	Description *string    `json:"description,omitempty"`
+	Photo       *string    `json:"photo,omitempty"`
+	Species     *Species   `json:"species,omitempty"`
+	Sex         *Sex       `json:"sex,omitempty"`
+	Altered     *bool      `json:"altered,omitempty"`
+	BirthDate   *Date      `json:"birth_date,omitempty"`
+	DiedOn      *Date      `json:"died_on,omitempty"`
+	Programme   *Programme `json:"programme,omitempty"`
 }
 
 // Apply changes a as u says (nil fields stay) and validates the
@@ -192,15 +204,15 @@ func (a *Animal) Apply(u AnimalUpdate) error {
 // several (double chipping happens).
 type Chip struct {
 	ID       int64 `json:"id"`
-	AnimalID int64 `json:"animalId"`
+	AnimalID int64 `json:"animal_id"`
 	// Code is the normalised chip id (chipid.ID.Code); unique across
 	// all animals.
 	Code         string      `json:"code"`
 	Kind         chipid.Kind `json:"kind"`
 	Manufacturer string      `json:"manufacturer,omitempty"`
-	ImplantDate  Date        `json:"implantDate,omitzero"`
+	ImplantDate  Date        `json:"implant_date,omitzero"`
 
-	CreatedAt time.Time `json:"createdAt"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // Validate checks what a store needs to keep the chip.

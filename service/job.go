@@ -36,7 +36,7 @@ func (s JobState) Valid() bool {
 type Job struct {
 	ID        int64   `json:"id"`
 	Kind      JobKind `json:"kind"`
-	LicenceID int64   `json:"licenceId"`
+	LicenceID int64   `json:"licence_id"`
 	// Reason is why the tag is made: "new", "duplicate", "reprint".
 	Reason string `json:"reason"`
 	// Key makes creation idempotent; it defaults to JobKey(LicenceID,
@@ -47,8 +47,8 @@ type Job struct {
 	Error    string   `json:"error,omitempty"` // the device's last error
 	Attempts int      `json:"attempts"`
 
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // Validate checks a job to be created: a print or engrave order for a

@@ -50,29 +50,29 @@ const (
 // Jurisdiction and Year.
 type Licence struct {
 	ID           int64       `json:"id"`
-	AnimalID     int64       `json:"animalId"`
+	AnimalID     int64       `json:"animal_id"`
 	Kind         LicenceKind `json:"kind"`
 	Jurisdiction string      `json:"jurisdiction"` // profile id, "minneapolis"
 	// Year is the tag year. Create fills it from IssuedOn when 0.
 	Year int `json:"year"`
 	// TagNumber is the register number stamped on the tag. Create
 	// assigns the next free number when 0.
-	TagNumber int           `json:"tagNumber"`
-	IssuedOn  Date          `json:"issuedOn"`
-	ExpiresOn Date          `json:"expiresOn"`
+	TagNumber int           `json:"tag_number"`
+	IssuedOn  Date          `json:"issued_on"`
+	ExpiresOn Date          `json:"expires_on"`
 	Status    LicenceStatus `json:"status"`
 	// FeeCents is the fee paid; FeeCode names the fee line (rules).
-	FeeCents int64  `json:"feeCents"`
-	FeeCode  string `json:"feeCode,omitempty"`
-	IssuedBy Issuer `json:"issuedBy"`
+	FeeCents int64  `json:"fee_cents"`
+	FeeCode  string `json:"fee_code,omitempty"`
+	IssuedBy Issuer `json:"issued_by"`
 	// Clinic names the issuing clinic when IssuedBy is IssuerClinic, and
 	// ClinicPayCents is what the city owes it (64.30).
 	Clinic         string `json:"clinic,omitempty"`
-	ClinicPayCents int64  `json:"clinicPayCents,omitempty"`
+	ClinicPayCents int64  `json:"clinic_pay_cents,omitempty"`
 	// Replaces is the licence whose lost or stolen tag this one
 	// duplicates (64.40), with the reason.
 	Replaces      int64         `json:"replaces,omitempty"`
-	ReplaceReason ReplaceReason `json:"replaceReason,omitempty"`
+	ReplaceReason ReplaceReason `json:"replace_reason,omitempty"`
 	// Site names the office, shelter or clinic that issued the licence
 	// (the issuing token's site), so that several sites can share one
 	// database.
@@ -81,7 +81,7 @@ type Licence struct {
 	// at the sale: the store keeps it in the licence's transaction.
 	Vaccination *RabiesVaccination `json:"-"`
 
-	CreatedAt time.Time `json:"createdAt"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // Validate checks the fields a store needs.

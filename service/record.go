@@ -33,9 +33,9 @@ type Record struct {
 
 	// MatchedLicence is the licence a tag lookup found (it may be revoked
 	// or replaced: a stolen tag), nil for other lookups.
-	MatchedLicence *Licence `json:"matchedLicence,omitempty"`
+	MatchedLicence *Licence `json:"matched_licence,omitempty"`
 	// MatchedChip is the chip a chip lookup found.
-	MatchedChip *Chip `json:"matchedChip,omitempty"`
+	MatchedChip *Chip `json:"matched_chip,omitempty"`
 }
 
 // Sort puts the record's lists in the order documented on Record:

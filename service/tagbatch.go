@@ -33,8 +33,8 @@ type TagBatch struct {
 	Error    string `json:"error,omitempty"`
 	Attempts int    `json:"attempts"`
 
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // Count is the number of tags in the batch.

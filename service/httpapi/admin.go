@@ -12,7 +12,7 @@ type tokenRequest struct {
 	Role service.Role `json:"role"`
 	Site string       `json:"site,omitempty"`
 	// ExpiresAt is optional.
-	ExpiresAt time.Time `json:"expiresAt,omitzero"`
+	ExpiresAt time.Time `json:"expires_at,omitzero"`
 }
 
 type tokenAnswer struct {

@@ -122,8 +122,8 @@ func testIdempotentCreates(t *testing.T, h *harness) {
 		role             service.Role
 	}{
 		{"owner", "/api/v1/owners", `{"name":"Ida Berg","address":"1 Elm St","city":"Minneapolis","state":"MN","postcode":"55401","phone":"612-555-0102"}`, service.RoleIntake},
-		{"animal", "/api/v1/animals", fmt.Sprintf(`{"ownerId":%d,"name":"Pip","species":"cat"}`, s.owner), service.RoleIntake},
-		{"vaccination", "/api/v1/vaccinations", fmt.Sprintf(`{"animalId":%d,"date":"2026-05-01","type":"killed","durationMonths":12,"certificate":"MN-9"}`, s.animal), service.RoleClinic},
+		{"animal", "/api/v1/animals", fmt.Sprintf(`{"owner_id":%d,"name":"Pip","species":"cat"}`, s.owner), service.RoleIntake},
+		{"vaccination", "/api/v1/vaccinations", fmt.Sprintf(`{"animal_id":%d,"date":"2026-05-01","type":"killed","duration_months":12,"certificate":"MN-9"}`, s.animal), service.RoleClinic},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			c1, _, b1 := h.postKeyed(c.role, c.path, "create-"+c.name, c.body)

@@ -71,7 +71,7 @@ func newJobsHarness(t *testing.T) *jobsHarness {
 		t.Fatal(err)
 	}
 	h.srv.Close()
-	h.srv = httptest.NewServer(api)
+	h.srv = httptest.NewServer(answerChecker(t, api))
 	t.Cleanup(func() { api.Close() })
 	return &jobsHarness{harness: h, sim: sim, dev: dev, runner: runner}
 }

@@ -246,7 +246,7 @@ func (s *Server) handleUpdateAnimal(w http.ResponseWriter, r *http.Request) {
 // reader/chipid (in package lookup), never parsed here.
 type chipRequest struct {
 	Chip        string       `json:"chip"`
-	ImplantDate service.Date `json:"implantDate,omitzero"`
+	ImplantDate service.Date `json:"implant_date,omitzero"`
 }
 
 func (s *Server) handleAddChip(w http.ResponseWriter, r *http.Request) {

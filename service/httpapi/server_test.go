@@ -68,7 +68,7 @@ func newHarnessOn(t *testing.T, st service.Store) *harness {
 	if err != nil {
 		t.Fatalf("httpapi.New: %v", err)
 	}
-	h := &harness{t: t, store: st, api: api, hub: hub, srv: httptest.NewServer(api), tokens: map[service.Role]string{}}
+	h := &harness{t: t, store: st, api: api, hub: hub, srv: httptest.NewServer(answerChecker(t, api)), tokens: map[service.Role]string{}}
 	t.Cleanup(func() {
 		h.srv.CloseClientConnections()
 		h.srv.Close()

@@ -52,7 +52,7 @@ func (h *harness) vaccinate(role service.Role, animal int64, date, typ string) {
 		months = 12
 	}
 	h.mustJSON(role, "POST", "/api/v1/vaccinations", map[string]any{
-		"animalId": animal, "date": date, "type": typ, "durationMonths": months, "certificate": "MN-" + date,
+		"animal_id": animal, "date": date, "type": typ, "duration_months": months, "certificate": "MN-" + date,
 	}, http.StatusCreated, nil)
 }
 
@@ -125,9 +125,9 @@ func testDangerousAtTop(t *testing.T, h *harness) {
 	s := h.seed()
 	h.vaccinate(service.RoleAdmin, s.animal, "2026-01-10", "killed")
 	h.mustJSON(service.RoleIntake, "POST", "/api/v1/licences", map[string]any{"animal_id": s.animal, "jurisdiction": "minneapolis"}, http.StatusCreated, nil)
-	h.mustJSON(service.RoleOfficer, "POST", "/api/v1/bites", map[string]any{"animalId": s.animal, "date": "2026-06-08", "victim": "person", "skinBroken": true}, http.StatusCreated, nil)
+	h.mustJSON(service.RoleOfficer, "POST", "/api/v1/bites", map[string]any{"animal_id": s.animal, "date": "2026-06-08", "victim": "person", "skin_broken": true}, http.StatusCreated, nil)
 	h.mustJSON(service.RoleOfficer, "POST", "/api/v1/designations", map[string]any{
-		"animalId": s.animal, "level": "dangerous", "jurisdiction": "minneapolis", "declaredOn": "2026-06-09",
+		"animal_id": s.animal, "level": "dangerous", "jurisdiction": "minneapolis", "declared_on": "2026-06-09",
 	}, http.StatusCreated, nil)
 	var a fullAnswer
 	h.mustJSON(service.RoleOfficer, "GET", "/api/v1/lookup?chip="+s.chip, nil, http.StatusOK, &a)
@@ -155,10 +155,10 @@ func testImpoundHoldAndRedemption(t *testing.T, h *harness) {
 	s := h.seed()
 	var im struct {
 		ID        int64
-		HoldUntil string
+		HoldUntil string `json:"hold_until"`
 	}
 	h.mustJSON(service.RoleIntake, "POST", "/api/v1/impoundments", map[string]any{
-		"animalId": s.animal, "jurisdiction": "minneapolis", "intakeOn": "2026-06-08", "whereFound": "Powderhorn Park",
+		"animal_id": s.animal, "jurisdiction": "minneapolis", "intake_on": "2026-06-08", "where_found": "Powderhorn Park",
 	}, http.StatusCreated, &im)
 	if im.HoldUntil == "" {
 		t.Fatalf("impoundment %+v has no hold-until", im)
@@ -185,7 +185,7 @@ func testImpoundHoldAndRedemption(t *testing.T, h *harness) {
 		t.Errorf("redemption lines %+v, want impound 5000 and board 4500", a.Redemption.Lines)
 	}
 	var u struct{ Disposition string }
-	h.mustJSON(service.RoleIntake, "PATCH", fmt.Sprintf("/api/v1/impoundments/%d", im.ID), map[string]any{"disposition": "redeemed", "dispositionOn": "2026-06-10"}, http.StatusOK, &u)
+	h.mustJSON(service.RoleIntake, "PATCH", fmt.Sprintf("/api/v1/impoundments/%d", im.ID), map[string]any{"disposition": "redeemed", "disposition_on": "2026-06-10"}, http.StatusOK, &u)
 	h.mustJSON(service.RoleIntake, "GET", "/api/v1/lookup?chip="+s.chip, nil, http.StatusOK, &a)
 	if a.Redemption != nil {
 		t.Errorf("redemption after release = %+v, want null", a.Redemption)
@@ -198,7 +198,7 @@ func testCreateRecordsAndChip(t *testing.T, h *harness) {
 	var o struct{ ID int64 }
 	h.mustJSON(service.RoleClinic, "POST", "/api/v1/owners", map[string]any{"name": "Noor Haddad", "city": "Chanhassen"}, http.StatusCreated, &o)
 	var an struct{ ID int64 }
-	h.mustJSON(service.RoleClinic, "POST", "/api/v1/animals", map[string]any{"ownerId": o.ID, "name": "Pixel", "species": "cat"}, http.StatusCreated, &an)
+	h.mustJSON(service.RoleClinic, "POST", "/api/v1/animals", map[string]any{"owner_id": o.ID, "name": "Pixel", "species": "cat"}, http.StatusCreated, &an)
 	var c struct{ Code, Kind, Manufacturer string }
 	h.mustJSON(service.RoleClinic, "POST", fmt.Sprintf("/api/v1/animals/%d/chips", an.ID), map[string]any{"chip": "LA 982 000001088420"}, http.StatusCreated, &c)
 	if c.Code != "982000001088420" || c.Kind != "iso11784" {

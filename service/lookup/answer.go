@@ -234,7 +234,7 @@ type FeeLine struct {
 // Deadline is an open obligation with its due date.
 type Deadline struct {
 	What    string       `json:"what"`
-	Due     service.Date `json:"due"`
+	Due     service.Date `json:"due,omitzero"` // zero: the law sets no date
 	Section string       `json:"section,omitempty"`
 	Overdue bool         `json:"overdue"`
 }

@@ -27,7 +27,7 @@ type Outcome struct {
 	// before) or Rejected (Code and Message say why).
 	State     State  `json:"state"`
 	Duplicate bool   `json:"duplicate,omitempty"`
-	RecordID  int64  `json:"recordId,omitempty"`
+	RecordID  int64  `json:"record_id,omitempty"`
 	Code      string `json:"code,omitempty"`
 	Message   string `json:"message,omitempty"`
 }

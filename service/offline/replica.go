@@ -205,7 +205,7 @@ type QueuedEvent struct {
 	Event    service.DeviceEvent `json:"event"`
 	State    State               `json:"state"`
 	Detail   string              `json:"detail,omitempty"`
-	RecordID int64               `json:"recordId,omitempty"`
+	RecordID int64               `json:"record_id,omitempty"`
 }
 
 // Events lists the outbox in the order the events were recorded; an

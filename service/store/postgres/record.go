@@ -44,21 +44,16 @@ var recordParts = []recordPart{
 	{columns.Bite, "json_agg", `bites WHERE animal_id = k.aid AND date >= $1`},
 }
 
-// jsonNames maps the columns whose JSON name is not their camel-case
-// form.
+// jsonNames maps the columns whose JSON name is not the column's own
+// (the domain types' JSON names are their columns' snake_case names).
 var jsonNames = map[string]string{"start_on": "start", "end_on": "end"}
 
-// jsonName is the JSON name of the domain field stored in column col:
-// "created_at" is "createdAt".
+// jsonName is the JSON name of the domain field stored in column col.
 func jsonName(col string) string {
 	if n, ok := jsonNames[col]; ok {
 		return n
 	}
-	parts := strings.Split(col, "_")
-	for i := 1; i < len(parts); i++ {
-		parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
-	}
-	return strings.Join(parts, "")
+	return col
 }
 
 // jsonCols aliases each column to its JSON name.

@@ -45,8 +45,8 @@ func TestJSONName(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ name, col, want string }{
 		{"one word", "id", "id"},
-		{"two words", "created_at", "createdAt"},
-		{"three words", "clinic_pay_cents", "clinicPayCents"},
+		{"two words", "created_at", "created_at"},
+		{"three words", "clinic_pay_cents", "clinic_pay_cents"},
 		{"exception start", "start_on", "start"},
 		{"exception end", "end_on", "end"},
 	} {
