@@ -56,7 +56,7 @@ func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error
 		}
 		e.At = e.At.UTC().Truncate(time.Microsecond)
 		return insertRow(ctx, tx, "audit_events", &e.ID, "Audit event", insertAuditSQL,
-			e.At, e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site)
+			e.At, e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site, e.TokenID)
 	})
 }
 

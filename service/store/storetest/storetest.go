@@ -59,6 +59,8 @@ func Run(t *testing.T, open Opener) {
 		{"Scans", testScans},
 		{"Audit", testAudit},
 		{"Tokens", testTokens},
+		{"Users", testUsers},
+		{"AuditTokenID", testAuditTokenID},
 		{"Jobs", testJobs},
 		{"ImportExport", testImportExport},
 		{"ImportAllOrNothing", testImportAllOrNothing},
