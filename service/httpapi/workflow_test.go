@@ -74,7 +74,11 @@ func testIssueLicenceMinneapolis(t *testing.T, h *harness) {
 	if l1.FeeCents != 1500 || l1.Expires != "2027-01-31" || l1.Year != 2026 || l1.TagNumber <= 0 {
 		t.Errorf("issued %+v, want fee 1500, expires 2027-01-31, year 2026 and a tag number (64.30)", l1)
 	}
-	h.mustJSON(service.RoleClinic, "POST", fmt.Sprintf("/api/v1/licences/%d/renew", l1.ID), map[string]any{}, http.StatusCreated, &l2)
+	// A clinic renews only what its site issued (scope).
+	if code, b := h.do(service.RoleClinic, "POST", fmt.Sprintf("/api/v1/licences/%d/renew", l1.ID), map[string]any{}); code != http.StatusNotFound {
+		t.Errorf("clinic renewing the office's licence = %d %s, want 404", code, b)
+	}
+	h.mustJSON(service.RoleIntake, "POST", fmt.Sprintf("/api/v1/licences/%d/renew", l1.ID), map[string]any{}, http.StatusCreated, &l2)
 	if l2.TagNumber != l1.TagNumber+1 {
 		t.Errorf("renewal tag %d, want the next number %d", l2.TagNumber, l1.TagNumber+1)
 	}
