@@ -13,6 +13,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/access"
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/httpapi"
@@ -27,10 +28,12 @@ import (
 func runServe(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
+	devKeys := fs.Bool("dev-keys", false, "make tags with the public development check-code keys when $CHIPDESK_TAG_KEYS is not set (demos and tests only; every page says so)")
 	cfg, err := loadConfig(fs, args, os.Getenv)
 	if err != nil {
 		return err
 	}
+	cfg.DevKeys = *devKeys
 	if fs.NArg() > 0 {
 		return cmdline.UsageError("serve: unexpected argument %q", fs.Arg(0))
 	}
@@ -64,8 +67,12 @@ type app struct {
 	printers []*jobs.Device
 	runner   *jobs.Runner
 	api      *httpapi.Server
-	srv      *http.Server
-	ln       net.Listener
+	// access ends what revoked tokens and disabled accounts opened,
+	// whichever process revoked them; stopAccess ends its polling.
+	access     *access.Watcher
+	stopAccess context.CancelFunc
+	srv        *http.Server
+	ln         net.Listener
 }
 
 // openApp opens the store and wires everything; it does not listen yet.
@@ -78,6 +85,11 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	if a.store, err = openBackend(ctx, cfg.DB, now, loc); err != nil {
 		return nil, err
 	}
+	users, _ := a.store.(service.UserService)
+	a.access = access.NewWatcher(&access.WatchOpts{Tokens: a.store, Users: users, Logger: log})
+	actx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	a.stopAccess = stop
+	go a.access.Run(actx)
 	if a.lookup, err = lookup.New(&lookup.Opts{Store: a.store, Rules: rs, Jurisdiction: cfg.Jurisdiction, Locale: cfg.Locale, Now: now}); err != nil {
 		a.close()
 		return nil, err
@@ -110,7 +122,7 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	}
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
-		Web: pages, Jobs: a.issuer, Runner: a.runner,
+		Web: pages, Jobs: a.issuer, Runner: a.runner, Access: a.access, Limits: &cfg.Limits,
 	}); err != nil {
 		a.close()
 		return nil, err
@@ -152,7 +164,7 @@ func (a *app) url() string {
 // first needed (jobs.Pending), so one switched off at start is used once
 // it is on.
 func (a *app) openJobs(rs *rules.Set, now func() time.Time) error {
-	is, err := newIssuer(a.store, rs, a.log)
+	is, err := newIssuer(a.store, rs, a.log, a.cfg.DevKeys)
 	if err != nil {
 		return err
 	}
@@ -239,6 +251,9 @@ func (a *app) run(ctx context.Context) error {
 
 // close releases everything openApp made.
 func (a *app) close() {
+	if a.stopAccess != nil {
+		a.stopAccess()
+	}
 	if a.api != nil {
 		a.api.Close()
 	}
