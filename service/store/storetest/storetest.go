@@ -61,6 +61,7 @@ func Run(t *testing.T, open Opener) {
 		{"Tokens", testTokens},
 		{"Users", testUsers},
 		{"AuditTokenID", testAuditTokenID},
+		{"NameWildcards", testNameWildcards},
 		{"Jobs", testJobs},
 		{"ImportExport", testImportExport},
 		{"ImportAllOrNothing", testImportAllOrNothing},

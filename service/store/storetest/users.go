@@ -61,3 +61,19 @@ func testAuditTokenID(t *testing.T, s service.Store, _ *Clock) {
 		t.Errorf("FindAuditEvents = %+v, want token id 42", evs)
 	}
 }
+
+// testNameWildcards: a name search for "_" or "%" finds the names that
+// hold the character, not every owner.
+func testNameWildcards(t *testing.T, s service.Store, _ *Clock) {
+	ctx := context.Background()
+	for _, n := range []string{"Ann Lee", "Bo_b Ray", "Cy 100% Dee", `Di\Eve`} {
+		must(t, "CreateOwner", s.CreateOwner(ctx, &service.Owner{Name: n}))
+	}
+	for q, want := range map[string]int{"_": 1, "%": 1, `\`: 1, "o_b": 1, "a": 2} {
+		os, _, err := s.FindOwners(ctx, service.OwnerFilter{Name: &q})
+		must(t, "FindOwners", err)
+		if len(os) != want {
+			t.Errorf("FindOwners(name %q) = %d owners, want %d", q, len(os), want)
+		}
+	}
+}
