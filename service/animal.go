@@ -2,6 +2,8 @@ package service
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/chipdesk/chipdesk/reader/chipid"
@@ -26,6 +28,18 @@ type Owner struct {
 func (o *Owner) Validate() error {
 	if o.Name == "" {
 		return Errorf(EINVALID, "Owner name required.")
+	}
+	return checkFields(MaxNameLen, map[string]string{"name": o.Name, "address": o.Address, "city": o.City,
+		"state": o.State, "postcode": o.Postcode, "phone": o.Phone, "email": o.Email})
+}
+
+// checkFields runs CheckName on each named field, in name order so the
+// error is the same every time.
+func checkFields(max int, fields map[string]string) error {
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		if err := CheckName(k, fields[k], max); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -133,7 +147,8 @@ type Animal struct {
 	BirthDate Date `json:"birth_date,omitzero"`
 	// Description holds markings and other identifying traits.
 	Description string `json:"description,omitempty"`
-	// Photo is a reference (file name or URL) to the animal's photograph.
+	// Photo is the id of the animal's photograph (ValidPhotoID), as the
+	// server issued it when the image was uploaded.
 	Photo     string    `json:"photo,omitempty"`
 	Programme Programme `json:"programme,omitempty"`
 	// DiedOn is the date of death, when known.
@@ -152,8 +167,13 @@ func (a *Animal) Validate() error {
 		return Errorf(EINVALID, "Sex must be male, female or empty.")
 	case !a.Programme.Valid():
 		return Errorf(EINVALID, "Programme must be service-dog, foster or empty.")
+	case a.Photo != "" && !ValidPhotoID(a.Photo):
+		return Errorf(EINVALID, "Photo must be the id of an uploaded photograph.")
 	}
-	return nil
+	if err := CheckText("description", a.Description, MaxTextLen); err != nil {
+		return err
+	}
+	return checkFields(MaxNameLen, map[string]string{"name": a.Name, "breed": a.Breed, "colour": a.Colour})
 }
 
 // AnimalFilter selects animals. Nil fields do not filter.

@@ -58,6 +58,10 @@ type AuditEvent struct {
 	Detail   string `json:"detail,omitempty"`
 	// Site names the place the actor worked from (the token's site).
 	Site string `json:"site,omitempty"`
+	// TokenID is the API token that acted; for a person signed in to
+	// the pages with an account, the account's id negated. 0: the
+	// service itself (a reader's scan, a command).
+	TokenID int64 `json:"token_id,omitempty"`
 }
 
 // Validate checks what a store needs to keep the event.

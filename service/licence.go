@@ -84,6 +84,14 @@ type Licence struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
+// Bounds on typed numbers: no tag design holds more than nine digits,
+// and no fee of the ordinances or their resolutions comes near a
+// million dollars; past these a number is a typing error or a probe.
+const (
+	MaxTagNumber = 999_999_999
+	MaxFeeCents  = 100_000_000
+)
+
 // Validate checks the fields a store needs.
 func (l *Licence) Validate() error {
 	switch {
@@ -95,10 +103,12 @@ func (l *Licence) Validate() error {
 		return Errorf(EINVALID, "Licence issue and expiry dates required.")
 	case l.ExpiresOn < l.IssuedOn:
 		return Errorf(EINVALID, "Licence expires before it is issued.")
-	case l.TagNumber < 0:
-		return Errorf(EINVALID, "Tag number must be positive.")
+	case l.TagNumber < 0 || l.TagNumber > MaxTagNumber:
+		return Errorf(EINVALID, "Tag number must be between 1 and %d.", MaxTagNumber)
 	case l.FeeCents < 0 || l.ClinicPayCents < 0:
 		return Errorf(EINVALID, "Fees cannot be negative.")
+	case l.FeeCents > MaxFeeCents || l.ClinicPayCents > MaxFeeCents:
+		return Errorf(EINVALID, "A fee is at most %d cents.", MaxFeeCents)
 	case l.Kind != "" && l.Kind != KindLicence && l.Kind != KindOffLeash:
 		return Errorf(EINVALID, "Licence kind must be licence or off-leash.")
 	case l.IssuedBy != "" && l.IssuedBy != IssuerOffice && l.IssuedBy != IssuerClinic:

@@ -241,7 +241,7 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 func startServe(ctx context.Context, bin, db string, args ...string) (*Server, error) {
 	sctx, cancel := context.WithTimeout(ctx, postgresStartMax)
 	defer cancel()
-	return StartServer(sctx, bin, append([]string{"serve", "--db", db, "--listen", "127.0.0.1:0"}, args...)...)
+	return StartServer(sctx, bin, append([]string{"serve", "--dev-keys", "--db", db, "--listen", "127.0.0.1:0"}, args...)...)
 }
 
 // lookupFigures runs the lookup load and adds its figures.

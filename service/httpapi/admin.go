@@ -61,6 +61,7 @@ func (s *Server) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.forgetToken(id)
+	s.access.RevokedToken(id) // this process's streams end at once
 	s.change(r, "token.revoke", "token", id, "")
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,6 +68,7 @@ func newAuditWriter(store service.AuditService, log *slog.Logger) *auditWriter {
 // add queues ev. When wait is set it returns after ev is stored, or when
 // ctx is done.
 func (a *auditWriter) add(ctx context.Context, ev *service.AuditEvent, wait bool) {
+	enrich(ctx, ev)
 	it := auditItem{ev: ev}
 	if wait {
 		it.sync = make(chan struct{})
@@ -88,6 +90,22 @@ func (a *auditWriter) add(ctx context.Context, ev *service.AuditEvent, wait bool
 		case <-it.sync:
 		case <-ctx.Done():
 		}
+	}
+}
+
+// enrich completes ev from the request it was logged in: the caller's
+// token id (one per entry: two tokens may share a name) and, for a
+// PATCH, the fields it changed.
+func enrich(ctx context.Context, ev *service.AuditEvent) {
+	if t := callerOf(ctx); t != nil && ev.TokenID == 0 {
+		ev.TokenID = t.ID
+	}
+	if f := fieldsOf(ctx); len(f) > 0 && strings.HasSuffix(ev.Action, ".update") {
+		d := "fields: " + strings.Join(f, ",")
+		if ev.Detail != "" {
+			d = ev.Detail + "; " + d
+		}
+		ev.Detail = d
 	}
 }
 

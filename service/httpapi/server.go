@@ -12,12 +12,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/access"
 	"github.com/chipdesk/chipdesk/service/custody"
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/service/incidents"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/ratelimit"
 )
 
 // Opts configures a Server. Store and Lookup are required.
@@ -62,6 +64,14 @@ type Opts struct {
 	// stops at once). 0 means DefaultTokenCacheTTL; negative disables
 	// the cache.
 	TokenCacheTTL time.Duration
+	// Access knows the revoked tokens and disabled accounts of every
+	// process (the database, polled); a cached check, an event stream or
+	// a session of what it lists ends within its poll. nil makes one on
+	// Store, run until Close.
+	Access *access.Watcher
+	// Limits are the request limits; the zero Config limits nothing,
+	// nil means ratelimit.DefaultConfig.
+	Limits *ratelimit.Config
 }
 
 // Defaults.
@@ -99,6 +109,10 @@ type Server struct {
 	audit   *auditWriter
 	mux     *http.ServeMux
 
+	access     *access.Watcher
+	stopAccess context.CancelFunc
+	limits     limiters
+
 	tokMu  sync.Mutex
 	tokens map[[32]byte]cachedToken
 
@@ -126,6 +140,11 @@ func (s *Server) layer(o *Opts) (err error) {
 		s.inc, err = incidents.New(&incidents.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Jurisdiction: o.Lookup.Home(), Now: o.Now})
 	}
 	return err
+}
+
+// limiters are the request limits of Opts.Limits.
+type limiters struct {
+	badToken, lookup *ratelimit.Limiter
 }
 
 type cachedToken struct {
@@ -178,6 +197,19 @@ func New(o *Opts) (*Server, error) {
 		return nil, err
 	}
 	s.metrics = m
+	lc := ratelimit.DefaultConfig()
+	if o.Limits != nil {
+		lc = *o.Limits
+	}
+	s.limits = limiters{badToken: ratelimit.New(lc.BadToken, s.now), lookup: ratelimit.New(lc.PublicLookup, s.now)}
+	s.access = o.Access
+	if s.access == nil {
+		users, _ := s.store.(service.UserService)
+		s.access = access.NewWatcher(&access.WatchOpts{Tokens: s.store, Users: users, Logger: s.log})
+		ctx, cancel := context.WithCancel(context.Background())
+		s.stopAccess = cancel
+		go s.access.Run(ctx)
+	}
 	s.audit = newAuditWriter(s.store, s.log)
 	s.mux = http.NewServeMux()
 	s.routes()
@@ -187,6 +219,9 @@ func New(o *Opts) (*Server, error) {
 // Close stops the audit writer after storing every queued event. The
 // server must not serve requests after Close.
 func (s *Server) Close() error {
+	if s.stopAccess != nil {
+		s.stopAccess()
+	}
 	s.audit.close()
 	return nil
 }
@@ -220,7 +255,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // checked within the TTL.
 func (s *Server) authenticate(ctx context.Context, secret string) (*service.Token, error) {
 	if s.ttl < 0 {
-		return s.store.Authenticate(ctx, secret)
+		t, err := s.store.Authenticate(ctx, secret)
+		if err == nil && s.access.TokenRevoked(t.ID) {
+			// The database read may be a replica's, behind the revocation.
+			return nil, service.Errorf(service.EUNAUTHORIZED, "Token revoked.")
+		}
+		return t, err
 	}
 	var buf [128]byte // secrets are shorter: hashed without an allocation
 	h := sha256.Sum256(append(buf[:0], secret...))
@@ -228,12 +268,15 @@ func (s *Server) authenticate(ctx context.Context, secret string) (*service.Toke
 	s.tokMu.Lock()
 	c, ok := s.tokens[h]
 	s.tokMu.Unlock()
-	if ok && now.Sub(c.at) < s.ttl && c.tok.Usable(now) {
+	if ok && now.Sub(c.at) < s.ttl && c.tok.Usable(now) && !s.access.TokenRevoked(c.tok.ID) {
 		return c.tok, nil
 	}
 	t, err := s.store.Authenticate(ctx, secret)
 	if err != nil {
 		return nil, err
+	}
+	if s.access.TokenRevoked(t.ID) {
+		return nil, service.Errorf(service.EUNAUTHORIZED, "Token revoked.")
 	}
 	s.tokMu.Lock()
 	if len(s.tokens) > 10000 {

@@ -74,9 +74,13 @@ func testIssueLicenceMinneapolis(t *testing.T, h *harness) {
 	if l1.FeeCents != 1500 || l1.Expires != "2027-01-31" || l1.Year != 2026 || l1.TagNumber <= 0 {
 		t.Errorf("issued %+v, want fee 1500, expires 2027-01-31, year 2026 and a tag number (64.30)", l1)
 	}
+	// A clinic renews only what its site issued (scope).
+	if code, b := h.do(service.RoleClinic, "POST", fmt.Sprintf("/api/v1/licences/%d/renew", l1.ID), map[string]any{}); code != http.StatusNotFound {
+		t.Errorf("clinic renewing the office's licence = %d %s, want 404", code, b)
+	}
 	// A renewal before the term ends is the next term: from 2027-02-01
 	// to 2028-01-31, tag 1 of 2027.
-	h.mustJSON(service.RoleClinic, "POST", fmt.Sprintf("/api/v1/licences/%d/renew", l1.ID), map[string]any{}, http.StatusCreated, &l2)
+	h.mustJSON(service.RoleIntake, "POST", fmt.Sprintf("/api/v1/licences/%d/renew", l1.ID), map[string]any{}, http.StatusCreated, &l2)
 	if l2.Year != 2027 || l2.TagNumber != 1 || l2.Expires != "2028-01-31" {
 		t.Errorf("renewal = %+v, want tag 1 of 2027, expiring 2028-01-31", l2)
 	}

@@ -23,11 +23,15 @@ const MaxPush = 1000
 // authentication (tests, or behind a proxy that authenticates).
 type HandlerOpts struct {
 	// Tokens, when set, authenticates every request by its bearer token
-	// (RFC 6750): officer and admin tokens may sync. A pushed event the
-	// device left without a user or site gets the token's name and site.
+	// (RFC 6750): officer and admin tokens may sync. A pushed event's
+	// user and site are the token's, whatever the device wrote (a user it
+	// named otherwise is kept as ClaimedUser).
 	Tokens service.TokenService
 	// Logger receives internal errors; nil discards them.
 	Logger *slog.Logger
+	// Audit, when set, records every replica pull (a bulk export of
+	// owners' records) with the token that pulled it.
+	Audit service.AuditService
 }
 
 // Handler serves a Central over HTTP, under any prefix (mount it with
@@ -59,12 +63,7 @@ func Handler(c Central, o *HandlerOpts) http.Handler {
 		}
 		if t := callerOf(req); t != nil {
 			for i := range events {
-				if events[i].User == "" {
-					events[i].User = t.Name
-				}
-				if events[i].Site == "" {
-					events[i].Site = t.Site
-				}
+				stampCaller(&events[i], t)
 			}
 		}
 		out, err := c.Push(req.Context(), events)
@@ -81,6 +80,17 @@ func Handler(c Central, o *HandlerOpts) http.Handler {
 		// allows an ordinary answer; the request's context still ends it
 		// when the client goes away.
 		http.NewResponseController(w).SetWriteDeadline(time.Time{})
+		if o.Audit != nil {
+			ev := &service.AuditEvent{Actor: "anonymous", Action: "replica.pull", Entity: "record"}
+			if t := callerOf(req); t != nil {
+				ev.Actor, ev.Role, ev.Site, ev.TokenID = t.Name, t.Role, t.Site, t.ID
+			}
+			if err := o.Audit.CreateAuditEvent(req.Context(), ev); err != nil {
+				log.Error("offline: audit pull", "err", err)
+				http.Error(w, "internal error", http.StatusInternalServerError)
+				return
+			}
+		}
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		bw := bufio.NewWriter(w)
 		enc := json.NewEncoder(bw)
@@ -119,6 +129,24 @@ func Handler(c Central, o *HandlerOpts) http.Handler {
 		}
 		mux.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), callerKey{}, t)))
 	})
+}
+
+// stampCaller makes the pushing token the actor of e, whatever the
+// device wrote: its name is the event's (and the scan's) user, its site
+// the site, its role and id the audit entry's. A different user the
+// device named is kept as claimed, beside it (ClaimedUser).
+func stampCaller(e *service.DeviceEvent, t *service.Token) {
+	claimed := e.User
+	if e.Scan != nil && e.Scan.User != "" && claimed == "" {
+		claimed = e.Scan.User
+	}
+	if claimed != "" && claimed != t.Name {
+		e.ClaimedUser = claimed
+	}
+	e.User, e.Site, e.Role, e.TokenID = t.Name, t.Site, t.Role, t.ID
+	if e.Scan != nil {
+		e.Scan.User, e.Scan.Site = t.Name, t.Site
+	}
 }
 
 type callerKey struct{}

@@ -116,7 +116,7 @@ func serve(t *testing.T, db string, args ...string) *bench.Server {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	s, err := bench.StartServer(ctx, chipdesk, append([]string{"serve", "--db", db, "--listen", "127.0.0.1:0"}, args...)...)
+	s, err := bench.StartServer(ctx, chipdesk, append([]string{"serve", "--dev-keys", "--db", db, "--listen", "127.0.0.1:0"}, args...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

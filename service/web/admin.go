@@ -187,6 +187,9 @@ func (h *Handler) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.sessions.endToken(id)
+	if h.o.Access != nil {
+		h.o.Access.RevokedToken(id) // its API streams end too
+	}
 	h.audit(r, "token.revoke", "token", id, "")
 	seeOther(w, r, "/admin#tokens", "Token revoked.")
 }

@@ -235,9 +235,19 @@ func (h *Handler) writeSVG(w http.ResponseWriter, r *http.Request, tag *tags.Tag
 		h.failErr(w, r, err)
 		return
 	}
+	out := b.Bytes()
+	if h.devKeys() {
+		// Marked across the tag, so no preview made with the public keys
+		// passes for a real tag.
+		w.Header().Set("X-Chipdesk-Keys", "development")
+		mark := `<text x="50%" y="50%" text-anchor="middle" dominant-baseline="middle" font-family="sans-serif" font-size="10" fill="#d00" stroke="#fff" stroke-width="0.3" transform-origin="center" id="dev-keys">DEVELOPMENT KEYS</text>` + "\n</svg>"
+		if i := bytes.LastIndex(out, []byte("</svg>")); i >= 0 {
+			out = append(out[:i:i], mark+"\n"...)
+		}
+	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "private, max-age=300")
-	b.WriteTo(w)
+	w.Write(out)
 }
 
 // handleCreateJob queues a print or engrave job for the licence's tag

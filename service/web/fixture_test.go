@@ -28,7 +28,7 @@ import (
 	"github.com/chipdesk/chipdesk/tags/check"
 )
 
-// photos is the photo folder: rex.png, a brindle square.
+// photos is the photo folder: 5e1f0c2a9b3d4e6f8a7b6c5d4e3f2a1b.png, a brindle square.
 func photos(t *testing.T) fstest.MapFS {
 	img := image.NewRGBA(image.Rect(0, 0, 120, 120))
 	for y := range 120 {
@@ -44,7 +44,7 @@ func photos(t *testing.T) fstest.MapFS {
 	if err := png.Encode(&b, img); err != nil {
 		t.Fatal(err)
 	}
-	return fstest.MapFS{"rex.png": {Data: b.Bytes()}, "notes.svg": {Data: []byte("<svg/>")}}
+	return fstest.MapFS{"5e1f0c2a9b3d4e6f8a7b6c5d4e3f2a1b.png": {Data: b.Bytes()}, "notes.svg": {Data: []byte("<svg/>")}}
 }
 
 // testLog writes log lines to the test's log.
@@ -176,7 +176,7 @@ func (f *fixture) seed(ctx context.Context) {
 	}
 	f.owner = &service.Owner{Name: "Jane Doe", Address: "12 Oak Street", City: "Minneapolis", State: "MN", Postcode: "55401", Phone: "612-555-0101"}
 	must(f.store.CreateOwner(ctx, f.owner))
-	rex := &service.Animal{OwnerID: f.owner.ID, Name: "Rex", Species: service.Dog, Breed: "Mastiff mix", Colour: "brindle", Photo: "rex.png",
+	rex := &service.Animal{OwnerID: f.owner.ID, Name: "Rex", Species: service.Dog, Breed: "Mastiff mix", Colour: "brindle", Photo: "5e1f0c2a9b3d4e6f8a7b6c5d4e3f2a1b.png",
 		Sex: service.Male, BirthDate: service.MustDate("2021-03-01"), Description: "White blaze on chest, torn left ear"}
 	must(f.store.CreateAnimal(ctx, rex))
 	f.rex = rex.ID

@@ -149,10 +149,19 @@ func (h *Handler) handleStream(w http.ResponseWriter, r *http.Request) {
 	}
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
+	ss := sess(r)
 	for {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-ss.done:
+			return // signed out, expired, or its token revoked
+		case <-h.changed():
+			if h.revoked(ss) {
+				h.sessions.end(ss.id)
+				return
+			}
+			continue
 		case <-tick.C:
 			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
 				return
@@ -420,7 +429,8 @@ var photoTypes = map[string]bool{".jpg": true, ".jpeg": true, ".png": true, ".we
 // handlePhoto serves an animal's photograph from Opts.Photos.
 func (h *Handler) handlePhoto(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	if h.o.Photos == nil || !fs.ValidPath(name) || strings.ContainsAny(name, "/\\") || !photoTypes[strings.ToLower(path.Ext(name))] {
+	// Only ids the server issued (service.ValidPhotoID): never a path.
+	if h.o.Photos == nil || !service.ValidPhotoID(name) || !fs.ValidPath(name) || !photoTypes[strings.ToLower(path.Ext(name))] {
 		http.NotFound(w, r)
 		return
 	}

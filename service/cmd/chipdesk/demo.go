@@ -63,6 +63,7 @@ func runDemo(ctx context.Context, e *cmdline.Env, args []string) error {
 	cfg.Listen = *listen
 	cfg.LogLevel = *level
 	cfg.Site = "demo shelter"
+	cfg.DevKeys = true // the demo's tags are the development keys' (marked)
 	cfg.Readers = []string{*kind + ":" + sim.Path() + ",name=" + demoReader}
 	defer demoPrinters(e, &cfg, dir)()
 	if err := cfg.check(); err != nil {

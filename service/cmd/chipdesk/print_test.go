@@ -159,6 +159,7 @@ func TestDemoPrinting(t *testing.T) {
 	e := &cmdline.Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Now: time.Now}
 	cfg := defaultConfig()
 	cfg.DB, cfg.Listen = db, "127.0.0.1:0"
+	cfg.DevKeys = true // as the demo
 	defer demoPrinters(e, &cfg, dir)()
 	if len(cfg.Printers) != 2 || cfg.Previews == "" {
 		t.Fatalf("demoPrinters set printers %q previews %q; stderr: %s", cfg.Printers, cfg.Previews, errb.String())

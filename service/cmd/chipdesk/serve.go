@@ -13,6 +13,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/access"
 	"github.com/chipdesk/chipdesk/service/custody"
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/service/hardware"
@@ -30,10 +31,12 @@ import (
 func runServe(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
+	devKeys := fs.Bool("dev-keys", false, "make tags with the public development check-code keys when $CHIPDESK_TAG_KEYS is not set (demos and tests only; every page says so)")
 	cfg, err := loadConfig(fs, args, os.Getenv)
 	if err != nil {
 		return err
 	}
+	cfg.DevKeys = *devKeys
 	if fs.NArg() > 0 {
 		return cmdline.UsageError("serve: unexpected argument %q", fs.Arg(0))
 	}
@@ -71,8 +74,12 @@ type app struct {
 	printers []*jobs.Device
 	runner   *jobs.Runner
 	api      *httpapi.Server
-	srv      *http.Server
-	ln       net.Listener
+	// access ends what revoked tokens and disabled accounts opened,
+	// whichever process revoked them; stopAccess ends its polling.
+	access     *access.Watcher
+	stopAccess context.CancelFunc
+	srv        *http.Server
+	ln         net.Listener
 }
 
 // openApp opens the store and wires everything; it does not listen yet.
@@ -85,6 +92,11 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	if a.store, err = openBackend(ctx, cfg.DB, now, loc); err != nil {
 		return nil, err
 	}
+	users, _ := a.store.(service.UserService)
+	a.access = access.NewWatcher(&access.WatchOpts{Tokens: a.store, Users: users, Logger: log})
+	actx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	a.stopAccess = stop
+	go a.access.Run(actx)
 	if a.lookup, err = lookup.New(&lookup.Opts{Store: a.store, Rules: rs, Jurisdiction: cfg.Jurisdiction, Locale: cfg.Locale, Now: now}); err != nil {
 		a.close()
 		return nil, err
@@ -122,6 +134,7 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
 		Web: pages, Jobs: a.issuer, Runner: a.runner, Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
+		Access: a.access, Limits: &cfg.Limits,
 	}); err != nil {
 		a.close()
 		return nil, err
@@ -175,7 +188,7 @@ func (a *app) url() string {
 // first needed (jobs.Pending), so one switched off at start is used once
 // it is on.
 func (a *app) openJobs(rs *rules.Set, now func() time.Time) error {
-	is, err := newIssuer(a.store, rs, a.log)
+	is, err := newIssuer(a.store, rs, a.log, a.cfg.DevKeys)
 	if err != nil {
 		return err
 	}
@@ -262,6 +275,9 @@ func (a *app) run(ctx context.Context) error {
 
 // close releases everything openApp made.
 func (a *app) close() {
+	if a.stopAccess != nil {
+		a.stopAccess()
+	}
 	if a.api != nil {
 		a.api.Close()
 	}

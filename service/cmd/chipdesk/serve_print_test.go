@@ -37,7 +37,7 @@ func TestServePrintsQueuedTag_64_30(t *testing.T) {
 	}
 	defer sim.Close()
 	previews := filepath.Join(t.TempDir(), "previews")
-	_, stderr, stop := runAsync(t, "serve", "--db", db, "--listen", "127.0.0.1:0",
+	_, stderr, stop := runAsync(t, "serve", "--dev-keys", "--db", db, "--listen", "127.0.0.1:0",
 		"--printer", "zpl:"+sim.Addr()+",name=counter-zebra", "--previews", previews)
 	base := waitFor(t, stderr, urlRE, 10*time.Second)
 

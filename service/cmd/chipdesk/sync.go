@@ -137,7 +137,7 @@ func withSync(next http.Handler, st backend, log *slog.Logger) http.Handler {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(syncPrefix+"/", http.StripPrefix(syncPrefix,
-		offline.Handler(&offline.StoreCentral{Store: cs}, &offline.HandlerOpts{Tokens: st, Logger: log})))
+		offline.Handler(&offline.StoreCentral{Store: cs}, &offline.HandlerOpts{Tokens: st, Logger: log, Audit: st})))
 	mux.Handle("/", next)
 	return mux
 }

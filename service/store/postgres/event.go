@@ -66,7 +66,7 @@ func insertAudit(ctx context.Context, tx pgx.Tx, now time.Time, e *service.Audit
 	}
 	e.At = e.At.UTC().Truncate(time.Microsecond)
 	return insertRow(ctx, tx, "audit_events", &e.ID, "Audit event", insertAuditSQL,
-		e.At, e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site)
+		e.At, e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site, e.TokenID)
 }
 
 // FindAuditEvents implements service.AuditService.

@@ -355,7 +355,7 @@ func whereOf(cs []filter.Cond) where {
 		case filter.Lt:
 			w.add(c.Col+" < ?", v)
 		case filter.Contains:
-			w.add(c.Col+" ILIKE ?", "%"+v.(string)+"%")
+			w.add(c.Col+` ILIKE ? ESCAPE '\'`, "%"+filter.EscapeLike(v.(string))+"%")
 		case filter.Empty:
 			w.add(c.Col + " = ''")
 		case filter.NotEmpty:

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"time"
-
-	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
 // The audit log lives in a database file of its own, AuditPath beside
@@ -85,7 +83,7 @@ func (db *DB) moveAudit(ctx context.Context) error {
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), `DETACH DATABASE audit`)
 	for _, q := range []string{
-		`INSERT OR IGNORE INTO audit.audit_events (` + columns.Audit + `) SELECT ` + columns.Audit + ` FROM main.audit_events`,
+		`INSERT OR IGNORE INTO audit.audit_events (` + movedAudit + `) SELECT ` + movedAudit + ` FROM main.audit_events`,
 		`DROP TABLE main.audit_events`,
 	} {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
@@ -94,6 +92,10 @@ func (db *DB) moveAudit(ctx context.Context) error {
 	}
 	return nil
 }
+
+// movedAudit is the audit_events columns of a records' file from before
+// the split, which has no token_id.
+const movedAudit = `id, at, actor, role, action, entity, entity_id, detail, site`
 
 // writeAudit runs fn in one IMMEDIATE transaction of the audit log.
 func (db *DB) writeAudit(ctx context.Context, fn func(tx *sql.Tx, now time.Time) error) error {

@@ -70,10 +70,10 @@ func insertAuditEvents(ctx context.Context, tx *sql.Tx, evs []*service.AuditEven
 // INSERT changes inside a transaction. A refused row then rolls back the
 // whole transaction at once, as CreateAuditEvents would anyway.
 func auditInsert(n int, withID bool) string {
-	head, row := `INSERT INTO audit_events (`+columns.Audit+`) VALUES `, `(?,?,?,?,?,?,?,?,?)`
+	head, row := `INSERT INTO audit_events (`+columns.Audit+`) VALUES `, `(?,?,?,?,?,?,?,?,?,?)`
 	if !withID {
 		cols := strings.TrimPrefix(columns.Audit, "id, ")
-		head, row = `INSERT OR ROLLBACK INTO audit_events (`+cols+`) VALUES `, `(?,?,?,?,?,?,?,?)`
+		head, row = `INSERT OR ROLLBACK INTO audit_events (`+cols+`) VALUES `, `(?,?,?,?,?,?,?,?,?)`
 	}
 	var b strings.Builder
 	b.Grow(len(head) + n*(len(row)+1))
@@ -100,15 +100,15 @@ func appendAuditArgs(args []any, evs []*service.AuditEvent, now time.Time, withI
 		}
 		// Role is a string type of its own: given as a string, the
 		// driver takes it without reflection.
-		args = append(args, formatStamp(e.At), e.Actor, string(e.Role), e.Action, e.Entity, e.EntityID, e.Detail, e.Site)
+		args = append(args, formatStamp(e.At), e.Actor, string(e.Role), e.Action, e.Entity, e.EntityID, e.Detail, e.Site, e.TokenID)
 	}
 	return args
 }
 
 const (
-	// auditChunk is the number of events per INSERT statement (9
+	// auditChunk is the number of events per INSERT statement (10
 	// parameters each, well under SQLite's limit of 32766).
 	auditChunk = 100
 	// auditCols is the number of columns.Audit.
-	auditCols = 9
+	auditCols = 10
 )

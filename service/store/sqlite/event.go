@@ -49,8 +49,8 @@ func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error
 		if e.At.IsZero() {
 			e.At = now
 		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO audit_events (`+columns.Audit+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`,
-			nullID(e.ID), formatStamp(e.At), e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site).Scan(&e.ID)
+		err := tx.QueryRowContext(ctx, `INSERT INTO audit_events (`+columns.Audit+`) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+			nullID(e.ID), formatStamp(e.At), e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site, e.TokenID).Scan(&e.ID)
 		return mapErr(err, "Audit event")
 	})
 }
