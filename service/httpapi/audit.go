@@ -97,10 +97,13 @@ func (a *auditWriter) add(ctx context.Context, ev *service.AuditEvent, wait bool
 // token id (one per entry: two tokens may share a name) and, for a
 // PATCH, the fields it changed.
 func enrich(ctx context.Context, ev *service.AuditEvent) {
+	if ev == nil {
+		return // a flush's marker
+	}
 	if t := callerOf(ctx); t != nil && ev.TokenID == 0 {
 		ev.TokenID = t.ID
 	}
-	if f := fieldsOf(ctx); len(f) > 0 && strings.HasSuffix(ev.Action, ".update") {
+	if f := fieldsOf(ctx); len(f) > 0 && strings.HasSuffix(ev.Action, ".update") && !strings.Contains(ev.Detail, "fields: ") {
 		d := "fields: " + strings.Join(f, ",")
 		if ev.Detail != "" {
 			d = ev.Detail + "; " + d

@@ -5,7 +5,9 @@ import (
 
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/incidents"
 	"github.com/chipdesk/chipdesk/service/jobs"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
 )
 
@@ -123,12 +125,12 @@ func opDocs() map[string]opDoc {
 
 		"POST /api/v1/licences": {id: "issueLicence", tag: "licences",
 			summary: "Issue a licence: fee and expiry from the jurisdiction's rules, next tag number",
-			body:    typeOf[lookup.LicenceRequest](), answers: created(typeOf[lookup.IssuedLicence]()), idempotent: true},
+			body:    typeOf[licensing.LicenceRequest](), answers: created(typeOf[licensing.IssuedLicence]()), idempotent: true},
 		"GET /api/v1/licences/{id}": {id: "getLicence", tag: "licences", summary: "A licence",
 			answers: ok(typeOf[service.Licence]())},
 		"POST /api/v1/licences/{id}/renew": {id: "renewLicence", tag: "licences",
 			summary: "Renew a licence: a new licence and tag for the next term",
-			body:    typeOf[lookup.RenewRequest](), answers: created(typeOf[lookup.IssuedLicence]()), idempotent: true},
+			body:    typeOf[licensing.RenewRequest](), answers: created(typeOf[licensing.IssuedLicence]()), idempotent: true},
 		"POST /api/v1/licences/{id}/revoke": {id: "revokeLicence", tag: "licences", summary: "Revoke a licence",
 			answers: none("Revoked")},
 		"GET /api/v1/animals/{id}/vaccinations": {id: "listAnimalVaccinations", tag: "records", summary: "An animal's rabies vaccinations",
@@ -137,7 +139,7 @@ func opDocs() map[string]opDoc {
 			body: typeOf[service.RabiesVaccination](), answers: created(typeOf[service.RabiesVaccination]()), idempotent: true},
 
 		"POST /api/v1/bites": {id: "createBite", tag: "records", summary: "Record a bite; the quarantine the rules order is created with it",
-			body: typeOf[service.BiteIncident](), answers: created(typeOf[biteAnswer]())},
+			body: typeOf[service.BiteIncident](), answers: created(typeOf[incidents.Bite]())},
 		"POST /api/v1/quarantines": {id: "createQuarantine", tag: "records", summary: "Order a quarantine",
 			body: typeOf[service.Quarantine](), answers: created(typeOf[service.Quarantine]())},
 		"POST /api/v1/quarantines/{id}/release": {id: "releaseQuarantine", tag: "records", summary: "Release a quarantine",
@@ -241,7 +243,7 @@ func requiredOnCreate() map[reflect.Type][]string {
 		typeOf[service.Quarantine]():           {"animal_id", "kind", "place", "start", "end"},
 		typeOf[service.Impoundment]():          {"animal_id", "jurisdiction", "intake_on"},
 		typeOf[service.DangerousDesignation](): {"animal_id", "level", "jurisdiction", "declared_on"},
-		typeOf[lookup.LicenceRequest]():        {"animal_id", "jurisdiction"},
+		typeOf[licensing.LicenceRequest]():        {"animal_id", "jurisdiction"},
 		typeOf[chipRequest]():                  {"chip"},
 		typeOf[tokenRequest]():                 {"name", "role"},
 		typeOf[releaseRequest]():               {"on"},
@@ -257,7 +259,7 @@ func schemaNames() map[reflect.Type]string {
 		typeOf[service.RabiesVaccination]():    "Vaccination",
 		typeOf[service.BiteIncident]():         "Bite",
 		typeOf[service.DangerousDesignation](): "Designation",
-		typeOf[biteAnswer]():                   "RecordedBite",
+		typeOf[incidents.Bite]():                   "RecordedBite",
 		typeOf[tokenAnswer]():                  "IssuedToken",
 		typeOf[jobs.Status]():                  "DeviceStatus",
 	}

@@ -63,6 +63,7 @@ func (s *Server) changing(r *http.Request, action, entity string, id int64, deta
 	if t := callerOf(r.Context()); t != nil {
 		ev.Actor, ev.Role, ev.Site = t.Name, t.Role, t.Site
 	}
+	enrich(r.Context(), ev)
 	s.audit.flush(r.Context())
 	return service.WithChange(r.Context(), ev)
 }
