@@ -3,7 +3,7 @@ package postgres
 import (
 	"cmp"
 	"context"
-		"errors"
+	"errors"
 	"slices"
 	"time"
 
