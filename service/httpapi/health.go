@@ -141,6 +141,9 @@ func (s *Server) handleUpdateImpoundment(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	i, err := s.store.UpdateImpoundment(r.Context(), id, u)
+	if err == nil {
+		err = s.chargeRedemption(r, i)
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return

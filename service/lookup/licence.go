@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/money"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
@@ -155,6 +156,9 @@ func (s *Service) IssueLicence(ctx context.Context, r *LicenceRequest) (*IssuedL
 		ctx = service.WithIdempotency(ctx, &r2)
 	}
 	if err := s.store.CreateLicence(ctx, l); err != nil {
+		return nil, err
+	}
+	if _, err := money.ChargeLicence(ctx, s.store, l, fees); err != nil {
 		return nil, err
 	}
 	return fill(), nil

@@ -81,7 +81,7 @@ func Dollars(c int64) string {
 // SalesReport is the licences sold in a period, by month, jurisdiction,
 // species and fee line.
 type SalesReport struct {
-	From, To service.Date      `json:"-"`
+	From, To service.Date       `json:"-"`
 	Rows     []service.SalesRow `json:"rows"`
 	Count    int                `json:"count"`
 	Cents    int64              `json:"cents"`

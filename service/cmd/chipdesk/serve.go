@@ -18,6 +18,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/httpapi"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/money"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
@@ -108,9 +109,14 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		a.close()
 		return nil, err
 	}
+	mon, err := money.New(&money.Opts{Store: a.store, Rules: rs, Now: now})
+	if err != nil {
+		a.close()
+		return nil, err
+	}
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
-		Web: pages, Jobs: a.issuer, Runner: a.runner,
+		Web: pages, Jobs: a.issuer, Runner: a.runner, Money: mon,
 	}); err != nil {
 		a.close()
 		return nil, err
