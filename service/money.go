@@ -383,10 +383,13 @@ type MoneyService interface {
 	// animal has a licence running past before already or the owner has
 	// a reminder in cycle. It returns how many it added.
 	QueueReminders(ctx context.Context, cycle string, from, before Date) (int, error)
-	// ClaimReminders marks up to n pending reminders of cycle and
-	// channel as sending and returns them.
-	ClaimReminders(ctx context.Context, cycle, channel string, n int) ([]*Reminder, error)
-	// FinishReminders marks reminders sent or failed.
+	// ClaimReminders marks the reminders sent as sent, then marks up to
+	// n pending reminders of cycle and channel as sending and returns
+	// them, in one transaction (a run records one message and claims
+	// the next in one commit).
+	ClaimReminders(ctx context.Context, cycle, channel string, n int, sent []int64) ([]*Reminder, error)
+	// FinishReminders marks reminders sent or failed, or pending again
+	// (claimed but certainly not sent).
 	FinishReminders(ctx context.Context, ids []int64, state, errText string) error
 	FindReminders(ctx context.Context, cycle, state string) ([]*Reminder, error)
 }

@@ -228,8 +228,12 @@ func (s *Server) reverse(w http.ResponseWriter, r *http.Request, kind service.Pa
 		Reference: b.Reference, ApprovedBy: b.ApprovedBy, Till: b.Till, Reverses: id, Lines: b.Lines}})
 }
 
-func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request) { s.reverse(w, r, service.KindRefund) }
-func (s *Server) handleVoid(w http.ResponseWriter, r *http.Request)   { s.reverse(w, r, service.KindVoid) }
+func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request) {
+	s.reverse(w, r, service.KindRefund)
+}
+func (s *Server) handleVoid(w http.ResponseWriter, r *http.Request) {
+	s.reverse(w, r, service.KindVoid)
+}
 
 func (s *Server) handleReceipt(w http.ResponseWriter, r *http.Request) {
 	m := s.moneyOr(w, r)

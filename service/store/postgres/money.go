@@ -448,9 +448,15 @@ func (db *DB) QueueReminders(ctx context.Context, cycle string, from, before ser
 }
 
 // ClaimReminders implements service.MoneyService.
-func (db *DB) ClaimReminders(ctx context.Context, cycle, channel string, n int) ([]*service.Reminder, error) {
+func (db *DB) ClaimReminders(ctx context.Context, cycle, channel string, n int, sent []int64) ([]*service.Reminder, error) {
 	var out []*service.Reminder
 	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		if err := finishReminders(ctx, tx, now, sent, service.ReminderSent, ""); err != nil {
+			return err
+		}
+		if n <= 0 {
+			return nil
+		}
 		var err error
 		out, err = collect(ctx, tx, scanReminder, `UPDATE reminders SET state = 'sending', attempts = attempts + 1
 			WHERE id IN (SELECT id FROM reminders WHERE cycle = $1 AND channel = $2 AND state = 'pending' ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)
@@ -463,18 +469,24 @@ func (db *DB) ClaimReminders(ctx context.Context, cycle, channel string, n int) 
 
 // FinishReminders implements service.MoneyService.
 func (db *DB) FinishReminders(ctx context.Context, ids []int64, state, errText string) error {
-	if state != service.ReminderSent && state != service.ReminderFailed {
-		return service.Errorf(service.EINVALID, "A reminder ends sent or failed.")
+	if state != service.ReminderSent && state != service.ReminderFailed && state != service.ReminderPending {
+		return service.Errorf(service.EINVALID, "A claimed reminder ends sent or failed, or goes back to pending.")
 	}
-	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
-		for _, id := range ids {
-			if _, err := tx.Exec(ctx, `UPDATE reminders SET state = $1, error = $2, sent_at = $3 WHERE id = $4`,
-				state, errText, now, id); err != nil {
-				return mapErr(err, "Reminder")
-			}
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error { return finishReminders(ctx, tx, now, ids, state, errText) })
+}
+
+// finishReminders moves claimed reminders ids to state.
+func finishReminders(ctx context.Context, tx pgx.Tx, now time.Time, ids []int64, state, errText string) error {
+	var at any
+	if state != service.ReminderPending {
+		at = now
+	}
+	for _, id := range ids {
+		if _, err := tx.Exec(ctx, `UPDATE reminders SET state = $1, error = $2, sent_at = $3 WHERE id = $4 AND state = 'sending'`, state, errText, at, id); err != nil {
+			return mapErr(err, "Reminder")
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // FindReminders implements service.MoneyService.

@@ -379,17 +379,28 @@ func testReminderOutbox(t *testing.T, s service.Store, c *Clock) {
 			t.Errorf("Bo's reminder tags = %q, want Fido's only (Max is renewed)", r.Tags)
 		}
 	}
-	got, err := s.ClaimReminders(ctx, "2027-02-01", service.ChannelEmail, 10)
+	got, err := s.ClaimReminders(ctx, "2027-02-01", service.ChannelEmail, 10, nil)
 	must(t, "ClaimReminders", err)
 	if len(got) != 1 || got[0].State != service.ReminderSending || got[0].Attempts != 1 {
 		t.Fatalf("ClaimReminders = %+v", got)
 	}
-	again, err := s.ClaimReminders(ctx, "2027-02-01", service.ChannelEmail, 10)
+	again, err := s.ClaimReminders(ctx, "2027-02-01", service.ChannelEmail, 10, nil)
 	must(t, "ClaimReminders(again)", err)
 	if len(again) != 0 {
 		t.Fatalf("ClaimReminders(again) = %+v, want none: a claimed reminder is not claimed twice", again)
 	}
-	must(t, "FinishReminders", s.FinishReminders(ctx, []int64{got[0].ID}, service.ReminderSent, ""))
+	// The letter is claimed, given back, claimed again; the e-mail is
+	// recorded sent in the same call.
+	letters, err := s.ClaimReminders(ctx, "2027-02-01", service.ChannelLetter, 10, nil)
+	must(t, "ClaimReminders(letters)", err)
+	must(t, "FinishReminders(pending)", s.FinishReminders(ctx, []int64{letters[0].ID}, service.ReminderPending, ""))
+	letters, err = s.ClaimReminders(ctx, "2027-02-01", service.ChannelLetter, 10, []int64{got[0].ID})
+	must(t, "ClaimReminders(letters again)", err)
+	if len(letters) != 1 || letters[0].Attempts != 2 {
+		t.Fatalf("letters claimed again = %+v", letters)
+	}
+	must(t, "FinishReminders(failed)", s.FinishReminders(ctx, []int64{letters[0].ID}, service.ReminderFailed, "no address"))
+	wantCode(t, "FinishReminders(bad state)", s.FinishReminders(ctx, nil, "lost", ""), service.EINVALID)
 	sent, err := s.FindReminders(ctx, "2027-02-01", service.ReminderSent)
 	must(t, "FindReminders(sent)", err)
 	if len(sent) != 1 || !sent[0].SentAt.Equal(c.Now()) {
