@@ -20,6 +20,7 @@ type Store interface {
 	DeviceEventService
 	TagBatchService
 	IdempotencyService
+	MoneyService
 
 	// Ping checks the backend is reachable.
 	Ping(ctx context.Context) error

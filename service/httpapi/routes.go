@@ -44,7 +44,7 @@ type route struct {
 }
 
 func (s *Server) apiRoutes() []route {
-	return []route{
+	return append([]route{
 		{"GET /api/v1/lookup", anyRole, s.handleLookup},
 		{"GET /api/v1/animals/{id}/record", staff, s.handleAnimalRecord},
 
@@ -85,7 +85,7 @@ func (s *Server) apiRoutes() []route {
 		{"POST /api/v1/tokens", adminOnly, s.handleCreateToken},
 		{"DELETE /api/v1/tokens/{id}", adminOnly, s.handleRevokeToken},
 		{"GET /api/v1/audit", adminOnly, s.handleFindAudit},
-	}
+	}, s.moneyRoutes()...)
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {

@@ -20,6 +20,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
 	"github.com/chipdesk/chipdesk/service/ratelimit"
+	"github.com/chipdesk/chipdesk/service/money"
 )
 
 // Opts configures a Server. Store and Lookup are required.
@@ -49,6 +50,9 @@ type Opts struct {
 	// queued and reports the devices at /api/v1/devices.
 	Jobs   *jobs.Issuer
 	Runner *jobs.Runner
+	// Money keeps charges and payments (/api/v1/payments, /charges,
+	// /reports, /deposits); nil answers 404 there.
+	Money *money.Service
 	// Logger receives request errors; nil discards.
 	Logger *slog.Logger
 	// Registry receives the server's metrics and is served at /metrics;
@@ -99,6 +103,7 @@ type Server struct {
 	web     http.Handler
 	jobs    *jobs.Issuer
 	runner  *jobs.Runner
+	money   *money.Service
 	log     *slog.Logger
 	now     func() time.Time
 	maxBody int64
@@ -165,6 +170,7 @@ func New(o *Opts) (*Server, error) {
 		web:     o.Web,
 		jobs:    o.Jobs,
 		runner:  o.Runner,
+		money:   o.Money,
 		log:     o.Logger,
 		now:     o.Now,
 		maxBody: o.MaxBodyBytes,

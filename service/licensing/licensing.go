@@ -8,6 +8,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/money"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
@@ -272,6 +273,11 @@ func (s *Service) create(ctx context.Context, l *service.Licence, out *IssuedLic
 				}
 			}
 		}
+		return err
+	}
+	// Every fee line becomes a charge on the owner (issue: money); a
+	// licence is complete once its charges are settled or waived.
+	if _, err := money.ChargeLicence(ctx, s.store, l, fees); err != nil {
 		return err
 	}
 	fill()

@@ -1,5 +1,5 @@
 // Command chipdesk runs the chipdesk service (serve, demo) and its admin
-// commands (token, user, import, export, tag, print, migrate, sync, bench).
+// commands (token, user, import, export, tag, print, migrate, sync, reminders, bench).
 //
 // Each subcommand lives in its own file and is listed in commands below.
 package main
@@ -18,6 +18,7 @@ func commands() []cmdline.Command {
 		{Name: "print", Summary: "print or engrave licence tags and pre-numbered batches; job list", Run: runPrint},
 		{Name: "migrate", Summary: "copy an SQLite database into PostgreSQL, or back", Run: runMigrate},
 		{Name: "sync", Summary: "offline handheld: look up and queue scans offline, push and pull when online", Run: runSync},
+		{Name: "reminders", Summary: "send licence renewal reminders by e-mail, or print letters, once per owner", Run: runReminders},
 		{Name: "bench", Summary: "measure lookups, scans, import, demodulation, tags and memory against their targets", Run: runBench},
 	}
 }

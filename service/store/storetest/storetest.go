@@ -75,6 +75,14 @@ func Run(t *testing.T, open Opener) {
 		{"DeviceEventOnce", testDeviceEventOnce},
 		{"DeviceEventConcurrent", testDeviceEventConcurrent},
 		{"DeviceEventRejected", testDeviceEventRejected},
+		{"Charges", testCharges},
+		{"Payments", testPayments},
+		{"PaymentsConcurrent", testPaymentsConcurrent},
+		{"CashUp", testCashUp},
+		{"DepositOutcome_62_40c", testDepositOutcome},
+		{"Exemptions_64_30", testExemptions},
+		{"MoneyReports_64_30", testMoneyReports},
+		{"ReminderOutbox", testReminderOutbox},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
