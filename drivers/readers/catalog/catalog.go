@@ -49,10 +49,10 @@ type Protocol struct {
 func Protocols() []Protocol {
 	return []Protocol{
 		{
-			Name: wl134.Format, Summary: "WL-134 / CZSTAR-R134 134.2 kHz modules, 30-byte binary frames, 9600 8N2",
+			Name: wl134.Format, Summary: "WL-134 / CZSTAR-R134 134.2 kHz modules, 30-byte binary frames, 9600 8N1",
 			Mode: wl134.Mode, Split: wl134.Split, Decode: wl134.ReadFrame,
 			Encode: func(id chipid.ID) ([]byte, error) {
-				f, err := wl134.FromID(id, false)
+				f, err := wl134.FromID(id)
 				if err != nil {
 					return nil, err
 				}

@@ -47,7 +47,7 @@ func TestTail(t *testing.T) {
 	}
 	frame, _ := wl134.Encode(wl134.Frame{Country: 982, National: 123456789, Animal: true})
 	want := map[string]any{
-		"protocol": "wl134", "air": "FDX-B", "kind": "iso11784", "code": "982000123456789", "animal": true,
+		"protocol": "wl134", "air": "ISO", "kind": "iso11784", "code": "982000123456789", "animal": true,
 		"raw": hex.EncodeToString(frame), "at": "2026-01-02T03:04:05Z",
 	}
 	for k, v := range want {
