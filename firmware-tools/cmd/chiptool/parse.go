@@ -29,15 +29,15 @@ reading fails.`
 
 // parseJSON is one output line of chiptool parse.
 type parseJSON struct {
-	Input        string   `json:"input"`
-	OK           bool     `json:"ok"`
-	Kind         string   `json:"kind,omitempty"`
-	Code         string   `json:"code,omitempty"`
-	Display      string   `json:"display,omitempty"`
-	Country      *uint16  `json:"country,omitempty"`
-	National     *uint64  `json:"national,omitempty"`
-	Animal       *bool    `json:"animal,omitempty"`
-	Manufacturer string   `json:"manufacturer,omitempty"`
+	Input        string      `json:"input"`
+	OK           bool        `json:"ok"`
+	Kind         string      `json:"kind,omitempty"`
+	Code         string      `json:"code,omitempty"`
+	Display      string      `json:"display,omitempty"`
+	Country      *uint16     `json:"country,omitempty"`
+	National     *uint64     `json:"national,omitempty"`
+	Animal       *bool       `json:"animal,omitempty"`
+	Manufacturer string      `json:"manufacturer,omitempty"`
 	Error        string      `json:"error,omitempty"`
 	Candidates   []parseJSON `json:"candidates,omitempty"`
 }
