@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/lookup"
 )
 
 // errorBody is the JSON body of every error answer.
@@ -21,6 +22,8 @@ type errorBody struct {
 type errorDetail struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Candidates are the chips an ambiguous chip number could be.
+	Candidates []*lookup.Chip `json:"candidates,omitempty"`
 }
 
 // statusOf maps an application error code to an HTTP status.
@@ -28,6 +31,8 @@ func statusOf(code string) int {
 	switch code {
 	case service.EINVALID:
 		return http.StatusBadRequest
+	case service.EAMBIGUOUS:
+		return http.StatusUnprocessableEntity
 	case service.EUNAUTHORIZED:
 		return http.StatusUnauthorized
 	case service.EFORBIDDEN:
@@ -103,7 +108,12 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == service.EUNAUTHORIZED {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="chipdesk"`)
 	}
-	s.writeJSON(w, r, statusOf(code), errorBody{errorDetail{Code: code, Message: msg}})
+	d := errorDetail{Code: code, Message: msg}
+	var amb *lookup.AmbiguousChipError
+	if errors.As(err, &amb) {
+		d.Candidates = amb.Candidates
+	}
+	s.writeJSON(w, r, statusOf(code), errorBody{d})
 }
 
 // decodeJSON reads the request body into v. The body is already limited
