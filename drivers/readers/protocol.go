@@ -69,13 +69,12 @@ func Open(p port.Port, proto Protocol, o *Opts) (*Dev, error) {
 // Next returns the next chip read; frames that carry none are counted
 // and skipped.
 func (d *Dev) Next(ctx context.Context) (reader.Read, error) {
+	var werr error // a failed trigger: frames received before it still count
 	for {
 		fctx, cancel := ctx, context.CancelFunc(func() {})
 		if d.proto.Trigger != nil {
-			if d.ask {
-				if err := d.s.Write(d.proto.Trigger); err != nil {
-					return reader.Read{}, d.wrap(err)
-				}
+			if d.ask && werr == nil {
+				werr = d.s.Write(d.proto.Trigger)
 				d.ask = false
 			}
 			if d.proto.TriggerEvery > 0 {
@@ -86,6 +85,9 @@ func (d *Dev) Next(ctx context.Context) (reader.Read, error) {
 		cancel()
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && d.proto.Trigger != nil {
+				if werr != nil {
+					return reader.Read{}, d.wrap(werr)
+				}
 				d.ask = true // silence: ask again
 				continue
 			}

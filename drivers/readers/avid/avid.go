@@ -101,8 +101,8 @@ func ReadFrame(b []byte) (reader.Read, bool, error) {
 	return reader.Read{ID: id, Protocol: p}, true, nil
 }
 
-// Encode returns what the reader sends when it reads id after a
-// trigger: Looking, then the number.
+// Encode returns the line the reader sends with the number of id (after
+// a Looking line, which is no frame of a chip).
 func Encode(id chipid.ID) ([]byte, error) {
 	var num string
 	switch id.Kind {
@@ -113,7 +113,7 @@ func Encode(id chipid.ID) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("avid: a %s chip is not read by AVID readers", id.Kind)
 	}
-	return []byte(Looking + "\r\n" + num + "\r\n"), nil
+	return []byte(num + "\r\n"), nil
 }
 
 // New reads an AVID reader on p; nil o means Protocol.Mode.
