@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port/serialport"
-	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
 	"github.com/chipdesk/chipdesk/drivers/readers/runner"
 	"github.com/chipdesk/chipdesk/reader"
 )
@@ -94,7 +93,7 @@ func (m *Manager) AddSpec(sp Spec) error {
 
 // openSerial opens sp's serial port and the catalog driver on it.
 func (m *Manager) openSerial(ctx context.Context, sp Spec) (reader.Reader, error) {
-	proto, err := catalog.Lookup(sp.Kind)
+	proto, err := sp.protocol()
 	if err != nil {
 		return nil, err
 	}

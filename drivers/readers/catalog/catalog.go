@@ -16,6 +16,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/readers/binframe"
 	"github.com/chipdesk/chipdesk/drivers/readers/datamars"
 	"github.com/chipdesk/chipdesk/drivers/readers/iso24631"
+	"github.com/chipdesk/chipdesk/drivers/readers/linefmt"
 	"github.com/chipdesk/chipdesk/drivers/readers/rfidrw"
 	"github.com/chipdesk/chipdesk/drivers/readers/rt100"
 	"github.com/chipdesk/chipdesk/drivers/readers/wl134"
@@ -161,6 +162,23 @@ func Protocols() []Protocol {
 	}
 }
 
+// LinefmtName is the kind of a configured line reader: not in
+// Protocols, since it needs a pattern; see Linefmt.
+const LinefmtName = "linefmt"
+
+// Linefmt returns the protocol of a configured line format (package
+// linefmt); a spec without a name is named "linefmt".
+func Linefmt(s linefmt.Spec) (Protocol, error) {
+	if s.Name == "" {
+		s.Name = LinefmtName
+	}
+	f, err := linefmt.Compile(s)
+	if err != nil {
+		return Protocol{}, err
+	}
+	return fromProtocol(f.Protocol()), nil
+}
+
 // Names returns the protocol names.
 func Names() []string {
 	var n []string
@@ -177,7 +195,10 @@ func Lookup(name string) (Protocol, error) {
 			return p, nil
 		}
 	}
-	return Protocol{}, fmt.Errorf("catalog: unknown protocol %q (want one of %s)", name, strings.Join(Names(), ", "))
+	if name == LinefmtName {
+		return Protocol{}, fmt.Errorf("catalog: protocol %s needs a pattern (see Linefmt)", name)
+	}
+	return Protocol{}, fmt.Errorf("catalog: unknown protocol %q (want one of %s or %s)", name, strings.Join(Names(), ", "), LinefmtName)
 }
 
 // Opener returns a function that opens the serial port at path with the

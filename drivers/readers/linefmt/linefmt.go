@@ -204,6 +204,19 @@ func (f *Format) Decode(line []byte) (reader.Read, error) {
 	return r, nil
 }
 
+// Protocol returns the format as a readers.Protocol, read by the generic
+// readers.Dev; the reads' Format is the spec's name.
+func (f *Format) Protocol() readers.Protocol {
+	return readers.Protocol{
+		Name: f.spec.Name, Summary: "configured line format: " + f.spec.Pattern, Mode: f.mode,
+		Split: f.Split, Max: f.max + 2,
+		Decode: func(b []byte) (reader.Read, bool, error) {
+			r, err := f.Decode(b)
+			return r, err == nil, err
+		},
+	}
+}
+
 // Opts configures New.
 type Opts struct {
 	// Spec describes the lines; it is required.
