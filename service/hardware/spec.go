@@ -2,8 +2,8 @@ package hardware
 
 import (
 	"fmt"
-	"strings"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
