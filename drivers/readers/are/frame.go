@@ -42,7 +42,6 @@ const TrovanLen = 10
 // the 16-hex code in air order.
 const Multitag = 'Z' // MULTITAG line prefix
 
-
 // Frame is a code line, or a stored record when Record is set.
 type Frame struct {
 	// Code is the 64-bit code in air order, as printed; for a 10-hex
