@@ -13,6 +13,7 @@ const (
 	ENOTFOUND     = "not_found"    // no such entity
 	EUNAUTHORIZED = "unauthorized" // no or bad credentials
 	EFORBIDDEN    = "forbidden"    // credentials good, role not allowed
+	EAMBIGUOUS    = "ambiguous"    // the text names more than one thing; the caller chooses (a chip number with two readings)
 )
 
 // Error is an application error: a code from the list above, a message

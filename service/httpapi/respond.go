@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/lookup"
 )
 
 // errorBody is the JSON body of every error answer.
@@ -25,6 +26,8 @@ type errorDetail struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Field   string `json:"field,omitempty"`
+	// Candidates are the chips an ambiguous chip number could be.
+	Candidates []*lookup.Chip `json:"candidates,omitempty"`
 }
 
 // statusOf maps an application error code to an HTTP status: invalid
@@ -33,6 +36,8 @@ func statusOf(code string) int {
 	switch code {
 	case service.EINVALID:
 		return http.StatusBadRequest
+	case service.EAMBIGUOUS:
+		return http.StatusUnprocessableEntity
 	case service.EUNAUTHORIZED:
 		return http.StatusUnauthorized
 	case service.EFORBIDDEN:
@@ -108,7 +113,12 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == service.EUNAUTHORIZED {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="chipdesk"`)
 	}
-	s.writeJSON(w, r, statusOf(code), errorBody{errorDetail{Code: code, Message: msg, Field: service.ErrorField(err)}})
+	d := errorDetail{Code: code, Message: msg, Field: service.ErrorField(err)}
+	var amb *lookup.AmbiguousChipError
+	if errors.As(err, &amb) {
+		d.Candidates = amb.Candidates
+	}
+	s.writeJSON(w, r, statusOf(code), errorBody{d})
 }
 
 // decodeJSON reads the request body into v. The body is already limited

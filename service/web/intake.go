@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -223,7 +224,10 @@ type searchData struct {
 	Reader string
 	Answer *recordView // a chip or tag answer
 	Hits   []hit
-	Note   string
+	// Candidates are the chips a typed number could be; the page links
+	// each so that the person chooses.
+	Candidates []*lookup.Chip
+	Note       string
 }
 
 // handleSearch finds animals by chip (any form reader/chipid reads), by
@@ -239,6 +243,10 @@ func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request, name, title
 	d.Q = strings.TrimSpace(r.URL.Query().Get("q"))
 	if d.Q != "" {
 		ans, hits, err := h.search(r.Context(), d.Q)
+		var amb *lookup.AmbiguousChipError
+		if errors.As(err, &amb) {
+			d.Candidates, err = amb.Candidates, nil
+		}
 		if err != nil && service.ErrorCode(err) != service.EINVALID {
 			h.failErr(w, r, err)
 			return
@@ -251,7 +259,7 @@ func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request, name, title
 			d.Answer = h.recordView(r, ans)
 		}
 		d.Hits = hits
-		if ans == nil && len(hits) == 0 {
+		if ans == nil && len(hits) == 0 && len(d.Candidates) == 0 {
 			d.Note = fmt.Sprintf("Nothing matches %q.", d.Q)
 		}
 	}
@@ -273,9 +281,13 @@ func (h *Handler) search(ctx context.Context, q string) (*lookup.Answer, []hit, 
 			return a, nil, err
 		}
 	}
-	if id, err := h.o.Lookup.ParseChip(q); err == nil {
+	id, err := h.o.Lookup.ParseChip(q)
+	if err == nil {
 		a, err := h.o.Lookup.ByID(ctx, id)
 		return a, nil, err
+	}
+	if service.ErrorCode(err) == service.EAMBIGUOUS {
+		return nil, nil, err // the page lists the candidates
 	}
 	hits, err := h.ownerHits(ctx, q)
 	return nil, hits, err

@@ -341,6 +341,8 @@ func TestSearch(t *testing.T) {
 		{"address", "oak street", []string{"Rex", "Tom"}},
 		{"unknown chip", chipStray, []string{"Not registered here"}},
 		{"nothing", "zzzz nobody", []string{"Nothing matches"}},
+		// Two readings: both offered as links, no lookup of either.
+		{"ambiguous chip", "8000010000100000", []string{"reads as more than one chip", `href="?q=004000001048576"`, `href="?q=032000008388609"`}},
 	} {
 		st, body := c.get("/search?q=" + url.QueryEscape(tc.q))
 		if st != http.StatusOK {

@@ -36,16 +36,20 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 }
 
 // ToRead turns a tag line into a read; an industrial tag gives ok false.
+// The line goes to chipid whole: its A states an animal tag, which the
+// read keeps (ID.AnimalStated), and the TIRIS style carries the
+// data-block flag.
 func ToRead(f Frame) (r reader.Read, ok bool, err error) {
 	if f.Industrial {
 		return reader.Read{}, false, nil
 	}
-	id, err := readers.ChipText(fmt.Sprintf("%03d%012d", f.Country, f.National))
+	line, err := Line(f)
+	if err != nil {
+		return reader.Read{}, false, err
+	}
+	id, err := readers.ChipText(string(line), chipid.FormDecimal)
 	if err != nil {
 		return reader.Read{}, false, fmt.Errorf("allflex: %w", err)
-	}
-	if f.DataBlock {
-		id.ISO = id.ISO.WithDataBlock(true)
 	}
 	return reader.Read{ID: id, Protocol: reader.ProtocolISO}, true, nil
 }

@@ -37,7 +37,7 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 
 // ToRead turns a line into a read.
 func ToRead(f Frame) (reader.Read, error) {
-	id, err := readers.ChipText(fmt.Sprintf("%03d%012d", f.Country, f.National))
+	id, err := readers.ChipText(fmt.Sprintf("%03d%012d", f.Country, f.National), chipid.FormDecimal)
 	if err != nil {
 		return reader.Read{}, fmt.Errorf("iso24631: %w", err)
 	}

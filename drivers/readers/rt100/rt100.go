@@ -54,12 +54,26 @@ func protocol(t string) reader.Protocol {
 	return reader.ProtocolUnknown
 }
 
+// form is how the scanner writes the identifier of a chip type: the
+// type names the kind, so a 10-hex identifier is never guessed.
+func form(t string) chipid.Form {
+	switch t {
+	case TypeFDXA:
+		return chipid.FormFDXA
+	case TypeTrovan:
+		return chipid.FormTrovan
+	case TypeFDXB, TypeHDX, TypeISO:
+		return chipid.FormDecimal
+	}
+	return chipid.FormAuto
+}
+
 // ToRead turns a frame into a read; a memory record gives ok false.
 func ToRead(f Frame) (reader.Read, bool, error) {
 	if f.Record {
 		return reader.Read{}, false, nil
 	}
-	id, err := readers.ChipText(f.ID)
+	id, err := readers.ChipText(f.ID, form(f.Type))
 	if err != nil {
 		return reader.Read{}, false, fmt.Errorf("rt100: %w", err)
 	}

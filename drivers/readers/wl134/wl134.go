@@ -13,9 +13,12 @@ import (
 // Format is the value of reader.Read.Format for this protocol.
 const Format = "wl134"
 
-// Mode is the module's line: 9600 baud, 8 data bits, no parity, 2 stop
-// bits (WL-134A sheet).
-var Mode = port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 2}
+// Mode is the line the port is opened with: 9600 baud, 8 data bits, no
+// parity, 1 stop bit. The module sends 9600 8N1 per the vendor sheet as
+// the issue tracker quotes it (the CZSTAR-R134 table and Rfid134 say 2
+// stop bits); a receiver set to one stop bit reads either, since a
+// second stop bit is only a longer idle line.
+var Mode = port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 1}
 
 // Opts configures New: the port's line and the clock that stamps reads.
 type Opts = readers.Opts
@@ -45,10 +48,8 @@ func ToRead(f Frame) (reader.Read, error) {
 		return reader.Read{}, fmt.Errorf("wl134: %w", err)
 	}
 	c = c.WithDataBlock(f.DataBlock)
-	r := reader.Read{ID: readers.ChipISO(c), Protocol: reader.ProtocolFDXB}
-	if f.HDX {
-		r.Protocol = reader.ProtocolHDX
-	}
+	// The module reads FDX-B and HDX chips and prints both alike.
+	r := reader.Read{ID: readers.ChipISO(c), Protocol: reader.ProtocolISO}
 	if f.DataBlock {
 		r.Ext, r.HasExt = f.Ext, true
 	}
@@ -65,9 +66,8 @@ func ReadFrame(b []byte) (reader.Read, bool, error) {
 	return r, err == nil, err
 }
 
-// FromID returns the frame a module sends for id, an ISO 11784 chip;
-// hdx picks the end byte.
-func FromID(id chipid.ID, hdx bool) (Frame, error) {
+// FromID returns the frame a module sends for id, an ISO 11784 chip.
+func FromID(id chipid.ID) (Frame, error) {
 	if id.Kind != chipid.KindISO {
 		return Frame{}, fmt.Errorf("%w: %s chip %s is not ISO 11784", ErrField, id.Kind, id.Code)
 	}
@@ -77,6 +77,5 @@ func FromID(id chipid.ID, hdx bool) (Frame, error) {
 		Country:   c.Country(),
 		DataBlock: c.DataBlock(),
 		Animal:    c.Animal(),
-		HDX:       hdx,
 	}, nil
 }
