@@ -284,8 +284,14 @@ func TestCrashBetweenSentAndDone(t *testing.T) {
 	}
 }
 
+// grblEngraver is a controller set up for a laser ($32=1) and its
+// device.
 func grblEngraver(t *testing.T, so *grblsim.Opts, opts string) (*grblsim.Sim, *jobs.Device) {
 	t.Helper()
+	if so == nil {
+		so = &grblsim.Opts{}
+	}
+	so.LaserMode = true
 	sim, err := grblsim.Start(so)
 	must(t, err)
 	t.Cleanup(func() { sim.Close() })
@@ -533,5 +539,44 @@ func TestShutdownMidJob(t *testing.T) {
 	must(t, err)
 	if st.LaserOn {
 		t.Errorf("laser on after shutdown: %+v", st)
+	}
+}
+
+// TestLaserModeNotWrittenUnasked: a controller with laser mode off
+// ($32=0) gets no setting written unless the device allows it
+// (laser_mode=set); the job fails saying so, and the same job run on a
+// device with the option makes the tag.
+func TestLaserModeNotWrittenUnasked(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	sim, err := grblsim.Start(nil)
+	must(t, err)
+	t.Cleanup(func() { sim.Close() })
+	sp, err := jobs.ParseSpec("grbl:" + sim.TTY())
+	must(t, err)
+	dev, err := jobs.Open(ctx, sp)
+	must(t, err)
+	j, _, err := e.issuer.Queue(ctx, e.licence.ID, service.JobEngrave)
+	must(t, err)
+	_, err = newRunner(t, e, nil, dev).RunOnce(ctx, dev)
+	must(t, err)
+	must(t, dev.Close())
+	j, err = e.store.FindJobByID(ctx, j.ID)
+	must(t, err)
+	if j.State != service.JobFailed || !strings.Contains(j.Error, "$32") || !strings.Contains(j.Error, "laser_mode=set") || sim.Setting(32) != "0" {
+		t.Fatalf("job = %+v, $32=%s; want failed naming $32 and laser_mode=set, $32 unchanged", j, sim.Setting(32))
+	}
+	sp, err = jobs.ParseSpec("grbl:" + sim.TTY() + ",laser_mode=set")
+	must(t, err)
+	dev, err = jobs.Open(ctx, sp)
+	must(t, err)
+	t.Cleanup(func() { dev.Close() })
+	_, err = e.issuer.Reprint(ctx, j.ID)
+	must(t, err)
+	_, err = newRunner(t, e, nil, dev).RunOnce(ctx, dev)
+	must(t, err)
+	if j, err = e.store.FindJobByID(ctx, j.ID); err != nil || j.State != service.JobDone || sim.Setting(32) != "1" {
+		t.Fatalf("job with laser_mode=set = %+v, %v, $32=%s; want done, $32=1", j, err, sim.Setting(32))
 	}
 }

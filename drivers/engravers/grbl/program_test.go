@@ -19,7 +19,7 @@ func TestProgram(t *testing.T) {
 		Power: 0.35, Speed: 600, Passes: 2,
 	}
 	want := []string{
-		"G21 G90", "M5 S0", "M4 S350",
+		"G21 G90 G94 F600", "M5 S0", "M4 S350",
 		"G0 X0 Y0", "G1 X10 Y0 F600", "G1 X10 Y5.25",
 		"G0 X-1 Y2.5", "G1 X20.124 Y2.5 F600",
 		"G0 X0 Y0", "G1 X10 Y0 F600", "G1 X10 Y5.25",

@@ -35,6 +35,10 @@ type Opts struct {
 	// (a limit switch hit during the move before it), which grbl then
 	// refuses with error:9, as it does every line until unlocked.
 	AlarmAt func(line string) int
+	// Reply, when set, may change the reply (ok or error:N) to the n-th
+	// line taken, counting from 1: a reply garbled on the wire. An empty
+	// result sends nothing (a reply lost).
+	Reply func(n int, line, reply string) string
 	// Homing is $22: homing enabled. The controller then starts locked
 	// (Alarm, "'$H'|'$X' to unlock") as grbl does with HOMING_INIT_LOCK,
 	// and $H homes: state Home for HomeTime, then machine zero.
@@ -341,6 +345,11 @@ func (s *Sim) send(line string) {
 	if s.writeErr != nil {
 		return
 	}
+	if s.opts.Reply != nil && len(s.lines) > 0 && (line == "ok" || strings.HasPrefix(line, "error:")) {
+		if line = s.opts.Reply(len(s.lines), s.lines[len(s.lines)-1], line); line == "" {
+			return
+		}
+	}
 	if _, err := io.WriteString(s.pty, line+"\r\n"); err != nil {
 		s.writeErr = err
 	}
@@ -412,7 +421,9 @@ func (s *Sim) byteIn(c byte) {
 		s.reports++
 		s.send(s.report().String())
 	case c == '!':
-		if len(s.planner) > 0 && s.door == 0 {
+		// grbl 1.1 enters Hold from Idle too, so lines still in the
+		// buffer do not start moving after a hold that meant "stop".
+		if s.door == 0 && s.state != "Alarm" && !s.homing && !s.check {
 			s.hold = true
 		}
 	case c == '~':

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
-	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/grblsim"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 )
@@ -99,7 +99,7 @@ func TestPrintLicence(t *testing.T) {
 func TestPrintBatchProgress(t *testing.T) {
 	t.Parallel()
 	db, l := printDB(t)
-	sim, err := grblsim.Start(nil)
+	sim, err := grblsim.Start(&grblsim.Opts{LaserMode: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestPrintDuplicate_64_40(t *testing.T) {
 func TestPrintBatchPauseResume(t *testing.T) {
 	t.Parallel()
 	db, _ := printDB(t)
-	sim, err := grblsim.Start(nil)
+	sim, err := grblsim.Start(&grblsim.Opts{LaserMode: true})
 	if err != nil {
 		t.Fatal(err)
 	}
