@@ -7,8 +7,10 @@ import (
 	"sync"
 
 	"github.com/boombuler/barcode/code128"
+	"github.com/boombuler/barcode/datamatrix"
 
 	"github.com/chipdesk/chipdesk/tags/mono"
+	"github.com/chipdesk/chipdesk/tags/toolpath"
 )
 
 // LabelMargin is the blank kept round a raster label, mm.
@@ -114,4 +116,44 @@ func (a *Artwork) Raster(dpmm, widthMM float64) (image.Image, error) {
 		}
 	}
 	return out, nil
+}
+
+// CodePaths returns the engraving of a DataMatrix ECC 200 of text with
+// modules module mm wide, centred at (x, y) mm in a job w x h mm, with
+// the renderer's beam correction and fill: a cell of a material test
+// grid, whose code reads back only at settings that mark well.
+func (r *Renderer) CodePaths(text string, module, x, y, w, h float64) (*toolpath.Job, error) {
+	if !(module > 0) {
+		return nil, fmt.Errorf("tags: module %g mm", module)
+	}
+	bc, err := datamatrix.Encode(text)
+	if err != nil {
+		return nil, fmt.Errorf("tags: encoding %q: %w", text, err)
+	}
+	b := bc.Bounds()
+	m := modules{n: b.Dx(), dark: make([]bool, b.Dx()*b.Dx())}
+	for yy := 0; yy < m.n; yy++ {
+		for xx := 0; xx < m.n; xx++ {
+			m.dark[yy*m.n+xx] = mono.Black(bc.At(b.Min.X+xx, b.Min.Y+yy))
+		}
+	}
+	half := float64(m.n) * module / 2
+	s := &scene{code: m, module: module, codeX: x - half, codeY: y - half}
+	j := &toolpath.Job{Width: w, Height: h}
+	s.runs(func(x0, y0, x1, y1 float64) {
+		o, fill := moduleRun(x0, y0, x1, y1, r.o.Beam, r.o.Hatch)
+		j.Outline = append(j.Outline, o)
+		j.Hatch = append(j.Hatch, fill...)
+	})
+	toolpath.OrderJob(j, toolpath.Point{X: x - half, Y: y - half})
+	return j, nil
+}
+
+// Modules is the number of modules across the DataMatrix of text.
+func Modules(text string) (int, error) {
+	bc, err := datamatrix.Encode(text)
+	if err != nil {
+		return 0, fmt.Errorf("tags: encoding %q: %w", text, err)
+	}
+	return bc.Bounds().Dx(), nil
 }

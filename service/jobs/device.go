@@ -87,9 +87,9 @@ func (sp Spec) layout() tags.Layout {
 	return tags.Layout{Width: sp.PlateW, Height: sp.PlateH, Margin: PlateMargin, Gap: PlateGap}
 }
 
-// renderOpts is the tag rendering of the device: an engraver's beam
-// and fill interval.
-func (sp Spec) renderOpts() *tags.Opts {
+// RenderOpts is the tag rendering of the device: an engraver's beam
+// and fill interval; nil for the defaults.
+func (sp Spec) RenderOpts() *tags.Opts {
 	if sp.Kind != KindGRBL || sp.Beam == 0 && sp.Interval == 0 {
 		return nil
 	}
@@ -103,8 +103,9 @@ func (sp Spec) renderOpts() *tags.Opts {
 	return &o
 }
 
-// engraving is the engraver job of a rendered tag or plate.
-func (sp Spec) engraving(tp *toolpath.Job, name string) engravers.Job {
+// Engraving is the engraver job of a rendered tag or plate: its paths
+// with the device's power, speed, passes and cut.
+func (sp Spec) Engraving(tp *toolpath.Job, name string) engravers.Job {
 	return engravers.Job{Name: name, Paths: engravers.FromToolpath(tp, sp.Cut), Power: sp.Power, Speed: sp.Speed, Passes: sp.Passes}
 }
 

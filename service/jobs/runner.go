@@ -157,7 +157,7 @@ func New(devices []*Device, o *Opts) (*Runner, error) {
 	}
 	r.renderers = map[string]*tags.Renderer{}
 	for _, d := range devices {
-		if o := d.Spec.renderOpts(); o != nil {
+		if o := d.Spec.RenderOpts(); o != nil {
 			rd, err := tags.NewRenderer(o)
 			if err != nil {
 				return nil, fmt.Errorf("jobs: device %s: %w", d, err)
@@ -424,7 +424,7 @@ func (r *Runner) makeGroup(ctx context.Context, d *Device, group []*tags.Tag, na
 	if err != nil {
 		return fmt.Errorf("jobs: render: %w", err)
 	}
-	err = en.Engrave(ctx, d.Spec.engraving(tp, name), r.machine(ev))
+	err = en.Engrave(ctx, d.Spec.Engraving(tp, name), r.machine(ev))
 	if err != nil {
 		d.linkFailed(err)
 	}
@@ -493,7 +493,7 @@ func (r *Runner) send(ctx context.Context, d *Device, pr printers.Printer, en en
 		if err != nil {
 			return fmt.Errorf("jobs: render: %w", err)
 		}
-		return en.Engrave(ctx, d.Spec.engraving(tp, name), r.machine(ev))
+		return en.Engrave(ctx, d.Spec.Engraving(tp, name), r.machine(ev))
 	}
 	if err := pr.Print(ctx, printers.Label{Art: rd.Artwork(t)}); err != nil {
 		return err
@@ -727,7 +727,7 @@ func (r *Runner) Job(name string, t *tags.Tag) (engravers.Job, error) {
 			if err != nil {
 				return engravers.Job{}, fmt.Errorf("jobs: render: %w", err)
 			}
-			return d.Spec.engraving(tp, t.String()), nil
+			return d.Spec.Engraving(tp, t.String()), nil
 		}
 	}
 	return engravers.Job{}, fmt.Errorf("%w: %q", ErrNoStation, name)
