@@ -301,3 +301,57 @@ func BenchmarkPrintTCP(b *testing.B) {
 		}
 	}
 }
+
+// TestDeviceSettings: darkness (~SD, before each format), print speed
+// (^PR, inside it) and media calibration (~JC, once when opened) come
+// from the device's options; none is sent when not set.
+func TestDeviceSettings(t *testing.T) {
+	t.Parallel()
+	sim, d := start(t, nil, &zpl.Opts{Darkness: 22, Speed: 4, Calibrate: true})
+	if err := d.Print(context.Background(), printers.Label{ZPL: []byte(label)}); err != nil {
+		t.Fatal(err)
+	}
+	jobs := sim.Jobs()
+	if len(jobs) != 1 || !strings.HasPrefix(string(jobs[0].Data), "^XA^PR4^") {
+		t.Fatalf("formats = %+v, want ^PR4 right after ^XA", jobs)
+	}
+	if sim.Darkness() != 22 || sim.Calibrations() != 1 {
+		t.Errorf("printer darkness %d, %d calibrations; want 22, 1", sim.Darkness(), sim.Calibrations())
+	}
+	sim2, d2 := start(t, nil, nil)
+	if err := d2.Print(context.Background(), printers.Label{ZPL: []byte(label)}); err != nil {
+		t.Fatal(err)
+	}
+	if j := sim2.Jobs(); len(j) != 1 || string(j[0].Data) != label || sim2.Darkness() != 0 || sim2.Calibrations() != 0 {
+		t.Errorf("without options: %+v, darkness %d, %d calibrations; want the label as given, nothing else", j, sim2.Darkness(), sim2.Calibrations())
+	}
+	for _, o := range []zpl.Opts{{Darkness: 31}, {Speed: 1}, {Speed: 15}, {Dpmm: 10}} {
+		if err := o.Check(); err == nil {
+			t.Errorf("Opts%+v.Check() = nil, want an error", o)
+		}
+	}
+}
+
+// fakeArt is an Artwork that records the resolution it was asked for.
+type fakeArt struct{ dpmm int }
+
+func (a *fakeArt) ZPL(dpmm int) ([]byte, error) { a.dpmm = dpmm; return []byte(label), nil }
+func (a *fakeArt) Raster(float64, float64) (image.Image, error) {
+	return nil, errors.New("a ZPL printer asks for ZPL")
+}
+
+// TestArtAtDeviceResolution: a label's Art is drawn at the device's own
+// resolution (8 dots/mm unless set), not one chosen above the driver.
+func TestArtAtDeviceResolution(t *testing.T) {
+	t.Parallel()
+	for _, dpmm := range []int{0, 12} {
+		_, d := start(t, nil, &zpl.Opts{Dpmm: dpmm})
+		a := &fakeArt{}
+		if err := d.Print(context.Background(), printers.Label{Art: a}); err != nil {
+			t.Fatal(err)
+		}
+		if want := max(dpmm, 8); a.dpmm != want || d.Dpmm() != want {
+			t.Errorf("Opts.Dpmm %d: art drawn at %d dots/mm, Dpmm() %d; want %d", dpmm, a.dpmm, d.Dpmm(), want)
+		}
+	}
+}
