@@ -15,6 +15,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/grblsim"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/rules"
@@ -412,7 +413,7 @@ func TestDemo(t *testing.T) {
 	go func() {
 		done <- jobs.Demo(ctx, jobs.DemoOpts{Issuer: e.issuer, Printer: sim.Addr(), Previews: dir, Poll: 10 * time.Millisecond})
 	}()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testtime.Scale(10 * time.Second))
 	for len(sim.Jobs()) < 2 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -520,8 +521,10 @@ func TestShutdownMidJob(t *testing.T) {
 	var once sync.Once
 	rctx, stop := context.WithCancel(ctx)
 	r := newRunner(t, e, &jobs.Opts{Poll: 10 * time.Millisecond, OnEvent: func(ev jobs.Event) {
-		if ev.State == service.JobSent {
-			once.Do(func() { time.AfterFunc(100*time.Millisecond, stop) })
+		// Stopped once the machine is seen marking: mid-job, whatever
+		// the machine's speed.
+		if ev.State == service.JobSent && ev.Machine == "Run" {
+			once.Do(stop)
 		}
 	}}, dev)
 	j, _, err := e.issuer.Queue(ctx, e.licence.ID, service.JobEngrave)

@@ -18,6 +18,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port/usbport/usbporttest"
 	"github.com/chipdesk/chipdesk/drivers/printers"
 	"github.com/chipdesk/chipdesk/drivers/printers/brotherql"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 )
 
 // tagImage is a 306 × 120 picture for 29 mm media: a frame and a
@@ -191,7 +192,7 @@ func TestNewErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mp.Close()
-	if _, err := brotherql.New(mp, &brotherql.Opts{Model: "QL-700", ReplyTimeout: 100 * time.Millisecond}); !errors.Is(err, brotherql.ErrNoReply) {
+	if _, err := brotherql.New(mp, &brotherql.Opts{Model: "QL-700", ReplyTimeout: testtime.Scale(100 * time.Millisecond)}); !errors.Is(err, brotherql.ErrNoReply) {
 		t.Errorf("New on a mute printer = %v, want ErrNoReply", err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/printers"
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/tags/zplgf"
 )
 
@@ -144,7 +145,7 @@ func TestNoReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if _, err := zpl.New(p, &zpl.Opts{ReplyTimeout: 150 * time.Millisecond}); !errors.Is(err, zpl.ErrNoReply) {
+	if _, err := zpl.New(p, &zpl.Opts{ReplyTimeout: testtime.Scale(150 * time.Millisecond)}); !errors.Is(err, zpl.ErrNoReply) {
 		t.Fatalf("New on a mute printer = %v, want ErrNoReply", err)
 	}
 	// A one-way link: printing works, status is unavailable.
@@ -158,7 +159,7 @@ func TestNoReply(t *testing.T) {
 	if _, err := d.Status(context.Background()); !errors.Is(err, printers.ErrStatusUnavailable) {
 		t.Errorf("Status without status = %v, want ErrStatusUnavailable", err)
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(testtime.Scale(2 * time.Second))
 	for len(sim.Jobs()) == 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -230,7 +231,7 @@ func TestPrintImage(t *testing.T) {
 // TestHangup: the printer goes away between jobs.
 func TestHangup(t *testing.T) {
 	t.Parallel()
-	sim, d := start(t, nil, &zpl.Opts{ReplyTimeout: time.Second})
+	sim, d := start(t, nil, &zpl.Opts{ReplyTimeout: testtime.Scale(time.Second)})
 	sim.Close()
 	err := d.Print(context.Background(), printers.Label{ZPL: []byte(label)})
 	if !errors.Is(err, port.ErrHangup) {
