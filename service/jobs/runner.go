@@ -495,8 +495,13 @@ func (r *Runner) send(ctx context.Context, d *Device, pr printers.Printer, en en
 		}
 		return en.Engrave(ctx, d.Spec.Engraving(tp, name), r.machine(ev))
 	}
-	if err := pr.Print(ctx, printers.Label{Art: rd.Artwork(t)}); err != nil {
+	art := rd.Artwork(t)
+	if err := pr.Print(ctx, printers.Label{Art: art}); err != nil {
 		return err
+	}
+	if s := art.Scale(); s < 1 {
+		// A tape narrower than the tag: the label is not at true size.
+		r.o.Logger.Info("jobs: label scaled to fit the tape", "device", d.String(), "tag", t.String(), "scale", s)
 	}
 	if printers.Unconfirmed(ctx, pr) {
 		return errUnconfirmed
