@@ -28,6 +28,10 @@ type Job struct {
 	Speed float64
 	// Passes is how often the paths are marked; 0 means 1.
 	Passes int
+	// Outline is the blank's outline (the tag's shape), traced by a
+	// station's Frame with the laser off; empty frames the bounds of
+	// Paths instead.
+	Outline Path
 }
 
 // Validate checks that the job can be marked.
@@ -41,7 +45,7 @@ func (j Job) Validate() error {
 	if j.Passes < 0 {
 		return fmt.Errorf("%w: %d passes", ErrJob, j.Passes)
 	}
-	for i, p := range j.Paths {
+	for i, p := range append(j.Paths, j.Outline) {
 		for _, pt := range p {
 			if math.IsNaN(pt.X) || math.IsNaN(pt.Y) || math.IsInf(pt.X, 0) || math.IsInf(pt.Y, 0) ||
 				math.Abs(pt.X) > 1e5 || math.Abs(pt.Y) > 1e5 {

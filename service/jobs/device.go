@@ -106,7 +106,8 @@ func (sp Spec) RenderOpts() *tags.Opts {
 // Engraving is the engraver job of a rendered tag or plate: its paths
 // with the device's power, speed, passes and cut.
 func (sp Spec) Engraving(tp *toolpath.Job, name string) engravers.Job {
-	return engravers.Job{Name: name, Paths: engravers.FromToolpath(tp, sp.Cut), Power: sp.Power, Speed: sp.Speed, Passes: sp.Passes}
+	return engravers.Job{Name: name, Paths: engravers.FromToolpath(tp, sp.Cut), Power: sp.Power, Speed: sp.Speed, Passes: sp.Passes,
+		Outline: engravers.OutlineOf(tp)}
 }
 
 // Defaults of a spec's options.

@@ -91,19 +91,34 @@ func coord(v float64) string {
 	return s
 }
 
-// FrameProgram is the g-code that travels round the job's bounds once
-// with the laser off (M5 S0, G1 at feed mm/min: in laser mode G1 with
-// the spindle off does not fire, and without laser mode M5 keeps the
-// output off) and back to the origin.
+// FrameProgram is the g-code that travels once round the job's Outline
+// (the blank's shape), or its bounds when it has none, with the laser
+// off (M5 S0, G1 at feed mm/min: in laser mode G1 with the spindle off
+// does not fire, and without laser mode M5 keeps the output off) and
+// back to the origin.
 func FrameProgram(j engravers.Job, feed float64) ([]string, error) {
-	lo, hi, ok := j.Bounds()
-	if !ok {
-		return nil, fmt.Errorf("%w: nothing to frame", engravers.ErrJob)
-	}
 	if !(feed > 0) || math.IsInf(feed, 0) {
 		return nil, fmt.Errorf("%w: frame feed %v mm/min", engravers.ErrJob, feed)
 	}
 	f := " F" + strconv.FormatFloat(feed, 'f', -1, 64)
+	if len(j.Outline) >= 2 {
+		if err := j.Validate(); err != nil {
+			return nil, err
+		}
+		lines := []string{"G21 G90", "M5 S0", "G0 " + xy(j.Outline[0])}
+		for i, pt := range j.Outline[1:] {
+			l := "G1 " + xy(pt)
+			if i == 0 {
+				l += f
+			}
+			lines = append(lines, l)
+		}
+		return append(lines, "G0 X0 Y0"), nil
+	}
+	lo, hi, ok := j.Bounds()
+	if !ok {
+		return nil, fmt.Errorf("%w: nothing to frame", engravers.ErrJob)
+	}
 	return []string{
 		"G21 G90", "M5 S0",
 		"G0 " + xy(lo),
