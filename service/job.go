@@ -19,17 +19,27 @@ const (
 type JobState string
 
 // Job states: queued → sent → done, or failed (with the device's error).
-// A failed job may be queued again.
+// Two ends need a person to look at the tag: unconfirmed (sent, not
+// confirmed: the printer's link gives no status back, as a Brother QL
+// on the network) and check (an engraving whose end could not be
+// confirmed; the tag may be complete). A failed, unconfirmed or check
+// job may be queued again, with the same number.
 const (
-	JobQueued JobState = "queued"
-	JobSent   JobState = "sent"
-	JobDone   JobState = "done"
-	JobFailed JobState = "failed"
+	JobQueued      JobState = "queued"
+	JobSent        JobState = "sent"
+	JobDone        JobState = "done"
+	JobFailed      JobState = "failed"
+	JobUnconfirmed JobState = "unconfirmed"
+	JobCheck       JobState = "check"
 )
 
 // Valid reports whether s is a known state.
 func (s JobState) Valid() bool {
-	return s == JobQueued || s == JobSent || s == JobDone || s == JobFailed
+	switch s {
+	case JobQueued, JobSent, JobDone, JobFailed, JobUnconfirmed, JobCheck:
+		return true
+	}
+	return false
 }
 
 // Job is one print or engrave order for a licence tag.
@@ -85,7 +95,7 @@ func (j *Job) Apply(u JobUpdate) {
 // Validate checks the new state, if any.
 func (u *JobUpdate) Validate() error {
 	if u.State != nil && !u.State.Valid() {
-		return Errorf(EINVALID, "Job state must be queued, sent, done or failed.")
+		return Errorf(EINVALID, "Job state must be queued, sent, done, failed, unconfirmed or check.")
 	}
 	return nil
 }

@@ -85,7 +85,7 @@ func (b *TagBatch) Apply(u TagBatchUpdate) error {
 // against the stored batch.
 func (u *TagBatchUpdate) Validate() error {
 	if u.State != nil && !u.State.Valid() {
-		return Errorf(EINVALID, "Batch state must be queued, sent, done or failed.")
+		return Errorf(EINVALID, "Batch state must be queued, sent, done, failed, unconfirmed or check.")
 	}
 	return nil
 }

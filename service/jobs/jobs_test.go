@@ -15,6 +15,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/grblsim"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/rules"
@@ -291,8 +292,14 @@ func TestCrashBetweenSentAndDone(t *testing.T) {
 	}
 }
 
+// grblEngraver is a controller set up for a laser ($32=1) and its
+// device.
 func grblEngraver(t *testing.T, so *grblsim.Opts, opts string) (*grblsim.Sim, *jobs.Device) {
 	t.Helper()
+	if so == nil {
+		so = &grblsim.Opts{}
+	}
+	so.LaserMode = true
 	sim, err := grblsim.Start(so)
 	must(t, err)
 	t.Cleanup(func() { sim.Close() })
@@ -413,7 +420,7 @@ func TestDemo(t *testing.T) {
 	go func() {
 		done <- jobs.Demo(ctx, jobs.DemoOpts{Issuer: e.issuer, Printer: sim.Addr(), Previews: dir, Poll: 10 * time.Millisecond})
 	}()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testtime.Scale(10 * time.Second))
 	for len(sim.Jobs()) < 2 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -521,8 +528,10 @@ func TestShutdownMidJob(t *testing.T) {
 	var once sync.Once
 	rctx, stop := context.WithCancel(ctx)
 	r := newRunner(t, e, &jobs.Opts{Poll: 10 * time.Millisecond, OnEvent: func(ev jobs.Event) {
-		if ev.State == service.JobSent {
-			once.Do(func() { time.AfterFunc(100*time.Millisecond, stop) })
+		// Stopped once the machine is seen marking: mid-job, whatever
+		// the machine's speed.
+		if ev.State == service.JobSent && ev.Machine == "Run" {
+			once.Do(stop)
 		}
 	}}, dev)
 	j, _, err := e.issuer.Queue(ctx, e.licence.ID, service.JobEngrave)
@@ -540,5 +549,44 @@ func TestShutdownMidJob(t *testing.T) {
 	must(t, err)
 	if st.LaserOn {
 		t.Errorf("laser on after shutdown: %+v", st)
+	}
+}
+
+// TestLaserModeNotWrittenUnasked: a controller with laser mode off
+// ($32=0) gets no setting written unless the device allows it
+// (laser_mode=set); the job fails saying so, and the same job run on a
+// device with the option makes the tag.
+func TestLaserModeNotWrittenUnasked(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	sim, err := grblsim.Start(nil)
+	must(t, err)
+	t.Cleanup(func() { sim.Close() })
+	sp, err := jobs.ParseSpec("grbl:" + sim.TTY())
+	must(t, err)
+	dev, err := jobs.Open(ctx, sp)
+	must(t, err)
+	j, _, err := e.issuer.Queue(ctx, e.licence.ID, service.JobEngrave)
+	must(t, err)
+	_, err = newRunner(t, e, nil, dev).RunOnce(ctx, dev)
+	must(t, err)
+	must(t, dev.Close())
+	j, err = e.store.FindJobByID(ctx, j.ID)
+	must(t, err)
+	if j.State != service.JobFailed || !strings.Contains(j.Error, "$32") || !strings.Contains(j.Error, "laser_mode=set") || sim.Setting(32) != "0" {
+		t.Fatalf("job = %+v, $32=%s; want failed naming $32 and laser_mode=set, $32 unchanged", j, sim.Setting(32))
+	}
+	sp, err = jobs.ParseSpec("grbl:" + sim.TTY() + ",laser_mode=set")
+	must(t, err)
+	dev, err = jobs.Open(ctx, sp)
+	must(t, err)
+	t.Cleanup(func() { dev.Close() })
+	_, err = e.issuer.Reprint(ctx, j.ID)
+	must(t, err)
+	_, err = newRunner(t, e, nil, dev).RunOnce(ctx, dev)
+	must(t, err)
+	if j, err = e.store.FindJobByID(ctx, j.ID); err != nil || j.State != service.JobDone || sim.Setting(32) != "1" {
+		t.Fatalf("job with laser_mode=set = %+v, %v, $32=%s; want done, $32=1", j, err, sim.Setting(32))
 	}
 }

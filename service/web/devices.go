@@ -13,16 +13,9 @@ type DevicesFunc func(ctx context.Context) []Device
 func (f DevicesFunc) Devices(ctx context.Context) []Device { return f(ctx) }
 
 // JobDevices lists the printers and engravers of a jobs.Runner, each
-// asked for its status now.
-func JobDevices(r *jobs.Runner) Devices {
-	return DevicesFunc(func(ctx context.Context) []Device {
-		var out []Device
-		for _, st := range r.Statuses(ctx) {
-			out = append(out, Device{Kind: st.Kind, Name: st.Name, Ready: st.Ready, State: st.State, At: st.At})
-		}
-		return out
-	})
-}
+// asked for its status now; it also gives the station page its
+// engravers (Stations, station.go).
+func JobDevices(r *jobs.Runner) Devices { return jobDevices{r} }
 
 // DeviceList joins several device sources.
 type DeviceList []Devices

@@ -223,6 +223,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /licences/{id}/duplicate", h.page(counterRoles, h.handleDuplicate))
 	m.HandleFunc("POST /jobs/{id}/reprint", h.page(counterRoles, h.handleReprint))
 
+	h.stationRoutes(m)
 	m.HandleFunc("GET /admin", h.page(adminRoles, h.handleAdmin))
 	m.HandleFunc("GET /admin/devices", h.page(adminRoles, h.handleDevices))
 	m.HandleFunc("GET /admin/designs/{j}/{year}/preview.svg", h.page(adminRoles, h.handleDesignPreview))

@@ -16,6 +16,7 @@ func commands() []cmdline.Command {
 		{Name: "export", Summary: "export every table as CSV files", Run: runExport},
 		{Name: "tag", Summary: "licence tag designs, rendering (png, svg, zpl, paths) and check codes", Run: runTag},
 		{Name: "print", Summary: "print or engrave licence tags and pre-numbered batches; job list", Run: runPrint},
+		{Name: "engrave", Summary: "laser station: home, unlock, jog, origin, frame, overrides; G-code export and test grid", Run: runEngrave},
 		{Name: "migrate", Summary: "copy an SQLite database into PostgreSQL, or back", Run: runMigrate},
 		{Name: "sync", Summary: "offline handheld: look up and queue scans offline, push and pull when online", Run: runSync},
 		{Name: "reminders", Summary: "send licence renewal reminders by e-mail, or print letters, once per owner", Run: runReminders},

@@ -24,7 +24,7 @@ func demoPrinters(e *cmdline.Env, cfg *config, dir string) (stop func()) {
 		fmt.Fprintf(e.Stderr, "demo: printing: %v\n", err)
 		return func() {}
 	}
-	laser, err := grblsim.Start(nil)
+	laser, err := grblsim.Start(&grblsim.Opts{LaserMode: true}) // a controller set up for a laser
 	if err != nil {
 		printer.Close()
 		fmt.Fprintf(e.Stderr, "demo: printing: %v\n", err)

@@ -101,7 +101,7 @@ func TestPrintLicence(t *testing.T) {
 func TestPrintBatchProgress(t *testing.T) {
 	t.Parallel()
 	db, l := printDB(t)
-	sim, err := grblsim.Start(nil)
+	sim, err := grblsim.Start(&grblsim.Opts{LaserMode: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestPrintDuplicate_64_40(t *testing.T) {
 func TestPrintBatchPauseResume(t *testing.T) {
 	t.Parallel()
 	db, _ := printDB(t)
-	sim, err := grblsim.Start(nil)
+	sim, err := grblsim.Start(&grblsim.Opts{LaserMode: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,4 +299,32 @@ func approveDesigns(ctx context.Context, st service.AuditService) error {
 	}
 	y := time.Now().Year()
 	return licensing.ApproveAll(ctx, st, ds, "test-admin", time.Now(), 2026, 2027, y, y+1)
+}
+
+// TestPrintBatchChecksFirst: a batch whose folder, device, design or
+// jurisdiction is wrong is refused before any number is reserved.
+func TestPrintBatchChecksFirst(t *testing.T) {
+	t.Parallel()
+	db, _ := printDB(t)
+	base := []string{"batch", "--db", db, "--year", "2026", "--count", "3"}
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"previews folder missing", []string{"--jurisdiction", "minneapolis", "--previews", filepath.Join(t.TempDir(), "nope")}, 2, "--previews"},
+		{"designs folder missing", []string{"--jurisdiction", "MPLS", "--designs", filepath.Join(t.TempDir(), "nope")}, 2, "--designs"},
+		{"unknown jurisdiction", []string{"--jurisdiction", "Gotham"}, 2, "Gotham"},
+		{"no design for the year", []string{"--jurisdiction", "Minneapolis", "--year", "1999"}, 2, "design"},
+		{"device does not open", []string{"--jurisdiction", "MPLS", "--device", "grbl:" + filepath.Join(t.TempDir(), "ttyNone")}, 1, "ttyNone"},
+	} {
+		code, _, errs := runPrintCmd(t, append(append([]string{}, base...), tt.args...)...)
+		if code != tt.code || !strings.Contains(errs, tt.want) {
+			t.Errorf("%s: exit %d, %q; want %d naming %q", tt.name, code, errs, tt.code, tt.want)
+		}
+	}
+	if code, out, errs := runPrintCmd(t, "list", "--db", db); code != 0 || strings.Contains(out, "BATCH") {
+		t.Errorf("after refused batches: exit %d, list %q, %s; want no batch reserved", code, out, errs)
+	}
 }

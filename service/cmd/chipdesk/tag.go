@@ -20,7 +20,7 @@ import (
 
 // tagUsage lists the tag subcommands.
 const tagUsage = `usage:
-  chipdesk tag render --jurisdiction J --year YYYY --number N --format png|svg|zpl|paths|paths-svg [--dpi D] [--species S]
+  chipdesk tag render --jurisdiction J --year YYYY --number N --format png|svg|zpl|paths|paths-svg [--dpi D] [--dpmm 8|12|24] [--species S]
   chipdesk tag plate --jurisdiction J --year YYYY --number FIRST --count C [--plate WxH] [--sheet K] --format paths|paths-svg|png
   chipdesk tag verify TEXT
   chipdesk tag designs
@@ -49,7 +49,8 @@ func runTag(ctx context.Context, e *cmdline.Env, args []string) error {
 		count      = fs.Int("count", 1, "number of tags, numbered from --number (plate)")
 		plate      = fs.String("plate", "300x200", "plate or sheet size `WxH` in mm (plate)")
 		sheet      = fs.Int("sheet", 0, "write only plate `K` (1-based; plate, required for png)")
-		dpi        = fs.Float64("dpi", 300, "preview resolution, dots per inch (png); ZPL uses 203 dpi below 250, else 300 or 600")
+		dpi        = fs.Float64("dpi", 300, "preview resolution, dots per inch (png)")
+		dpmm       = fs.Int("dpmm", tags.DefaultZPLOpts.Dpmm, "ZPL printer resolution in dots per mm: 8 (203 dpi, as a zpl device by default), 12 or 24 (zpl)")
 	)
 	pos, err := cmdline.ParseArgs(fs, args)
 	if err != nil {
@@ -60,7 +61,7 @@ func runTag(ctx context.Context, e *cmdline.Env, args []string) error {
 		if len(pos) != 0 {
 			return cmdline.UsageError("tag render: unexpected argument %q", pos[0])
 		}
-		return tagRender(e, *keysPath, *designsDir, *fontPath, *j, *year, *number, *species, *format, *dpi)
+		return tagRender(e, *keysPath, *designsDir, *fontPath, *j, *year, *number, *species, *format, *dpi, *dpmm)
 	case "plate":
 		if len(pos) != 0 {
 			return cmdline.UsageError("tag plate: unexpected argument %q", pos[0])
@@ -95,7 +96,7 @@ func tagKeys(e *cmdline.Env, path string) (*check.Keyring, error) {
 	return check.LoadKeys(path)
 }
 
-func tagRender(e *cmdline.Env, keysPath, designsDir, fontPath, j string, year, number int, species, format string, dpi float64) error {
+func tagRender(e *cmdline.Env, keysPath, designsDir, fontPath, j string, year, number int, species, format string, dpi float64, dpmm int) error {
 	if j == "" || year == 0 || number == 0 {
 		return cmdline.UsageError("tag render: want --jurisdiction, --year and --number")
 	}
@@ -123,16 +124,12 @@ func tagRender(e *cmdline.Env, keysPath, designsDir, fontPath, j string, year, n
 		return r.SVG(e.Stdout, tag)
 	case "zpl":
 		zo := tags.DefaultZPLOpts
-		switch {
-		case dpi >= 450:
-			zo.Dpmm = 24
-		case dpi >= 250:
-			zo.Dpmm = 12
-		}
+		zo.Dpmm = dpmm
 		l, err := r.ZPL(tag, &zo)
 		if err != nil {
-			return err
+			return cmdline.UsageError("tag render: --dpmm: %v", err)
 		}
+		fmt.Fprintf(e.Stderr, "chipdesk tag: ZPL at %d dots/mm; print it on a printer of that resolution\n", dpmm)
 		_, err = e.Stdout.Write(l.ZPL)
 		return err
 	default: // paths, paths-svg
