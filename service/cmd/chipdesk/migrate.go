@@ -35,7 +35,7 @@ current schema first; it must hold no records. Instants keep microseconds
 // behind by a schema this command does not know yet.
 var migrateTables = []string{
 	"owners", "animals", "chips", "licences", "tag_counters", "tag_batches", "vaccinations", "designations", "bites",
-	"quarantines", "impoundments", "scans", "audit_events", "tokens", "idempotency_keys", "jobs", "device_events",
+	"quarantines", "impoundments", "impound_release_fees", "scans", "audit_events", "tokens", "idempotency_keys", "jobs", "device_events",
 }
 
 // sqliteStampLayout is how the SQLite store writes instants: fixed width,
@@ -222,6 +222,8 @@ func orderBy(table string) string {
 		return " ORDER BY jurisdiction, year"
 	case "idempotency_keys":
 		return " ORDER BY actor, idem_key"
+	case "impound_release_fees":
+		return " ORDER BY impound_id"
 	}
 	return " ORDER BY id"
 }
