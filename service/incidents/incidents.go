@@ -189,6 +189,19 @@ func (s *Service) Quarantine(ctx context.Context, r *QuarantineRequest) (*Quaran
 	return out, nil
 }
 
+// ReleaseQuarantine records the release of quarantine id on on: a day
+// that has come (EINVALID on "on" otherwise).
+func (s *Service) ReleaseQuarantine(ctx context.Context, id int64, on service.Date) error {
+	if on.IsZero() {
+		return service.Invalidf("on", "The release date (on) is required.")
+	}
+	today := s.rules.For(&service.Record{}, s.home).Today(s.now())
+	if err := service.NotFuture("on", on, today); err != nil {
+		return err
+	}
+	return s.store.ReleaseQuarantine(ctx, id, on)
+}
+
 // ExposureOptions lists what the law lets the officer choose for animal
 // id, exposed on on (today when zero) to a rabid animal.
 func (s *Service) ExposureOptions(ctx context.Context, id int64, on service.Date) ([]rules.QuarantinePlan, error) {

@@ -234,3 +234,21 @@ func TestSyncDoorSameQuarantine_66_40(t *testing.T) {
 		}
 	})
 }
+
+// TestQuarantineReleaseNotInTheFuture: a release is recorded for a day
+// that has come.
+func TestQuarantineReleaseNotInTheFuture(t *testing.T) {
+	t.Parallel()
+	st := apptest.SQLite(t)
+	s := newService(t, st)
+	ctx := context.Background()
+	b, err := s.RecordBite(ctx, &service.BiteIncident{AnimalID: apptest.Dog(t, st, "Minneapolis"), Date: d("2026-05-20"), Victim: service.VictimPerson})
+	if err != nil {
+		t.Fatal(err)
+	}
+	apptest.Refused(t, "ReleaseQuarantine(2028)", s.ReleaseQuarantine(ctx, b.Quarantine.ID, d("2028-01-01")), service.EINVALID, "on")
+	apptest.Refused(t, "ReleaseQuarantine(no date)", s.ReleaseQuarantine(ctx, b.Quarantine.ID, 0), service.EINVALID, "on")
+	if err := s.ReleaseQuarantine(ctx, b.Quarantine.ID, d("2026-05-30")); err != nil {
+		t.Errorf("ReleaseQuarantine(day 10) = %v", err)
+	}
+}
