@@ -82,6 +82,22 @@ type ImpoundUpdate struct {
 	Disposition     *Disposition `json:"disposition,omitempty"`
 	DispositionNote *string      `json:"disposition_note,omitempty"`
 	FeesCents       *int64       `json:"fees_cents,omitempty"`
+	// Fees, when set, are the redemption's fee lines frozen at release,
+	// stored with the update in its transaction (service/custody sets
+	// them; no client does).
+	Fees []ReleaseFee `json:"-"`
+}
+
+// ReleaseFee is one fee line of a redemption as computed at release.
+// Cents is nil for a fee the ordinance leaves to a resolution.
+type ReleaseFee struct {
+	Code        string `json:"code,omitempty"`
+	Description string `json:"description"`
+	Cents       *int64 `json:"cents"`
+	Quantity    int    `json:"quantity,omitempty"`
+	State       string `json:"state"`
+	Section     string `json:"section,omitempty"`
+	Note        string `json:"note,omitempty"`
 }
 
 // Apply changes i as u says (nil fields stay) and validates the
@@ -112,4 +128,7 @@ type ImpoundService interface {
 	UpdateImpoundment(ctx context.Context, id int64, u ImpoundUpdate) (*Impoundment, error)
 	FindImpoundmentByID(ctx context.Context, id int64) (*Impoundment, error)
 	FindImpoundments(ctx context.Context, f ImpoundFilter) ([]*Impoundment, int, error)
+	// FindReleaseFees returns the fee lines frozen at the release of
+	// impoundment id (ImpoundUpdate.Fees), nil when none were.
+	FindReleaseFees(ctx context.Context, id int64) ([]ReleaseFee, error)
 }

@@ -123,6 +123,15 @@ func (s *Service) open(ctx context.Context, animalID int64) (*service.Impoundmen
 func (s *Service) stay(ctx context.Context, p *rules.Profile, im *service.Impoundment, on service.Date) (*Stay, error) {
 	h := p.HoldFor(im)
 	st := &Stay{Impoundment: im, AsOf: on, Hold: Hold{Until: h.Until, Section: h.Source, Provisional: h.Provisional, Note: h.Note}}
+	if im.Disposition == service.Redeemed {
+		fees, err := s.store.FindReleaseFees(ctx, im.ID)
+		if err != nil {
+			return nil, err
+		}
+		if fees != nil {
+			st.Redemption = frozen(im, fees) // kept as paid, visible after release
+		}
+	}
 	if im.Disposition == service.Held {
 		rec, err := s.store.FindRecordByAnimal(ctx, im.AnimalID)
 		if err != nil {
@@ -269,18 +278,18 @@ func (s *Service) Release(ctx context.Context, id int64, r *Release) (*Stay, err
 		note := strings.TrimSpace(r.Note)
 		u.DispositionNote = &note
 	}
-	var frozen *lookup.Redemption
+	var paid *lookup.Redemption
 	switch r.Disposition {
 	case service.Redeemed:
 		rec, err := s.store.FindRecordByAnimal(ctx, im.AnimalID)
 		if err != nil {
 			return nil, err
 		}
-		frozen = lookup.RedemptionOf(p.Redemption(withStay(rec, im), im, on))
-		fees := frozen.KnownCents
-		u.FeesCents = &fees
-		if !frozen.Complete {
-			note := "Fees not all set by the ordinance: " + notSet(frozen) + " collected as set by resolution."
+		paid = lookup.RedemptionOf(p.Redemption(withStay(rec, im), im, on))
+		fees := paid.KnownCents
+		u.FeesCents, u.Fees = &fees, releaseFees(paid)
+		if !paid.Complete {
+			note := "Fees not all set by the ordinance: " + notSet(paid) + " collected as set by resolution."
 			if u.DispositionNote != nil {
 				note = *u.DispositionNote + " " + note
 			}
@@ -293,7 +302,7 @@ func (s *Service) Release(ctx context.Context, id int64, r *Release) (*Stay, err
 				id, hold.Until, hold.Source, r.Disposition)
 		}
 	}
-	im, err = s.redeem(ctx, id, u, frozen)
+	im, err = s.redeem(ctx, id, u, paid)
 	if err != nil {
 		return nil, err
 	}
@@ -301,14 +310,45 @@ func (s *Service) Release(ctx context.Context, id int64, r *Release) (*Stay, err
 	if err != nil {
 		return nil, err
 	}
-	st.Redemption = frozen
+	st.Redemption = paid
 	return st, nil
 }
 
 // redeem stores the end of a stay: the one place a redemption is
-// completed, with the fees frozen at release.
+// completed, with its fee lines frozen at release in the same
+// transaction (u.Fees).
 func (s *Service) redeem(ctx context.Context, id int64, u service.ImpoundUpdate, _ *lookup.Redemption) (*service.Impoundment, error) {
 	return s.store.UpdateImpoundment(ctx, id, u)
+}
+
+// releaseFees are the lines of r as stored.
+func releaseFees(r *lookup.Redemption) []service.ReleaseFee {
+	out := make([]service.ReleaseFee, 0, len(r.Lines))
+	for _, l := range r.Lines {
+		out = append(out, service.ReleaseFee{Code: l.Code, Description: l.Description, Cents: l.Cents, Quantity: l.Quantity,
+			State: l.State, Section: l.Section, Note: l.Note})
+	}
+	return out
+}
+
+// frozen is the redemption of a stay ended by redemption, from the fee
+// lines stored at its release: what was paid, as computed that day.
+func frozen(im *service.Impoundment, fees []service.ReleaseFee) *lookup.Redemption {
+	r := &lookup.Redemption{Complete: true, Lines: make([]lookup.FeeLine, 0, len(fees))}
+	for _, f := range fees {
+		r.Lines = append(r.Lines, lookup.FeeLine{Code: f.Code, Description: f.Description, Cents: f.Cents, Quantity: f.Quantity,
+			State: f.State, NotSet: f.Cents == nil, Note: f.Note, Section: f.Section})
+		if f.Cents != nil {
+			r.KnownCents += *f.Cents
+		} else {
+			r.Complete = false
+		}
+	}
+	if r.Complete {
+		total := r.KnownCents
+		r.TotalCents = &total
+	}
+	return r
 }
 
 func notSet(r *lookup.Redemption) string {

@@ -124,6 +124,15 @@ func TestMinneapolis_62_40a_RedemptionFrozenWithPenalty(t *testing.T) {
 	}
 	_, err = c.Release(ctx, stay.ID, &custody.Release{Disposition: service.Redeemed})
 	apptest.Refused(t, "Release(again)", err, service.ECONFLICT, "")
+	// The lines stay visible as paid, days later.
+	now = now.Add(72 * time.Hour)
+	later, err := c.Find(ctx, stay.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := later.Redemption; r == nil || r.TotalCents == nil || *r.TotalCents != 10500 || len(r.Lines) != len(out.Redemption.Lines) {
+		t.Errorf("redemption after release = %+v, want the $105.00 frozen at release, line for line", r)
+	}
 }
 
 // TestMinneapolis_62_50_Chanhassen_5_75_DisposalAfterHold: an animal not

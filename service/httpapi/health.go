@@ -101,11 +101,7 @@ func (s *Server) handleReleaseQuarantine(w http.ResponseWriter, r *http.Request)
 		s.writeError(w, r, err)
 		return
 	}
-	if req.On.IsZero() {
-		s.writeError(w, r, service.Errorf(service.EINVALID, "Release date (on) required."))
-		return
-	}
-	if err := s.store.ReleaseQuarantine(r.Context(), id, req.On); err != nil {
+	if err := s.inc.ReleaseQuarantine(r.Context(), id, req.On); err != nil {
 		s.writeError(w, r, err)
 		return
 	}

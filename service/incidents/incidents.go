@@ -189,6 +189,19 @@ func (s *Service) Quarantine(ctx context.Context, r *QuarantineRequest) (*Quaran
 	return out, nil
 }
 
+// ReleaseQuarantine records the release of quarantine id on on: a day
+// that has come (EINVALID on "on" otherwise).
+func (s *Service) ReleaseQuarantine(ctx context.Context, id int64, on service.Date) error {
+	if on.IsZero() {
+		return service.Invalidf("on", "The release date (on) is required.")
+	}
+	today := s.rules.For(&service.Record{}, s.home).Today(s.now())
+	if err := service.NotFuture("on", on, today); err != nil {
+		return err
+	}
+	return s.store.ReleaseQuarantine(ctx, id, on)
+}
+
 // ExposureOptions lists what the law lets the officer choose for animal
 // id, exposed on on (today when zero) to a rabid animal.
 func (s *Service) ExposureOptions(ctx context.Context, id int64, on service.Date) ([]rules.QuarantinePlan, error) {
@@ -324,4 +337,78 @@ func (s *Service) Requirements(ctx context.Context, id int64, on service.Date) (
 		c.Restrictions = append(c.Restrictions, lookup.Cite(r.Value, r.Source))
 	}
 	return c, nil
+}
+
+// MaxClockAhead is how far ahead of the service's clock a handheld may
+// stamp an event: a clock set years ahead ("2031") is refused, not
+// stored as it is.
+const MaxClockAhead = 10 * time.Minute
+
+// ApplyDeviceEvent applies an event a handheld pushed (the sync door)
+// through the same rules as the other doors: an event stamped in the
+// future is refused (field "at"); a bite goes through the checks of
+// RecordBite and starts the same quarantine as POST /api/v1/bites. The
+// store records the event once (service.DeviceEventService); a repeated
+// push of a bite whose quarantine is missing starts it then.
+func (s *Service) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (applied bool, recordID int64, err error) {
+	if err := e.Validate(); err != nil {
+		return false, 0, err
+	}
+	now := s.now()
+	if e.At.After(now.Add(MaxClockAhead)) {
+		return false, 0, service.Invalidf("at", "The %s's clock is ahead: the event is stamped %s, the time is now %s. Set the handheld's clock and push again.",
+			e.Device, e.At.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339))
+	}
+	if e.Kind == service.DeviceScan && !e.Scan.At.IsZero() && e.Scan.At.After(now.Add(MaxClockAhead)) {
+		return false, 0, service.Invalidf("scan.at", "The %s's clock is ahead: the scan is stamped %s, the time is now %s.",
+			e.Device, e.Scan.At.UTC().Format(time.RFC3339), now.UTC().Format(time.RFC3339))
+	}
+	var rec *service.Record
+	var p *rules.Profile
+	if e.Kind == service.DeviceBite {
+		b := e.Bite
+		if b.AnimalID <= 0 {
+			return false, 0, service.Invalidf("bite.animal_id", "The bite names no animal.")
+		}
+		if b.Victim != service.VictimPerson && b.Victim != service.VictimAnimal {
+			return false, 0, service.Invalidf("bite.victim", "Say whether a person or an animal was bitten (victim person or animal).")
+		}
+		if rec, err = s.store.FindRecordByAnimal(ctx, b.AnimalID); err != nil {
+			if service.ErrorCode(err) == service.ENOTFOUND {
+				return false, 0, service.Invalidf("bite.animal_id", "Animal %d is not in the register.", b.AnimalID)
+			}
+			return false, 0, err
+		}
+		p = s.rules.For(rec, s.home)
+		today := p.Today(now)
+		if b.Date.IsZero() {
+			b.Date = p.Today(e.At)
+		}
+		if err := service.NotFuture("bite.date", b.Date, today); err != nil {
+			return false, 0, err
+		}
+	}
+	applied, recordID, err = s.store.ApplyDeviceEvent(ctx, e)
+	if err != nil || e.Kind != service.DeviceBite || e.Bite.Victim != service.VictimPerson {
+		return applied, recordID, err
+	}
+	return applied, recordID, s.biteQuarantine(ctx, p, rec, e.Bite, recordID)
+}
+
+// biteQuarantine starts the quarantine of bite id of rec's animal unless
+// one was started for it (66.40, 5-39(a)).
+func (s *Service) biteQuarantine(ctx context.Context, p *rules.Profile, rec *service.Record, b *service.BiteIncident, id int64) error {
+	qs, err := s.store.FindQuarantines(ctx, rec.Animal.ID)
+	if err != nil {
+		return err
+	}
+	for _, q := range qs {
+		if q.BiteID == id {
+			return nil
+		}
+	}
+	plan := p.BiteQuarantine(&rec.Animal, rec.Rabies, b.Date)
+	q := &service.Quarantine{AnimalID: rec.Animal.ID, BiteID: id, Kind: plan.Kind, Place: plan.Place,
+		Start: plan.Start, End: plan.End, Notes: lookup.Cite("Ordered for the bite of "+b.Date.String()+".", plan.Source)}
+	return s.store.CreateQuarantine(ctx, q)
 }

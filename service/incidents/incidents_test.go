@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/apptest"
@@ -184,5 +185,70 @@ func TestDesignationRefusals_347_50(t *testing.T) {
 			r.What == "sterilisation" && r.Status != rules.RequirementNotApplicable {
 			t.Errorf("potentially dangerous requirement %+v", r)
 		}
+	}
+}
+
+// TestSyncDoorSameQuarantine_66_40: a bite pushed from a handheld starts
+// the same quarantine as the same facts recorded at the desk, once
+// however often it is pushed; an event stamped years ahead (a handheld
+// whose clock says 2031) and a bite dated in the future are refused.
+func TestSyncDoorSameQuarantine_66_40(t *testing.T) {
+	t.Parallel()
+	apptest.Backends(t, func(t *testing.T, st service.Store) {
+		s := newService(t, st)
+		ctx := context.Background()
+		desk, field := apptest.Dog(t, st, "Chanhassen"), apptest.Dog(t, st, "Chanhassen")
+		b, err := s.RecordBite(ctx, &service.BiteIncident{AnimalID: desk, Date: d("2026-06-09"), Victim: service.VictimPerson, SkinBroken: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := &service.DeviceEvent{ID: "ev-1", Device: "handheld-3", Kind: service.DeviceBite, At: apptest.Now.Add(-time.Hour), User: "officer-7",
+			Bite: &service.BiteIncident{AnimalID: field, Date: d("2026-06-09"), Victim: service.VictimPerson, SkinBroken: true}}
+		for range 2 {
+			if _, _, err := s.ApplyDeviceEvent(ctx, ev); err != nil {
+				t.Fatal(err)
+			}
+		}
+		qs, err := st.FindQuarantines(ctx, field)
+		if err != nil || len(qs) != 1 {
+			t.Fatalf("quarantines of the pushed bite = %d (%v), want 1", len(qs), err)
+		}
+		got, want := qs[0], b.Quarantine
+		if got.Kind != want.Kind || got.Place != want.Place || got.Start != want.Start || got.End != want.End || got.Notes != want.Notes || got.BiteID == 0 {
+			t.Errorf("pushed bite's quarantine %+v, want the desk's %+v", got, want)
+		}
+		for _, tt := range []struct {
+			name  string
+			e     service.DeviceEvent
+			field string
+		}{
+			{"scan stamped 2031", service.DeviceEvent{ID: "ev-2", Device: "handheld-3", Kind: service.DeviceScan,
+				At: time.Date(2031, 3, 1, 12, 0, 0, 0, time.UTC), Scan: &service.Scan{ChipCode: "982000001088420", Reader: "wand"}}, "at"},
+			{"bite dated 2028", service.DeviceEvent{ID: "ev-3", Device: "handheld-3", Kind: service.DeviceBite, At: apptest.Now,
+				Bite: &service.BiteIncident{AnimalID: field, Date: d("2028-01-01"), Victim: service.VictimPerson}}, "bite.date"},
+			{"bite of no one", service.DeviceEvent{ID: "ev-4", Device: "handheld-3", Kind: service.DeviceBite, At: apptest.Now,
+				Bite: &service.BiteIncident{AnimalID: field, Date: d("2026-06-01")}}, "bite.victim"},
+		} {
+			_, _, err := s.ApplyDeviceEvent(ctx, &tt.e)
+			apptest.Refused(t, "ApplyDeviceEvent("+tt.name+")", err, service.EINVALID, tt.field)
+		}
+	})
+}
+
+// TestQuarantineReleaseNotInTheFuture: a release is recorded for a day
+// that has come.
+func TestQuarantineReleaseNotInTheFuture(t *testing.T) {
+	t.Parallel()
+	st := apptest.SQLite(t)
+	s := newService(t, st)
+	ctx := context.Background()
+	b, err := s.RecordBite(ctx, &service.BiteIncident{AnimalID: apptest.Dog(t, st, "Minneapolis"), Date: d("2026-05-20"), Victim: service.VictimPerson})
+	if err != nil {
+		t.Fatal(err)
+	}
+	apptest.Refused(t, "ReleaseQuarantine(2028)", s.ReleaseQuarantine(ctx, b.Quarantine.ID, d("2028-01-01")), service.EINVALID, "on")
+	apptest.Refused(t, "ReleaseQuarantine(no date)", s.ReleaseQuarantine(ctx, b.Quarantine.ID, 0), service.EINVALID, "on")
+	if err := s.ReleaseQuarantine(ctx, b.Quarantine.ID, d("2026-05-30")); err != nil {
+		t.Errorf("ReleaseQuarantine(day 10) = %v", err)
 	}
 }

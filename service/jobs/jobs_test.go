@@ -590,3 +590,42 @@ func TestLaserModeNotWrittenUnasked(t *testing.T) {
 		t.Fatalf("job with laser_mode=set = %+v, %v, $32=%s; want done, $32=1", j, err, sim.Setting(32))
 	}
 }
+
+// TestDesignApprovalWhicheverDoor: no tag is queued from a design an
+// administrator has not approved, a licence's nor a batch's, whichever
+// door asks (the API, a page, chipdesk print all queue through Queue
+// and QueueBatch); once approved, both are. Batches name their
+// jurisdiction by id, name or code.
+func TestDesignApprovalWhicheverDoor(t *testing.T) {
+	t.Parallel()
+	e := &env{path: filepath.Join(t.TempDir(), "chipdesk.db")}
+	e.reopen(t)
+	ctx := context.Background()
+	o := &service.Owner{Name: "Ada Lund", City: "Minneapolis"}
+	must(t, e.store.CreateOwner(ctx, o))
+	e.animal = &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog, Altered: true}
+	must(t, e.store.CreateAnimal(ctx, e.animal))
+	l := e.newLicence(t)
+	batch := jobs.BatchRequest{Kind: service.JobEngrave, Jurisdiction: "Minneapolis", Year: 2026, Count: 3, Key: "b1"}
+	if _, _, err := e.issuer.Queue(ctx, l.ID, service.JobPrint); service.ErrorCode(err) != service.ECONFLICT {
+		t.Errorf("Queue(unapproved design) = %v, want ECONFLICT", err)
+	}
+	if _, _, err := e.issuer.QueueBatch(ctx, batch); service.ErrorCode(err) != service.ECONFLICT {
+		t.Errorf("QueueBatch(unapproved design) = %v, want ECONFLICT", err)
+	}
+	must(t, e.issuer.ApproveAll(ctx, "admin", time.Now(), 2026))
+	if _, _, err := e.issuer.Queue(ctx, l.ID, service.JobPrint); err != nil {
+		t.Errorf("Queue(approved) = %v", err)
+	}
+	for _, j := range []string{"Minneapolis", "MPLS", "minneapolis"} {
+		batch.Jurisdiction, batch.Key = j, "b-"+j
+		b, _, err := e.issuer.QueueBatch(ctx, batch)
+		if err != nil || b.Jurisdiction != "minneapolis" {
+			t.Errorf("QueueBatch(%s) = %+v, %v; want a batch of minneapolis", j, b, err)
+		}
+	}
+	batch.Jurisdiction = "duluth"
+	if _, _, err := e.issuer.QueueBatch(ctx, batch); service.ErrorField(err) != "jurisdiction" {
+		t.Errorf("QueueBatch(duluth) = %v, want EINVALID on jurisdiction", err)
+	}
+}

@@ -150,5 +150,15 @@ func TestChanhassen_5_76_2_BiteProposesDesignation(t *testing.T) {
 		if (got != nil) != tt.want || got != nil && (got.Section != "5-76(2)" || got.Level != service.Dangerous) {
 			t.Errorf("%s: ProposeDesignation = %+v, want proposed %v", tt.name, got, tt.want)
 		}
+		// The lookup keeps saying so while no designation is made.
+		r := *rec
+		r.Bites = []service.BiteIncident{tt.bite}
+		if e := tt.p.Evaluate(&r, d("2026-06-10")); hasAlert(e.Alerts, rules.AlertDesignationProposed) != tt.want {
+			t.Errorf("%s: alerts %+v, want designation-proposed %v", tt.name, e.Alerts, tt.want)
+		}
+		r.Dangerous = &service.DangerousDesignation{Level: service.Dangerous, Jurisdiction: tt.p.ID, DeclaredOn: d("2026-06-05")}
+		if e := tt.p.Evaluate(&r, d("2026-06-10")); hasAlert(e.Alerts, rules.AlertDesignationProposed) {
+			t.Errorf("%s: proposed again once declared", tt.name)
+		}
 	}
 }

@@ -28,25 +28,26 @@ type Alert struct {
 
 // Alert codes.
 const (
-	AlertDangerous          = "dangerous"
-	AlertQuarantine         = "quarantine"
-	AlertImpounded          = "impounded"
-	AlertRecentBite         = "recent-bite"
-	AlertLicenceMissing     = "licence-missing"
-	AlertLicenceExpired     = "licence-expired"
-	AlertTagReplaced        = "tag-replaced"
-	AlertTagRevoked         = "tag-revoked"
-	AlertTagExpired         = "tag-expired"
-	AlertRabiesMissing      = "rabies-missing"
-	AlertRabiesExpired      = "rabies-expired"
-	AlertRabiesUnknown      = "rabies-undetermined"
-	AlertDeceased           = "deceased"
-	AlertDeadlineMissed     = "deadline-missed"
-	AlertTooManyAnimals     = "too-many-animals"
-	AlertFeeNotSet          = "fee-not-set"
-	AlertFeeConflict        = "fee-conflict"
-	AlertNoLicenceRule      = "no-licence-rule"
-	AlertExpiryUndetermined = "expiry-undetermined"
+	AlertDangerous           = "dangerous"
+	AlertQuarantine          = "quarantine"
+	AlertImpounded           = "impounded"
+	AlertRecentBite          = "recent-bite"
+	AlertDesignationProposed = "designation-proposed"
+	AlertLicenceMissing      = "licence-missing"
+	AlertLicenceExpired      = "licence-expired"
+	AlertTagReplaced         = "tag-replaced"
+	AlertTagRevoked          = "tag-revoked"
+	AlertTagExpired          = "tag-expired"
+	AlertRabiesMissing       = "rabies-missing"
+	AlertRabiesExpired       = "rabies-expired"
+	AlertRabiesUnknown       = "rabies-undetermined"
+	AlertDeceased            = "deceased"
+	AlertDeadlineMissed      = "deadline-missed"
+	AlertTooManyAnimals      = "too-many-animals"
+	AlertFeeNotSet           = "fee-not-set"
+	AlertFeeConflict         = "fee-conflict"
+	AlertNoLicenceRule       = "no-licence-rule"
+	AlertExpiryUndetermined  = "expiry-undetermined"
 )
 
 // LicenceState is the computed state of an animal's licence.
@@ -216,6 +217,17 @@ func (p *Profile) Evaluate(rec *service.Record, on service.Date) *Evaluation {
 			e.Alerts = append(e.Alerts, Alert{Code: AlertRecentBite, Severity: Warning,
 				Message: "Bit a " + string(b.Victim) + " on " + b.Date.String() + "."})
 			break
+		}
+	}
+	for i := range rec.Bites {
+		// Chanhassen 5-76(2): an unprovoked bite of a person in the last
+		// year, and no designation yet: proposed for the officer's review.
+		b := &rec.Bites[i]
+		if b.Date <= on && b.Date > on.AddMonths(-12) {
+			if pr := p.ProposeDesignation(rec, b); pr != nil {
+				e.Alerts = append(e.Alerts, Alert{Code: AlertDesignationProposed, Severity: Warning, Message: pr.Message, Source: pr.Section})
+				break
+			}
 		}
 	}
 	if m := rec.MatchedLicence; m != nil {

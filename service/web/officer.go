@@ -20,7 +20,7 @@ func (h *Handler) handleOfficer(w http.ResponseWriter, r *http.Request) {
 	h.searchPage(w, r, "officer", "Officer", d, "")
 }
 
-// handleBite records a bite; lookup.RecordBite starts the quarantine the
+// handleBite records a bite; incidents.RecordBite starts the quarantine the
 // rules require when a person was bitten (Minneapolis 66.40, Chanhassen
 // 5-39(a)), its length and place from the profile's bite rule and the
 // animal's rabies status.

@@ -657,3 +657,32 @@ func TestStream(t *testing.T) {
 		}
 	}
 }
+
+// TestPageMapping: the pages map the application layer's answers: a
+// jurisdiction typed by name or code is the same ("MPLS"), pages show
+// "Minneapolis" and "Chanhassen", and an animal in custody is not
+// impounded again (a reload of the form answers 409, one stay stored).
+func TestPageMapping(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleIntake)
+	st, body := c.get(fmt.Sprintf("/animals/%d", f.tom))
+	if st != http.StatusOK || !strings.Contains(body, `value="minneapolis"`) || !strings.Contains(body, ">Minneapolis</option>") || !strings.Contains(body, ">Chanhassen</option>") {
+		t.Errorf("record page = %d, want the jurisdictions shown as Minneapolis and Chanhassen", st)
+	}
+	form := url.Values{"where_found": {"Loring Park"}, "jurisdiction": {"MPLS"}}
+	if st, body := c.post(fmt.Sprintf("/animals/%d/impound", f.tom), form); st != http.StatusCreated {
+		t.Fatalf("impound with MPLS = %d\n%s", st, body)
+	}
+	if st, _ := c.post(fmt.Sprintf("/animals/%d/impound", f.tom), form); st != http.StatusConflict {
+		t.Errorf("impound again = %d, want 409", st)
+	}
+	open := true
+	if ims, _, err := f.store.FindImpoundments(context.Background(), service.ImpoundFilter{Open: &open}); err != nil || len(ims) != 1 || ims[0].Jurisdiction != "minneapolis" {
+		t.Errorf("open impoundments %+v (%v), want one, in minneapolis", ims, err)
+	}
+	if st, _ := c.post(fmt.Sprintf("/animals/%d/impound", f.rex), url.Values{"jurisdiction": {"duluth"}}); st != http.StatusBadRequest {
+		t.Errorf("impound in duluth = %d, want 400", st)
+	}
+}

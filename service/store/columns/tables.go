@@ -7,7 +7,9 @@ package columns
 // and are never copied.
 var Tables = []string{
 	"owners", "animals", "chips", "licences", "tag_counters", "tag_batches", "vaccinations", "designations", "bites",
-	"quarantines", "impoundments", "scans", "audit_events", "tokens", "idempotency_keys", "jobs", "device_events",
+	"quarantines", "impoundments", "impound_release_fees", "scans", "audit_events", "tokens", "users", "idempotency_keys",
+	"jobs", "device_events",
+	"charges", "payments", "payment_lines", "day_closes", "exemptions", "reminders",
 }
 
 // OrderBy is the ORDER BY clause that reads table's rows by its primary
@@ -18,6 +20,12 @@ func OrderBy(table string) string {
 		return " ORDER BY jurisdiction, year"
 	case "idempotency_keys":
 		return " ORDER BY actor, idem_key"
+	case "impound_release_fees":
+		return " ORDER BY impound_id"
+	case "payment_lines":
+		return " ORDER BY payment_id, charge_id"
+	case "day_closes":
+		return " ORDER BY site, till, on_day"
 	}
 	return " ORDER BY id"
 }

@@ -48,6 +48,7 @@ func Run(t *testing.T, open Opener) {
 		{"LicenceNumbering", testLicenceNumbering},
 		{"LicenceNumberingConcurrent", testLicenceNumberingConcurrent},
 		{"LicenceOneActivePerTerm", testLicenceOneActivePerTerm},
+		{"ImpoundReleaseFees", testImpoundReleaseFees},
 		{"LicenceDuplicateTag_64_40", testLicenceDuplicate},
 		{"LicenceFilter", testLicenceFilter},
 		{"IdempotencyKeys", testIdempotencyKeys},
@@ -383,6 +384,33 @@ func testLicenceOneActivePerTerm(t *testing.T, s service.Store, c *Clock) {
 	must(t, "FindVaccinations", err)
 	if len(vs) != 1 || vs[0].Certificate != "kept" || vs[0].ID != l.Vaccination.ID {
 		t.Fatalf("vaccinations after a sale with one: %+v, want the certificate kept", vs)
+	}
+}
+
+// testImpoundReleaseFees: the fee lines of a redemption are stored with
+// the release, in its update, and read back as they were; an
+// impoundment released without them has none.
+func testImpoundReleaseFees(t *testing.T, s service.Store, c *Clock) {
+	ctx := context.Background()
+	_, a := fixture(t, s)
+	i := &service.Impoundment{AnimalID: a.ID, Jurisdiction: "minneapolis", IntakeOn: service.MustDate("2026-03-15")}
+	must(t, "CreateImpoundment", s.CreateImpoundment(ctx, i))
+	fees, err := s.FindReleaseFees(ctx, i.ID)
+	must(t, "FindReleaseFees(held)", err)
+	if fees != nil {
+		t.Fatalf("release fees of a held animal = %+v, want none", fees)
+	}
+	red, on, total := service.Redeemed, service.MustDate("2026-03-17"), int64(9500)
+	lines := []service.ReleaseFee{
+		{Code: "impound", Description: "Impound fee (1st in 12 months)", Cents: &total, State: "set", Section: "62.40(a)"},
+		{Code: "sterilisation-deposit", Description: "Sterilisation deposit", State: "not-set", Section: "62.40(c)", Note: "set by the director"},
+	}
+	_, err = s.UpdateImpoundment(ctx, i.ID, service.ImpoundUpdate{Disposition: &red, DispositionOn: &on, FeesCents: &total, Fees: lines})
+	must(t, "UpdateImpoundment(redeemed)", err)
+	fees, err = s.FindReleaseFees(ctx, i.ID)
+	must(t, "FindReleaseFees", err)
+	if len(fees) != 2 || fees[0].Cents == nil || *fees[0].Cents != 9500 || fees[1].Cents != nil || fees[1].Note != "set by the director" {
+		t.Fatalf("release fees = %+v, want the two lines as stored", fees)
 	}
 }
 
