@@ -59,6 +59,7 @@ func Run(t *testing.T, open Opener) {
 		{"Scans", testScans},
 		{"Audit", testAudit},
 		{"ChangeAudit", testChangeAudit},
+		{"AuditBatch", testAuditBatch},
 		{"Tokens", testTokens},
 		{"Jobs", testJobs},
 		{"ImportExport", testImportExport},
