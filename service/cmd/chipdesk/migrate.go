@@ -105,6 +105,9 @@ func pgColumns(ctx context.Context, conn *pgx.Conn) (map[string]map[string]strin
 	out := map[string]map[string]string{}
 	var t, c, typ string
 	_, err = pgx.ForEachRow(rows, []any{&t, &c, &typ}, func() error {
+		if postgres.OwnTable(t) {
+			return nil // the store's own, rebuilt by postgres.EndBulk
+		}
 		if out[t] == nil {
 			out[t] = map[string]string{}
 		}
@@ -210,6 +213,9 @@ func migrateToPostgres(ctx context.Context, path, dsn string) ([]tableCount, err
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	defer tx.Rollback(ctx)
+	if err := postgres.BeginBulk(ctx, tx); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
 	var counts []tableCount
 	for _, t := range columns.Tables {
 		if cols[t] == nil {
@@ -241,6 +247,9 @@ func migrateToPostgres(ctx context.Context, path, dsn string) ([]tableCount, err
 			}
 		}
 		counts = append(counts, tableCount{t, int(n)})
+	}
+	if err := postgres.EndBulk(ctx, tx); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return nil, fmt.Errorf("migrate: commit: %w", err)

@@ -149,7 +149,7 @@ func (db *DB) migrate(ctx context.Context) error {
 				return err
 			}
 		}
-		return nil
+		return syncLookupBody(ctx, tx)
 	})
 	if err != nil {
 		return fmt.Errorf("postgres: migrate: %w", err)

@@ -89,7 +89,7 @@ var (
 
 // FindRecordByChip implements service.RecordService.
 func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Record, error) {
-	r, err := db.queryRecord(ctx, recordByChipSQL, code)
+	r, err := db.queryRecord(ctx, rowByChipSQL, recordByChipSQL, code)
 	if err != nil {
 		return nil, err
 	}
@@ -99,19 +99,56 @@ func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Recor
 
 // FindRecordByTag implements service.RecordService.
 func (db *DB) FindRecordByTag(ctx context.Context, jurisdiction string, year, tag int) (*service.Record, error) {
-	return db.queryRecord(ctx, recordByTagSQL, jurisdiction, int64(year), int64(tag))
+	return db.queryRecord(ctx, rowByTagSQL, recordByTagSQL, jurisdiction, int64(year), int64(tag))
 }
 
 // FindRecordByAnimal implements service.RecordService.
 func (db *DB) FindRecordByAnimal(ctx context.Context, animalID int64) (*service.Record, error) {
-	return db.queryRecord(ctx, recordByAnimalSQL, animalID)
+	return db.queryRecord(ctx, rowByAnimalSQL, recordByAnimalSQL, animalID)
 }
 
-// queryRecord runs one lookup statement and assembles the record.
-func (db *DB) queryRecord(ctx context.Context, query string, key ...any) (*service.Record, error) {
+// queryRecord assembles the record from the lookup row and licences
+// that rowQuery reads (lookuprows.go), or, for an animal without a
+// row, from the full statement query.
+func (db *DB) queryRecord(ctx context.Context, rowQuery, query string, key ...any) (*service.Record, error) {
 	yearAgo := db.today().AddMonths(-12)
+	args := append([]any{pdate(yearAgo)}, key...)
+	var body, lic []byte
+	err := db.pool.QueryRow(ctx, rowQuery, args...).Scan(&body, &lic)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, service.Errorf(service.ENOTFOUND, "No animal has that identifier.")
+	} else if err != nil {
+		return nil, fmt.Errorf("postgres: lookup: %w", err)
+	}
+	var r *service.Record
+	if body != nil {
+		if r, err = fromRow(body, lic, yearAgo); err != nil {
+			return nil, err
+		}
+	} else if r, err = db.queryFull(ctx, query, args); err != nil {
+		return nil, err
+	}
+	utcRecord(r)
+	r.Sort()
+	if len(key) == 3 { // a tag lookup: the licence with that tag
+		for i := range r.Licences {
+			l := &r.Licences[i]
+			if l.Jurisdiction == key[0] && int64(l.Year) == key[1] && int64(l.TagNumber) == key[2] {
+				m := *l
+				r.MatchedLicence = &m
+			}
+		}
+		// The matched licence is listed even when it is long expired;
+		// keep the list to the window.
+		r.DropLicencesExpiredBefore(yearAgo)
+	}
+	return r, nil
+}
+
+// queryFull runs the full lookup statement (recordSQL).
+func (db *DB) queryFull(ctx context.Context, query string, args []any) (*service.Record, error) {
 	var raw [9][]byte
-	err := db.pool.QueryRow(ctx, query, append([]any{pdate(yearAgo)}, key...)...).Scan(
+	err := db.pool.QueryRow(ctx, query, args...).Scan(
 		&raw[0], &raw[1], &raw[2], &raw[3], &raw[4], &raw[5], &raw[6], &raw[7], &raw[8])
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && raw[0] == nil) {
 		return nil, service.Errorf(service.ENOTFOUND, "No animal has that identifier.")
@@ -136,20 +173,6 @@ func (db *DB) queryRecord(ctx context.Context, query string, key ...any) (*servi
 		if err := json.Unmarshal(raw[i], dst); err != nil {
 			return nil, fmt.Errorf("postgres: lookup: %w", err)
 		}
-	}
-	utcRecord(r)
-	r.Sort()
-	if len(key) == 3 { // a tag lookup: the licence with that tag
-		for i := range r.Licences {
-			l := &r.Licences[i]
-			if l.Jurisdiction == key[0] && int64(l.Year) == key[1] && int64(l.TagNumber) == key[2] {
-				m := *l
-				r.MatchedLicence = &m
-			}
-		}
-		// The matched licence is listed even when it is long expired;
-		// keep the list to the window.
-		r.DropLicencesExpiredBefore(yearAgo)
 	}
 	return r, nil
 }

@@ -54,3 +54,36 @@ func testChangeAudit(t *testing.T, s service.Store, c *Clock) {
 		t.Fatalf("CreateAuditEvent stored the pending change's event")
 	}
 }
+
+// testAuditBatch: a store's batch of audit events (the audit queue's
+// write) stores every event, in order, and a bad event stores none.
+func testAuditBatch(t *testing.T, s service.Store, c *Clock) {
+	ctx := context.Background()
+	ba, ok := s.(interface {
+		CreateAuditEvents(ctx context.Context, evs []*service.AuditEvent) error
+	})
+	if !ok {
+		t.Skip("the store has no CreateAuditEvents")
+	}
+	var evs []*service.AuditEvent
+	for i := range 250 {
+		evs = append(evs, &service.AuditEvent{Actor: "officer-1", Role: service.RoleOfficer, Action: "lookup.chip",
+			Entity: "animal", EntityID: int64(i + 1), Site: "north"})
+	}
+	must(t, "CreateAuditEvents", ba.CreateAuditEvents(ctx, evs))
+	list, n, err := s.FindAuditEvents(ctx, service.AuditFilter{Limit: 300})
+	must(t, "FindAuditEvents", err)
+	if n != 250 || len(list) != 250 {
+		t.Fatalf("FindAuditEvents = %d events, want 250", n)
+	}
+	for i, e := range list { // newest first: the last stored first
+		if e.EntityID != int64(250-i) || e.Role != service.RoleOfficer || e.Site != "north" || !e.At.Equal(Start) {
+			t.Fatalf("event %d = %+v, want animal %d at %v", i, e, 250-i, Start)
+		}
+	}
+	bad := []*service.AuditEvent{{Actor: "a", Action: "x"}, {Action: "no actor"}}
+	wantCode(t, "CreateAuditEvents(bad)", ba.CreateAuditEvents(ctx, bad), service.EINVALID)
+	if _, n, _ := s.FindAuditEvents(ctx, service.AuditFilter{}); n != 250 {
+		t.Errorf("a refused batch stored %d events", n-250)
+	}
+}
