@@ -201,3 +201,47 @@ func TestPushWithOldNames(t *testing.T) {
 		t.Errorf("central bites = %+v, %v; want the skin-broken bite", bites, err)
 	}
 }
+
+// snakeAnswers wraps the sync handler of a test: every JSON value it
+// answers (a push's outcomes, each line of the replica stream) must
+// spell every key ^[a-z][a-z0-9_]*$.
+func snakeAnswers(t *testing.T, next http.Handler) http.Handler {
+	key := regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	var check func(where string, v any)
+	check = func(where string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if !key.MatchString(k) {
+					t.Errorf("%s answered key %q", where, k)
+				}
+				check(where, e)
+			}
+		case []any:
+			for _, e := range x {
+				check(where, e)
+			}
+		}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		for k, vs := range rec.Header() {
+			w.Header()[k] = vs
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+		if ct := rec.Header().Get("Content-Type"); !strings.Contains(ct, "json") {
+			return
+		}
+		dec := json.NewDecoder(bytes.NewReader(rec.Body.Bytes()))
+		for dec.More() {
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				t.Errorf("%s %s: answer is not JSON: %v", r.Method, r.URL.Path, err)
+				return
+			}
+			check(r.Method+" "+r.URL.Path, v)
+		}
+	})
+}
