@@ -250,6 +250,16 @@ func requiredOnCreate() map[reflect.Type][]string {
 	}
 }
 
+// serverSet are fields, besides id, created_at and updated_at, that the
+// server computes whatever a create body says: readOnly in answers, left
+// out of the create schema.
+func serverSet() map[reflect.Type][]string {
+	return map[reflect.Type][]string{
+		// The hold comes from the jurisdiction's rules (62.50, 5-75).
+		typeOf[service.Impoundment](): {"hold_until"},
+	}
+}
+
 // schemaNames renames a few schemas whose Go name says too little.
 func schemaNames() map[reflect.Type]string {
 	return map[reflect.Type]string{

@@ -33,6 +33,12 @@ const (
 // readOnlyFields are set by the server, never taken from a body.
 var readOnlyFields = []string{"id", "created_at", "updated_at"}
 
+// readOnly reports whether field name of struct t is set by the server:
+// one of readOnlyFields, or one serverSet lists for t.
+func readOnly(t reflect.Type, name string) bool {
+	return slices.Contains(readOnlyFields, name) || slices.Contains(serverSet()[t], name)
+}
+
 // jsonField is one field of a struct as encoding/json sees it.
 type jsonField struct {
 	name string
@@ -192,7 +198,7 @@ func (s *schemaSet) object(t reflect.Type, sd side) map[string]any {
 	props := map[string]any{}
 	var required []string
 	for _, f := range jsonFields(t) {
-		ro := slices.Contains(readOnlyFields, f.name)
+		ro := readOnly(t, f.name)
 		if ro && sd != answerSide {
 			continue
 		}

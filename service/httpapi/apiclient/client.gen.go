@@ -1000,7 +1000,6 @@ type NewImpoundment struct {
 	DispositionNote *string             `json:"disposition_note,omitempty"`
 	DispositionOn   *openapi_types.Date `json:"disposition_on,omitempty"`
 	FeesCents       *int64              `json:"fees_cents,omitempty"`
-	HoldUntil       *openapi_types.Date `json:"hold_until,omitempty"`
 	IntakeAt        *time.Time          `json:"intake_at,omitempty"`
 	IntakeOn        openapi_types.Date  `json:"intake_on"`
 	Jurisdiction    string              `json:"jurisdiction"`
