@@ -89,10 +89,19 @@ type schemaSet struct {
 	names    map[reflect.Type]string // answer-side names, assigned before building
 	enums    map[reflect.Type][]string
 	required map[reflect.Type][]string // createSide required fields
+	// fieldEnums are closed sets held in plain string fields.
+	fieldEnums map[reflect.Type]map[string]namedEnum
 }
 
-func newSchemaSet(enums, required map[reflect.Type][]string) *schemaSet {
-	return &schemaSet{defs: map[string]any{}, names: map[reflect.Type]string{}, enums: enums, required: required}
+// namedEnum is a closed set of a plain string field, and its schema's
+// name.
+type namedEnum struct {
+	name   string
+	values []string
+}
+
+func newSchemaSet(enums, required map[reflect.Type][]string, fieldEnums map[reflect.Type]map[string]namedEnum) *schemaSet {
+	return &schemaSet{defs: map[string]any{}, names: map[reflect.Type]string{}, enums: enums, required: required, fieldEnums: fieldEnums}
 }
 
 // structs lists every named struct type reachable from t.
@@ -203,6 +212,10 @@ func (s *schemaSet) object(t reflect.Type, sd side) map[string]any {
 			continue
 		}
 		p := s.schema(f.typ)
+		if e, ok := s.fieldEnums[t][f.name]; ok {
+			s.defs[e.name] = map[string]any{"type": "string", "enum": e.values}
+			p = map[string]any{"$ref": "#/components/schemas/" + e.name}
+		}
 		if sd == answerSide && f.typ.Kind() == reflect.Pointer && !f.omit {
 			p = nullable(p)
 		}
