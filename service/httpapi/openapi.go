@@ -50,7 +50,7 @@ func GenerateOpenAPI() ([]byte, error) {
 	}
 
 	// Every struct the bodies and answers reach, named before building.
-	ss := newSchemaSet(enums(), requiredOnCreate())
+	ss := newSchemaSet(enums(), requiredOnCreate(), fieldEnums())
 	all := map[reflect.Type]bool{}
 	for _, d := range docs {
 		if d.body != nil {

@@ -232,6 +232,20 @@ func enums() map[reflect.Type][]string {
 	}
 }
 
+// fieldEnums are the closed sets the lookup answer writes as plain
+// strings: the states package rules computes (rules.LicenceState,
+// RabiesState, Severity, FeeState) and the lookup's own alerts. The
+// answer check of the HTTP tests holds every answer to these lists.
+func fieldEnums() map[reflect.Type]map[string]namedEnum {
+	fee := namedEnum{"FeeState", []string{"set", "not-set", "conflict"}}
+	return map[reflect.Type]map[string]namedEnum{
+		typeOf[lookup.Licence]():     {"status": {"LicenceState", []string{"current", "expired", "none", "not-required", "not-licensed"}}},
+		typeOf[lookup.Rabies]():      {"status": {"RabiesState", []string{"current", "expired", "none", "undetermined", "not-required"}}},
+		typeOf[lookup.AlertDetail](): {"severity": {"Severity", []string{"info", "warning", "danger"}}},
+		typeOf[lookup.FeeLine]():     {"state": fee},
+	}
+}
+
 // requiredOnCreate are the fields a create body must carry: those the
 // type's Validate (or the handler) refuses the body without.
 func requiredOnCreate() map[reflect.Type][]string {
@@ -249,6 +263,16 @@ func requiredOnCreate() map[reflect.Type][]string {
 		typeOf[releaseRequest]():               {"on"},
 		typeOf[scanRequest]():                  {"reader", "chip"},
 		typeOf[jobs.BatchRequest]():            {"jurisdiction", "year", "count"},
+	}
+}
+
+// serverSet are fields, besides id, created_at and updated_at, that the
+// server computes whatever a create body says: readOnly in answers, left
+// out of the create schema.
+func serverSet() map[reflect.Type][]string {
+	return map[reflect.Type][]string{
+		// The hold comes from the jurisdiction's rules (62.50, 5-75).
+		typeOf[service.Impoundment](): {"hold_until"},
 	}
 }
 

@@ -33,6 +33,12 @@ const (
 // readOnlyFields are set by the server, never taken from a body.
 var readOnlyFields = []string{"id", "created_at", "updated_at"}
 
+// readOnly reports whether field name of struct t is set by the server:
+// one of readOnlyFields, or one serverSet lists for t.
+func readOnly(t reflect.Type, name string) bool {
+	return slices.Contains(readOnlyFields, name) || slices.Contains(serverSet()[t], name)
+}
+
 // jsonField is one field of a struct as encoding/json sees it.
 type jsonField struct {
 	name string
@@ -83,10 +89,19 @@ type schemaSet struct {
 	names    map[reflect.Type]string // answer-side names, assigned before building
 	enums    map[reflect.Type][]string
 	required map[reflect.Type][]string // createSide required fields
+	// fieldEnums are closed sets held in plain string fields.
+	fieldEnums map[reflect.Type]map[string]namedEnum
 }
 
-func newSchemaSet(enums, required map[reflect.Type][]string) *schemaSet {
-	return &schemaSet{defs: map[string]any{}, names: map[reflect.Type]string{}, enums: enums, required: required}
+// namedEnum is a closed set of a plain string field, and its schema's
+// name.
+type namedEnum struct {
+	name   string
+	values []string
+}
+
+func newSchemaSet(enums, required map[reflect.Type][]string, fieldEnums map[reflect.Type]map[string]namedEnum) *schemaSet {
+	return &schemaSet{defs: map[string]any{}, names: map[reflect.Type]string{}, enums: enums, required: required, fieldEnums: fieldEnums}
 }
 
 // structs lists every named struct type reachable from t.
@@ -192,11 +207,15 @@ func (s *schemaSet) object(t reflect.Type, sd side) map[string]any {
 	props := map[string]any{}
 	var required []string
 	for _, f := range jsonFields(t) {
-		ro := slices.Contains(readOnlyFields, f.name)
+		ro := readOnly(t, f.name)
 		if ro && sd != answerSide {
 			continue
 		}
 		p := s.schema(f.typ)
+		if e, ok := s.fieldEnums[t][f.name]; ok {
+			s.defs[e.name] = map[string]any{"type": "string", "enum": e.values}
+			p = map[string]any{"$ref": "#/components/schemas/" + e.name}
+		}
 		if sd == answerSide && f.typ.Kind() == reflect.Pointer && !f.omit {
 			p = nullable(p)
 		}

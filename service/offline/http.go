@@ -52,8 +52,12 @@ func Handler(c Central, o *HandlerOpts) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /events", func(w http.ResponseWriter, req *http.Request) {
 		var events []service.DeviceEvent
-		dec := json.NewDecoder(http.MaxBytesReader(w, req.Body, 4<<20))
-		if err := dec.Decode(&events); err != nil {
+		body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, 4<<20))
+		if err == nil {
+			// A handheld not yet upgraded sends the old names.
+			err = unmarshal(body, &events)
+		}
+		if err != nil {
 			http.Error(w, "offline: body must be a JSON array of device events", http.StatusBadRequest)
 			return
 		}
@@ -213,7 +217,11 @@ func (h *HTTPClient) Push(ctx context.Context, events []service.DeviceEvent) ([]
 	}
 	defer resp.Body.Close()
 	var out []Outcome
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+	b, err := io.ReadAll(resp.Body)
+	if err == nil {
+		err = unmarshal(b, &out)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("offline: push answer: %w", err)
 	}
 	return out, nil
@@ -238,7 +246,7 @@ func (h *HTTPClient) Pull(ctx context.Context, fn func(*service.Record) error) e
 			return nil
 		}
 		var r service.Record
-		if err := json.Unmarshal(line, &r); err != nil {
+		if err := unmarshal(line, &r); err != nil {
 			return fmt.Errorf("offline: replica stream: %w", err)
 		}
 		if err := fn(&r); err != nil {

@@ -49,7 +49,7 @@ var transports = []struct {
 }{
 	{"direct", func(t *testing.T, s centralStore) offline.Central { return &offline.StoreCentral{Store: s} }},
 	{"http", func(t *testing.T, s centralStore) offline.Central {
-		srv := httptest.NewServer(offline.Handler(&offline.StoreCentral{Store: s}, &offline.HandlerOpts{Tokens: s}))
+		srv := httptest.NewServer(snakeAnswers(t, offline.Handler(&offline.StoreCentral{Store: s}, &offline.HandlerOpts{Tokens: s})))
 		t.Cleanup(srv.Close)
 		secret, err := s.CreateToken(context.Background(), &service.Token{Name: "officer-7", Role: service.RoleOfficer, Site: "north-patrol"})
 		if err != nil {

@@ -150,7 +150,7 @@ func (r *Replica) record(ctx context.Context, query string, args ...any) (*servi
 		return nil, fmt.Errorf("offline: lookup: %w", err)
 	}
 	var rec service.Record
-	if err := json.Unmarshal([]byte(body), &rec); err != nil {
+	if err := unmarshal([]byte(body), &rec); err != nil {
 		return nil, fmt.Errorf("offline: lookup: %w", err)
 	}
 	return &rec, nil
@@ -228,7 +228,7 @@ func (r *Replica) events(ctx context.Context, state State, limit int) ([]QueuedE
 		if err := rows.Scan(&body, &q.State, &q.Detail, &q.RecordID); err != nil {
 			return nil, fmt.Errorf("offline: outbox: %w", err)
 		}
-		if err := json.Unmarshal([]byte(body), &q.Event); err != nil {
+		if err := unmarshal([]byte(body), &q.Event); err != nil {
 			return nil, fmt.Errorf("offline: outbox: %w", err)
 		}
 		out = append(out, q)

@@ -117,6 +117,27 @@ func (e ErrorErrorCode) Valid() bool {
 	}
 }
 
+// Defines values for FeeState.
+const (
+	FeeStateConflict FeeState = "conflict"
+	FeeStateNotSet   FeeState = "not-set"
+	FeeStateSet      FeeState = "set"
+)
+
+// Valid indicates whether the value is a known member of the FeeState enum.
+func (e FeeState) Valid() bool {
+	switch e {
+	case FeeStateConflict:
+		return true
+	case FeeStateNotSet:
+		return true
+	case FeeStateSet:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Issuer.
 const (
 	IssuerClinic Issuer = "clinic"
@@ -189,6 +210,33 @@ func (e LicenceKind) Valid() bool {
 	case LicenceKindLicence:
 		return true
 	case LicenceKindOffLeash:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LicenceState.
+const (
+	LicenceStateCurrent     LicenceState = "current"
+	LicenceStateExpired     LicenceState = "expired"
+	LicenceStateNone        LicenceState = "none"
+	LicenceStateNotLicensed LicenceState = "not-licensed"
+	LicenceStateNotRequired LicenceState = "not-required"
+)
+
+// Valid indicates whether the value is a known member of the LicenceState enum.
+func (e LicenceState) Valid() bool {
+	switch e {
+	case LicenceStateCurrent:
+		return true
+	case LicenceStateExpired:
+		return true
+	case LicenceStateNone:
+		return true
+	case LicenceStateNotLicensed:
+		return true
+	case LicenceStateNotRequired:
 		return true
 	default:
 		return false
@@ -273,6 +321,33 @@ func (e QuarantinePlace) Valid() bool {
 	}
 }
 
+// Defines values for RabiesState.
+const (
+	RabiesStateCurrent      RabiesState = "current"
+	RabiesStateExpired      RabiesState = "expired"
+	RabiesStateNone         RabiesState = "none"
+	RabiesStateNotRequired  RabiesState = "not-required"
+	RabiesStateUndetermined RabiesState = "undetermined"
+)
+
+// Valid indicates whether the value is a known member of the RabiesState enum.
+func (e RabiesState) Valid() bool {
+	switch e {
+	case RabiesStateCurrent:
+		return true
+	case RabiesStateExpired:
+		return true
+	case RabiesStateNone:
+		return true
+	case RabiesStateNotRequired:
+		return true
+	case RabiesStateUndetermined:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReplaceReason.
 const (
 	Lost   ReplaceReason = "lost"
@@ -312,6 +387,27 @@ func (e Role) Valid() bool {
 	case RoleOfficer:
 		return true
 	case RolePublic:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for Severity.
+const (
+	Danger  Severity = "danger"
+	Info    Severity = "info"
+	Warning Severity = "warning"
+)
+
+// Valid indicates whether the value is a known member of the Severity enum.
+func (e Severity) Valid() bool {
+	switch e {
+	case Danger:
+		return true
+	case Info:
+		return true
+	case Warning:
 		return true
 	default:
 		return false
@@ -500,10 +596,10 @@ func (e Health503JSONResponseBodyStatus) Valid() bool {
 
 // AlertDetail defines model for AlertDetail.
 type AlertDetail struct {
-	Code     string  `json:"code"`
-	Message  string  `json:"message"`
-	Section  *string `json:"section,omitempty"`
-	Severity string  `json:"severity"`
+	Code     string   `json:"code"`
+	Message  string   `json:"message"`
+	Section  *string  `json:"section,omitempty"`
+	Severity Severity `json:"severity"`
 }
 
 // Animal defines model for Animal.
@@ -701,15 +797,18 @@ type ErrorErrorCode string
 
 // FeeLine defines model for FeeLine.
 type FeeLine struct {
-	Cents       *int64  `json:"cents"`
-	Code        *string `json:"code,omitempty"`
-	Description string  `json:"description"`
-	NotSet      *bool   `json:"not_set,omitempty"`
-	Note        *string `json:"note,omitempty"`
-	Quantity    *int    `json:"quantity,omitempty"`
-	Section     *string `json:"section,omitempty"`
-	State       string  `json:"state"`
+	Cents       *int64   `json:"cents"`
+	Code        *string  `json:"code,omitempty"`
+	Description string   `json:"description"`
+	NotSet      *bool    `json:"not_set,omitempty"`
+	Note        *string  `json:"note,omitempty"`
+	Quantity    *int     `json:"quantity,omitempty"`
+	Section     *string  `json:"section,omitempty"`
+	State       FeeState `json:"state"`
 }
+
+// FeeState defines model for FeeState.
+type FeeState string
 
 // Impound defines model for Impound.
 type Impound struct {
@@ -859,6 +958,9 @@ type LicenceRequest struct {
 	TagNumber     *int                `json:"tag_number,omitempty"`
 }
 
+// LicenceState defines model for LicenceState.
+type LicenceState string
+
 // LicenceStatus defines model for LicenceStatus.
 type LicenceStatus string
 
@@ -918,7 +1020,7 @@ type LookupLicence struct {
 	Jurisdiction *string             `json:"jurisdiction,omitempty"`
 	Kind         *string             `json:"kind,omitempty"`
 	Required     bool                `json:"required"`
-	Status       string              `json:"status"`
+	Status       LicenceState        `json:"status"`
 	TagNumber    *int                `json:"tag_number,omitempty"`
 	Year         *int                `json:"year,omitempty"`
 }
@@ -1000,7 +1102,6 @@ type NewImpoundment struct {
 	DispositionNote *string             `json:"disposition_note,omitempty"`
 	DispositionOn   *openapi_types.Date `json:"disposition_on,omitempty"`
 	FeesCents       *int64              `json:"fees_cents,omitempty"`
-	HoldUntil       *openapi_types.Date `json:"hold_until,omitempty"`
 	IntakeAt        *time.Time          `json:"intake_at,omitempty"`
 	IntakeOn        openapi_types.Date  `json:"intake_on"`
 	Jurisdiction    string              `json:"jurisdiction"`
@@ -1109,9 +1210,12 @@ type Rabies struct {
 	Expires     *openapi_types.Date `json:"expires,omitempty"`
 	RabiesTag   *string             `json:"rabies_tag,omitempty"`
 	Required    bool                `json:"required"`
-	Status      string              `json:"status"`
+	Status      RabiesState         `json:"status"`
 	Vaccinated  *openapi_types.Date `json:"vaccinated,omitempty"`
 }
+
+// RabiesState defines model for RabiesState.
+type RabiesState string
 
 // RecordedBite defines model for RecordedBite.
 type RecordedBite struct {
@@ -1186,6 +1290,9 @@ type ScanRequest struct {
 	Chip   string `json:"chip"`
 	Reader string `json:"reader"`
 }
+
+// Severity defines model for Severity.
+type Severity string
 
 // Sex defines model for Sex.
 type Sex string
