@@ -35,7 +35,7 @@ current schema first; it must hold no records. Instants keep microseconds
 // behind by a schema this command does not know yet.
 var migrateTables = []string{
 	"owners", "animals", "chips", "licences", "tag_counters", "tag_batches", "vaccinations", "designations", "bites",
-	"quarantines", "impoundments", "scans", "audit_events", "tokens", "idempotency_keys", "jobs", "device_events",
+	"quarantines", "impoundments", "scans", "audit_events", "tokens", "users", "idempotency_keys", "jobs", "device_events",
 }
 
 // sqliteStampLayout is how the SQLite store writes instants: fixed width,
