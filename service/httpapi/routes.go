@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/chipdesk/chipdesk/service"
 )
@@ -31,9 +32,14 @@ func (s *Server) routes() {
 	}
 	m.Handle("GET /metrics", s.require(s.metricsHandler().ServeHTTP, adminOnly...))
 
-	for _, rt := range append(s.apiRoutes(), s.jobRoutes()...) {
+	for _, rt := range s.allRoutes() {
 		m.Handle(rt.pattern, s.require(rt.h, rt.roles...))
 	}
+}
+
+// allRoutes is every authenticated API endpoint.
+func (s *Server) allRoutes() []route {
+	return slices.Concat(s.apiRoutes(), s.jobRoutes(), s.photoRoutes())
 }
 
 // route is one authenticated API endpoint.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -73,6 +74,10 @@ type Opts struct {
 	// a session of what it lists ends within its poll. nil makes one on
 	// Store, run until Close.
 	Access *access.Watcher
+	// Photos, when set, is the folder that keeps the animals'
+	// photographs (POST /api/v1/animals/{id}/photo); nil answers 404
+	// there.
+	Photos *os.Root
 	// Limits are the request limits; the zero Config limits nothing,
 	// nil means ratelimit.DefaultConfig.
 	Limits *ratelimit.Config
@@ -114,6 +119,7 @@ type Server struct {
 	audit   *auditWriter
 	mux     *http.ServeMux
 
+	photos     *os.Root
 	access     *access.Watcher
 	stopAccess context.CancelFunc
 	limits     limiters
@@ -209,6 +215,7 @@ func New(o *Opts) (*Server, error) {
 	}
 	s.limits = limiters{badToken: ratelimit.New(lc.BadToken, s.now), lookup: ratelimit.New(lc.PublicLookup, s.now)}
 	s.access = o.Access
+	s.photos = o.Photos
 	if s.access == nil {
 		users, _ := s.store.(service.UserService)
 		s.access = access.NewWatcher(&access.WatchOpts{Tokens: s.store, Users: users, Logger: s.log})

@@ -134,7 +134,10 @@ func (is *Issuer) Queue(ctx context.Context, licenceID int64, kind service.JobKi
 		if service.ErrorCode(err) != service.EINTERNAL {
 			return nil, false, err
 		}
-		return nil, false, service.Errorf(service.EINVALID, "No tag can be made for licence %d: %v.", l.ID, err)
+		// The cause names the tag library's layers ("jobs: licence 5:
+		// tags: ..."): the client gets only what it can act on.
+		return nil, false, service.Errorf(service.EINVALID, "No tag can be made for licence %d: the %s %d tag design cannot make tag number %d for this animal.",
+			l.ID, l.Jurisdiction, l.Year, l.TagNumber)
 	}
 	if err := is.Approved(ctx, l.Jurisdiction, l.Year); err != nil {
 		return nil, false, err

@@ -336,6 +336,19 @@ func TestSecurityPhoto(t *testing.T) {
 	if code, _, body := br.do("GET", "/photos/"+id, nil); code == http.StatusOK || strings.Contains(body, "root:") {
 		t.Errorf("photo linked to /etc/passwd served: %d %.40q", code, body)
 	}
+	// An upload gets an id from the server, and is served by it.
+	if code, _, b := s.do("POST", "/api/v1/animals/1/photo", admin, "<script>alert(1)</script>"); code != http.StatusBadRequest {
+		t.Errorf("upload of a script = %d %s, want 400", code, b)
+	}
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+	var a service.Animal
+	s.mustJSON("POST", "/api/v1/animals/1/photo", admin, png, http.StatusCreated, &a)
+	if !service.ValidPhotoID(a.Photo) {
+		t.Fatalf("uploaded photo id %q is not one the server issues", a.Photo)
+	}
+	if code, h, _ := br.do("GET", "/photos/"+a.Photo, nil); code != http.StatusOK || h.Get("Content-Type") != "image/png" {
+		t.Errorf("GET /photos/%s = %d %s, want 200 image/png", a.Photo, code, h.Get("Content-Type"))
+	}
 }
 
 // TestSecurityCSVFormulas (finding 5): no exported cell starts a

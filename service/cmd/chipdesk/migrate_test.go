@@ -61,6 +61,7 @@ func fillAllTables(t *testing.T, s service.Store) string {
 	must("CreateAuditEvent", s.CreateAuditEvent(ctx, &service.AuditEvent{Actor: "officer-7", Site: "shelter-east", Action: "record.view", Entity: "animal", EntityID: stray.ID}))
 	secret, err := s.CreateToken(ctx, &service.Token{Name: "officer-7", Role: service.RoleOfficer, Site: "shelter-east"})
 	must("CreateToken", err)
+	must("CreateUser", s.(service.UserService).CreateUser(ctx, &service.User{Name: "Dana Ortiz", Role: service.RoleIntake, Site: "shelter-east", Hash: "$2a$11$hash"}))
 	_, err = s.CreateJob(ctx, &service.Job{Kind: service.JobEngrave, LicenceID: dup.ID, Reason: "duplicate"})
 	must("CreateJob", err)
 	tb, ok := s.(service.TagBatchService)
@@ -244,6 +245,9 @@ func TestMigrateRoundTrip(t *testing.T) {
 		}
 		if _, err := s.Authenticate(ctx, secret); err != nil {
 			t.Errorf("%s: Authenticate with the token made on the first SQLite: %v", name, err)
+		}
+		if u, err := s.(service.UserService).FindUserByName(ctx, "Dana Ortiz"); err != nil || u.Hash != "$2a$11$hash" || u.Site != "shelter-east" {
+			t.Errorf("%s: the staff account after migrate: %+v %v", name, u, err)
 		}
 		if name == "postgres" {
 			s.Close()

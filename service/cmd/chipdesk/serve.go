@@ -79,8 +79,10 @@ type app struct {
 	// whichever process revoked them; stopAccess ends its polling.
 	access     *access.Watcher
 	stopAccess context.CancelFunc
-	srv        *http.Server
-	ln         net.Listener
+	// photos is the photos folder ($CHIPDESK_PHOTOS), nil without one.
+	photos *os.Root
+	srv    *http.Server
+	ln     net.Listener
 }
 
 // openApp opens the store and wires everything; it does not listen yet.
@@ -127,6 +129,10 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		a.close()
 		return nil, err
 	}
+	if a.photos, err = openPhotos(); err != nil {
+		a.close()
+		return nil, err
+	}
 	pages, err := newWeb(a, rs, log, now)
 	if err != nil {
 		a.close()
@@ -140,7 +146,7 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
 		Web: pages, Jobs: a.issuer, Runner: a.runner, Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
-		Access: a.access, Limits: &cfg.Limits, Money: mon,
+		Access: a.access, Limits: &cfg.Limits, Photos: a.photos, Money: mon,
 	}); err != nil {
 		a.close()
 		return nil, err
@@ -281,6 +287,9 @@ func (a *app) run(ctx context.Context) error {
 
 // close releases everything openApp made.
 func (a *app) close() {
+	if a.photos != nil {
+		defer a.photos.Close()
+	}
 	if a.stopAccess != nil {
 		a.stopAccess()
 	}

@@ -87,6 +87,21 @@ func checkKeyFiles(path string) error {
 	return nil
 }
 
+// openPhotos opens the photos folder, $CHIPDESK_PHOTOS (nil when unset),
+// as an os.Root: no name, link or ".." reaches out of it (os.DirFS
+// follows links anywhere).
+func openPhotos() (*os.Root, error) {
+	dir := os.Getenv("CHIPDESK_PHOTOS")
+	if dir == "" {
+		return nil, nil
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("photos: %w", err)
+	}
+	return root, nil
+}
+
 // newWeb builds the pages (package web) served at / by serve and demo.
 // Print and engrave jobs queued on the pages wake the app's job runner
 // (--printer); without one they wait for "chipdesk print run". The
@@ -96,14 +111,8 @@ func checkKeyFiles(path string) error {
 // photographs.
 func newWeb(a *app, rs *rules.Set, log *slog.Logger, now func() time.Time) (http.Handler, error) {
 	var photos fs.FS
-	if dir := os.Getenv("CHIPDESK_PHOTOS"); dir != "" {
-		// os.Root: no name, link or ".." reaches out of the folder
-		// (os.DirFS follows links anywhere).
-		root, err := os.OpenRoot(dir)
-		if err != nil {
-			return nil, fmt.Errorf("photos: %w", err)
-		}
-		photos = root.FS()
+	if a.photos != nil {
+		photos = a.photos.FS()
 	}
 	devices := web.DeviceList{readerDevices(a.hw, now)}
 	var wake func()
