@@ -43,6 +43,10 @@ type RemindOpts struct {
 	Letters io.Writer
 	// City signs the message ("City of Minneapolis").
 	City string
+	// Batch is how many e-mails one commit claims (default 1). A run
+	// killed outright (no chance to record what it sent) leaves that
+	// many in doubt at most: 1 is the strict setting, more is faster.
+	Batch int
 }
 
 // RemindResult says what a run did.
@@ -62,7 +66,8 @@ type RemindResult struct {
 // The outbox makes it once: each message is claimed in the database
 // before it is sent and recorded sent in the commit that claims the
 // next, so a second run, or a run after a crash, sends none twice. A
-// run that stops in the middle of a message leaves that one in doubt.
+// run that fails stops and gives back what it did not try; a run
+// killed outright leaves what it had claimed (Batch) in doubt.
 func (s *Service) Remind(ctx context.Context, o *RemindOpts) (*RemindResult, error) {
 	if o.Before.IsZero() {
 		return nil, service.Errorf(service.EINVALID, "The window's end (expiring before) is required.")
@@ -98,9 +103,10 @@ func (s *Service) Remind(ctx context.Context, o *RemindOpts) (*RemindResult, err
 }
 
 func (s *Service) sendMail(ctx context.Context, cycle string, o *RemindOpts, res *RemindResult) error {
+	batch := max(o.Batch, 1)
 	var sent []int64
 	for {
-		rs, err := s.store.ClaimReminders(ctx, cycle, service.ChannelEmail, 1, sent)
+		rs, err := s.store.ClaimReminders(ctx, cycle, service.ChannelEmail, batch, sent)
 		if err != nil {
 			return err
 		}
@@ -109,8 +115,12 @@ func (s *Service) sendMail(ctx context.Context, cycle string, o *RemindOpts, res
 		if len(rs) == 0 {
 			return nil
 		}
-		r := rs[0]
-		if err := o.Mailer.Send(ctx, reminderMail(r, o)); err != nil {
+		for i, r := range rs {
+			err := o.Mailer.Send(ctx, reminderMail(r, o))
+			if err == nil {
+				sent = append(sent, r.ID)
+				continue
+			}
 			var bad *BadAddressError
 			if errors.As(err, &bad) {
 				// The server refused this address: this one failed, the
@@ -121,21 +131,31 @@ func (s *Service) sendMail(ctx context.Context, cycle string, o *RemindOpts, res
 				}
 				continue
 			}
+			// The run stops. What was sent is recorded; the claimed
+			// reminders not tried go back to the outbox, and so does this
+			// one when it certainly did not reach the server. Otherwise
+			// whether the server has it is unknown: it stays claimed (in
+			// doubt) and is not sent again.
+			back := rs[i+1:]
 			if errors.Is(err, ErrNotSent) {
-				// Certainly not sent: back to the outbox for the next
-				// run, which this one leaves to.
-				if ferr := s.store.FinishReminders(context.WithoutCancel(ctx), []int64{r.ID}, service.ReminderPending, ""); ferr != nil {
-					return ferr
-				}
-				return fmt.Errorf("money: reminder %d to %s: %w", r.ID, r.Email, err)
+				back = rs[i:]
+			} else {
+				res.InDoubt++
 			}
-			// The connection failed while the server took the message:
-			// whether it has it is unknown, so it stays claimed (in
-			// doubt) and the run stops.
-			res.InDoubt++
+			ids := make([]int64, len(back))
+			for k, b := range back {
+				ids[k] = b.ID
+			}
+			wctx := context.WithoutCancel(ctx)
+			if ferr := s.store.FinishReminders(wctx, sent, service.ReminderSent, ""); ferr != nil {
+				return ferr
+			}
+			res.Sent += len(sent)
+			if ferr := s.store.FinishReminders(wctx, ids, service.ReminderPending, ""); ferr != nil {
+				return ferr
+			}
 			return fmt.Errorf("money: reminder %d to %s: %w", r.ID, r.Email, err)
 		}
-		sent = append(sent, r.ID)
 	}
 }
 

@@ -177,32 +177,38 @@ func (c *crashAfter) Send(ctx context.Context, m *money.Mail) error {
 // every owner has exactly one message.
 func TestRemindCrash(t *testing.T) {
 	t.Parallel()
-	srv, err := smtptest.Start(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	e := open(t)
-	e.owners(t, 10, "example.org")
-	ctx := context.Background()
-	_, err = e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailer: &crashAfter{m: mailerFor(t, srv, money.TLSAuto, nil), n: 4}})
-	if !errors.Is(err, errCrash) {
-		t.Fatalf("first run: %v, want the crash", err)
-	}
-	e.reopen(t)
-	res, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailer: mailerFor(t, srv, money.TLSAuto, nil)})
-	must(t, "second run", err)
-	if res.Sent != 6 || res.InDoubt != 1 {
-		t.Fatalf("second run = %+v, want 6 sent and the one the crash left in doubt", res)
-	}
-	got := perRecipient(srv.Messages())
-	if len(got) != 10 {
-		t.Fatalf("%d owners got mail, want 10", len(got))
-	}
-	for to, n := range got {
-		if n != 1 {
-			t.Errorf("%s got %d messages, want 1", to, n)
-		}
+	for _, batch := range []int{1, 5} {
+		t.Run(fmt.Sprintf("batch=%d", batch), func(t *testing.T) {
+			t.Parallel()
+			srv, err := smtptest.Start(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { srv.Close() })
+			e := open(t)
+			e.owners(t, 10, "example.org")
+			ctx := context.Background()
+			_, err = e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Batch: batch,
+				Mailer: &crashAfter{m: mailerFor(t, srv, money.TLSAuto, nil), n: 4}})
+			if !errors.Is(err, errCrash) {
+				t.Fatalf("first run: %v, want the crash", err)
+			}
+			e.reopen(t)
+			res, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Batch: batch, Mailer: mailerFor(t, srv, money.TLSAuto, nil)})
+			must(t, "second run", err)
+			if res.Sent != 6 || res.InDoubt != 1 {
+				t.Fatalf("second run = %+v, want 6 sent and the one the crash left in doubt", res)
+			}
+			got := perRecipient(srv.Messages())
+			if len(got) != 10 {
+				t.Fatalf("%d owners got mail, want 10", len(got))
+			}
+			for to, n := range got {
+				if n != 1 {
+					t.Errorf("%s got %d messages, want 1", to, n)
+				}
+			}
+		})
 	}
 }
 

@@ -34,6 +34,7 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 		user     = fs.String("smtp-user", envOr("CHIPDESK_SMTP_USER", ""), "SMTP AUTH `user`; the password is $CHIPDESK_SMTP_PASSWORD")
 		letters  = fs.String("letters", "", "write the letters for owners without e-mail to this HTML `file` (one page each)")
 		renewURL = fs.String("renew-url", envOr("CHIPDESK_RENEW_URL", ""), "renewal page `url` of the counter; the licence id is added")
+		batch    = fs.Int("batch", 1, "e-mails claimed per commit; a run killed outright leaves at most this many in doubt")
 		jur      = fs.String("jurisdiction", envOr("CHIPDESK_JURISDICTION", defaultConfig().Jurisdiction), "the `city` whose rules and name apply")
 	)
 	if pos, err := cmdline.ParseArgs(fs, args); err != nil {
@@ -67,7 +68,7 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	o := &money.RemindOpts{Before: end, From: start, RenewURL: *renewURL, City: rs.Profile(*jur).Name}
+	o := &money.RemindOpts{Before: end, From: start, RenewURL: *renewURL, City: rs.Profile(*jur).Name, Batch: *batch}
 	if *addr != "" {
 		cfg, err := smtpTLS(*addr, *ca)
 		if err != nil {

@@ -378,15 +378,14 @@ func (db *DB) Remittance(ctx context.Context, clinic string, from, to service.Da
 	return out, mapErr(err, "Remittance")
 }
 
-// LicenceSales implements service.MoneyService.
+// LicenceSales implements service.MoneyService. It reads licence_sales,
+// which a trigger keeps as licences are written.
 func (db *DB) LicenceSales(ctx context.Context, from, to service.Date) ([]service.SalesRow, error) {
 	out, err := collect(ctx, db.pool, func(r rowScanner, _ ...any) (service.SalesRow, error) {
 		var s service.SalesRow
 		return s, r.Scan(&s.Month, &s.Jurisdiction, &s.Species, &s.FeeCode, &s.Count, &s.Cents)
-	}, `SELECT to_char(l.issued_on, 'YYYY-MM'), l.jurisdiction, a.species, l.fee_code, COUNT(*), SUM(l.fee_cents)::bigint
-		FROM licences l JOIN animals a ON a.id = l.animal_id
-		WHERE l.issued_on >= $1 AND l.issued_on <= $2
-		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`, pdate(from), pdate(to))
+	}, `SELECT to_char(day, 'YYYY-MM'), jurisdiction, species, fee_code, SUM(count)::bigint, SUM(cents)::bigint FROM licence_sales
+		WHERE day >= $1 AND day <= $2 GROUP BY 1, 2, 3, 4 HAVING SUM(count) > 0 ORDER BY 1, 2, 3, 4`, pdate(from), pdate(to))
 	return out, mapErr(err, "Licence sales")
 }
 

@@ -372,15 +372,14 @@ func (db *DB) Remittance(ctx context.Context, clinic string, from, to service.Da
 	return out, mapErr(err, "Remittance")
 }
 
-// LicenceSales implements service.MoneyService.
+// LicenceSales implements service.MoneyService. It reads licence_sales,
+// which triggers keep as licences are written.
 func (db *DB) LicenceSales(ctx context.Context, from, to service.Date) ([]service.SalesRow, error) {
 	out, err := collect(ctx, db.rdb, func(r rowScanner, _ ...any) (service.SalesRow, error) {
 		var s service.SalesRow
 		return s, r.Scan(&s.Month, &s.Jurisdiction, &s.Species, &s.FeeCode, &s.Count, &s.Cents)
-	}, `SELECT substr(l.issued_on, 1, 7), l.jurisdiction, a.species, l.fee_code, COUNT(*), SUM(l.fee_cents)
-		FROM licences l INDEXED BY licences_sales JOIN animals a ON a.id = l.animal_id
-		WHERE l.issued_on >= ? AND l.issued_on <= ?
-		GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`, from, to)
+	}, `SELECT substr(day, 1, 7), jurisdiction, species, fee_code, SUM(count), SUM(cents) FROM licence_sales
+		WHERE day >= ? AND day <= ? GROUP BY 1, 2, 3, 4 HAVING SUM(count) > 0 ORDER BY 1, 2, 3, 4`, from, to)
 	return out, mapErr(err, "Licence sales")
 }
 

@@ -88,10 +88,6 @@ CREATE TABLE reminders (
 );
 CREATE INDEX reminders_state ON reminders (cycle, channel, state, id);
 
--- The monthly licence report reads issue date, jurisdiction, fee code,
--- fee and animal from this index alone.
-CREATE INDEX licences_sales ON licences (issued_on, jurisdiction, fee_code, animal_id, fee_cents);
-
 -- A charge with what its payment lines settled (waivers included) and
 -- the waived part of it.
 CREATE VIEW charge_totals AS
