@@ -26,13 +26,17 @@ const TriggerEvery = 3 * time.Second
 
 // Protocol is the AVID RS-232 protocol.
 var Protocol = readers.Protocol{
-	Name:         "avid",
-	Summary:      "AVID Power Tracker RS-232: a space triggers a read; Looking / No ID Found / the number, 9600 8N1",
-	Mode:         port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 1},
-	Split:        Split,
-	Max:          256,
-	Decode:       ReadFrame,
-	Encode:       Encode,
+	Name:    "avid",
+	Summary: "AVID Power Tracker RS-232: a space triggers a read; Looking / No ID Found / the number, 9600 8N1",
+	Mode:    port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 1},
+	Split:   Split,
+	Max:     256,
+	Decode:  ReadFrame,
+	Encode:  Encode,
+	// The trigger is also the harmless query: any AVID reader answers
+	// it, with or without a chip.
+	Query:        []byte{Trigger},
+	Answers:      func(b []byte) bool { return bytes.Contains(b, []byte(Looking)) || bytes.Contains(b, []byte(NoID)) },
 	Trigger:      []byte{Trigger},
 	TriggerEvery: TriggerEvery,
 	Idle:         func(f []byte) bool { return string(readers.TrimEOL(f)) == NoID },
