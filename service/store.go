@@ -20,6 +20,7 @@ type Store interface {
 	DeviceEventService
 	TagBatchService
 	IdempotencyService
+	PermitService // permit.go
 
 	// Ping checks the backend is reachable.
 	Ping(ctx context.Context) error
