@@ -31,7 +31,7 @@ func (s *Server) routes() {
 	}
 	m.Handle("GET /metrics", s.require(s.metricsHandler().ServeHTTP, adminOnly...))
 
-	for _, rt := range append(s.apiRoutes(), s.jobRoutes()...) {
+	for _, rt := range append(append(s.apiRoutes(), s.jobRoutes()...), s.permitRoutes()...) { // permits.go
 		m.Handle(rt.pattern, s.require(rt.h, rt.roles...))
 	}
 }

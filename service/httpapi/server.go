@@ -15,6 +15,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/permits"
 )
 
 // Opts configures a Server. Store and Lookup are required.
@@ -39,6 +40,9 @@ type Opts struct {
 	// queued and reports the devices at /api/v1/devices.
 	Jobs   *jobs.Issuer
 	Runner *jobs.Runner
+	// Permits serves /api/v1/permits, agreements and reports
+	// (permits.go); nil answers 404 there.
+	Permits *permits.Service
 	// Logger receives request errors; nil discards.
 	Logger *slog.Logger
 	// Registry receives the server's metrics and is served at /metrics;
@@ -78,6 +82,7 @@ type Server struct {
 	web     http.Handler
 	jobs    *jobs.Issuer
 	runner  *jobs.Runner
+	permits *permits.Service
 	log     *slog.Logger
 	now     func() time.Time
 	maxBody int64
@@ -115,6 +120,7 @@ func New(o *Opts) (*Server, error) {
 		web:     o.Web,
 		jobs:    o.Jobs,
 		runner:  o.Runner,
+		permits: o.Permits,
 		log:     o.Logger,
 		now:     o.Now,
 		maxBody: o.MaxBodyBytes,

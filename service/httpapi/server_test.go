@@ -16,6 +16,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/httpapi"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/permits"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/service/store/postgres/pgtest"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
@@ -64,7 +65,11 @@ func newHarnessOn(t *testing.T, st service.Store) *harness {
 	if err != nil {
 		t.Fatalf("hardware.NewPipeline: %v", err)
 	}
-	api, err := httpapi.New(&httpapi.Opts{Store: st, Lookup: lk, Hub: hub, Scans: pl, Now: now, MaxBodyBytes: 64 << 10})
+	pm, err := permits.New(&permits.Opts{Store: st, Rules: rs, Now: now})
+	if err != nil {
+		t.Fatalf("permits.New: %v", err)
+	}
+	api, err := httpapi.New(&httpapi.Opts{Store: st, Lookup: lk, Hub: hub, Scans: pl, Now: now, MaxBodyBytes: 64 << 10, Permits: pm})
 	if err != nil {
 		t.Fatalf("httpapi.New: %v", err)
 	}

@@ -36,6 +36,7 @@ current schema first; it must hold no records. Instants keep microseconds
 var migrateTables = []string{
 	"owners", "animals", "chips", "licences", "tag_counters", "tag_batches", "vaccinations", "designations", "bites",
 	"quarantines", "impoundments", "scans", "audit_events", "tokens", "idempotency_keys", "jobs", "device_events",
+	"permits", "permit_counters", "adoption_agreements", "animal_reports", // service/permits
 }
 
 // sqliteStampLayout is how the SQLite store writes instants: fixed width,
@@ -222,6 +223,8 @@ func orderBy(table string) string {
 		return " ORDER BY jurisdiction, year"
 	case "idempotency_keys":
 		return " ORDER BY actor, idem_key"
+	case "permit_counters":
+		return " ORDER BY jurisdiction, kind, year"
 	}
 	return " ORDER BY id"
 }

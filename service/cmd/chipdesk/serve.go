@@ -18,6 +18,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/httpapi"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/permits"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
@@ -66,6 +67,9 @@ type app struct {
 	api      *httpapi.Server
 	srv      *http.Server
 	ln       net.Listener
+
+	// permits decides kennel, stable, off-leash and other permits.
+	permits *permits.Service
 }
 
 // openApp opens the store and wires everything; it does not listen yet.
@@ -79,6 +83,10 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		return nil, err
 	}
 	if a.lookup, err = lookup.New(&lookup.Opts{Store: a.store, Rules: rs, Jurisdiction: cfg.Jurisdiction, Locale: cfg.Locale, Now: now}); err != nil {
+		a.close()
+		return nil, err
+	}
+	if a.permits, err = permits.New(&permits.Opts{Store: a.store, Rules: rs, Now: now}); err != nil {
 		a.close()
 		return nil, err
 	}
@@ -110,7 +118,7 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	}
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
-		Web: pages, Jobs: a.issuer, Runner: a.runner,
+		Web: pages, Jobs: a.issuer, Runner: a.runner, Permits: a.permits,
 	}); err != nil {
 		a.close()
 		return nil, err

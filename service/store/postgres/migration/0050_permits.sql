@@ -14,7 +14,7 @@ CREATE TABLE permits (
 	expires_on   DATE,
 	year         INTEGER NOT NULL DEFAULT 0,
 	tag_number   INTEGER NOT NULL DEFAULT 0,
-	body         JSONB NOT NULL,
+	body         TEXT NOT NULL,
 	created_at   TIMESTAMPTZ NOT NULL,
 	updated_at   TIMESTAMPTZ NOT NULL
 );
@@ -39,7 +39,7 @@ CREATE TABLE adoption_agreements (
 	jurisdiction TEXT NOT NULL,
 	open         BOOLEAN NOT NULL,
 	due_on       DATE NOT NULL,
-	body         JSONB NOT NULL,
+	body         TEXT NOT NULL,
 	created_at   TIMESTAMPTZ NOT NULL,
 	updated_at   TIMESTAMPTZ NOT NULL
 );
@@ -52,7 +52,7 @@ CREATE TABLE animal_reports (
 	jurisdiction TEXT NOT NULL,
 	open         BOOLEAN NOT NULL,
 	reported_on  DATE NOT NULL,
-	body         JSONB NOT NULL,
+	body         TEXT NOT NULL,
 	created_at   TIMESTAMPTZ NOT NULL
 );
 CREATE INDEX animal_reports_open ON animal_reports (open, reported_on);
