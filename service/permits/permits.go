@@ -490,16 +490,22 @@ func business(b *rules.BusinessRule, p *service.Permit, today service.Date) erro
 }
 
 // status fills the computed status of p on today.
-func (s *Service) status(p *service.Permit, today service.Date) {
-	p.Status = string(p.State)
+func (s *Service) status(p *service.Permit, today service.Date) { p.Status = Status(p, today) }
+
+// Status is p's state on today, or "lapsed" for a granted permit past
+// its expiry, "cancelled" for a stable not registered by its due day
+// (5-105(b)), "revocation_noticed" before a noticed revocation takes
+// effect (64.100(b)).
+func Status(p *service.Permit, today service.Date) string {
 	switch {
 	case p.State == service.PermitGranted && p.Kind == service.PermitStable && !p.RenewalDue.IsZero() && today > p.RenewalDue:
-		p.Status = string(service.PermitCancelled)
+		return string(service.PermitCancelled)
 	case p.State == service.PermitGranted && !p.ExpiresOn.IsZero() && today > p.ExpiresOn:
-		p.Status = "lapsed"
+		return "lapsed"
 	case p.State == service.PermitRevoked && !p.EffectiveOn.IsZero() && today < p.EffectiveOn:
-		p.Status = "revocation_noticed"
+		return "revocation_noticed"
 	}
+	return string(p.State)
 }
 
 // Get returns a permit with its status.

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -41,5 +42,23 @@ func TestPermitPages(t *testing.T) {
 	pub.login(service.RoleClinic)
 	if st, _ := pub.get("/permits"); st != http.StatusForbidden {
 		t.Errorf("GET /permits as clinic = %d, want 403", st)
+	}
+}
+
+// TestRecordShowsOffLeashPermit: the animal's page shows its off-leash
+// permit like its licence.
+func TestRecordShowsOffLeashPermit(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	fee := int64(2500)
+	if err := f.store.CreatePermit(context.Background(), &service.Permit{Kind: service.PermitOffLeash, Jurisdiction: "minneapolis", Class: "resident",
+		AnimalID: f.tom, State: service.PermitGranted, IssuedOn: service.MustDate("2026-03-01"), ExpiresOn: service.MustDate("2027-01-31"), FeeCents: &fee}); err != nil {
+		t.Fatal(err)
+	}
+	c := f.client()
+	c.login(service.RoleOfficer)
+	st, body := c.get("/animals/" + strconv.FormatInt(f.tom, 10))
+	if st != http.StatusOK || !strings.Contains(body, `data-permit="off_leash"`) || !strings.Contains(body, "2027-01-31") {
+		t.Errorf("animal page = %d; want the off-leash permit until 2027-01-31", st)
 	}
 }

@@ -266,3 +266,43 @@ func (db *DB) FindAnimalReports(ctx context.Context, open bool) ([]*service.Anim
 	list, err := collect(ctx, db.pool, scanReport, q+` ORDER BY reported_on DESC, id DESC`)
 	return list, mapErr(err, "Report")
 }
+
+// permitPart is a permit or agreement as the lookup statement gives it
+// (record.go): its id and stored body.
+type permitPart struct {
+	ID   int64  `json:"id"`
+	Body string `json:"body"`
+}
+
+// addPermitParts decodes the permits and agreements parts of a lookup
+// row into r.
+func addPermitParts(r *service.Record, permits, agreements []byte) error {
+	var ps, as []permitPart
+	if permits != nil {
+		if err := json.Unmarshal(permits, &ps); err != nil {
+			return err
+		}
+	}
+	if agreements != nil {
+		if err := json.Unmarshal(agreements, &as); err != nil {
+			return err
+		}
+	}
+	for _, x := range ps {
+		var p service.Permit
+		if err := json.Unmarshal([]byte(x.Body), &p); err != nil {
+			return err
+		}
+		p.ID = x.ID
+		r.Permits = append(r.Permits, p)
+	}
+	for _, x := range as {
+		var a service.AdoptionAgreement
+		if err := json.Unmarshal([]byte(x.Body), &a); err != nil {
+			return err
+		}
+		a.ID = x.ID
+		r.Agreements = append(r.Agreements, a)
+	}
+	return nil
+}

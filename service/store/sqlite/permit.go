@@ -265,3 +265,23 @@ func (db *DB) FindAnimalReports(ctx context.Context, open bool) ([]*service.Anim
 	list, err := collect(ctx, db.rdb, scanReport, q+` ORDER BY reported_on DESC, id DESC`)
 	return list, mapErr(err, "Report")
 }
+
+// addPermitPart adds a record part of kind P (a permit) or G (an open
+// sterilisation agreement): its id and body. A body that does not decode
+// is left out; the record of the animal is still answered.
+func addPermitPart(r *service.Record, kind string, c cols) {
+	id, body := num(c[0]), str(c[1])
+	if kind == "P" {
+		var p service.Permit
+		if json.Unmarshal([]byte(body), &p) == nil {
+			p.ID = id
+			r.Permits = append(r.Permits, p)
+		}
+		return
+	}
+	var a service.AdoptionAgreement
+	if json.Unmarshal([]byte(body), &a) == nil {
+		a.ID = id
+		r.Agreements = append(r.Agreements, a)
+	}
+}

@@ -162,3 +162,44 @@ func testAnimalReports(t *testing.T, s service.Store, c *Clock) {
 		t.Errorf("closed report = %+v", got)
 	}
 }
+
+// testRecordPermits: an animal's record carries its permits and its open
+// sterilisation agreements, by chip (the lookup row and its live parts)
+// and by animal, so the lookup answer shows them like licences.
+func testRecordPermits(t *testing.T, s service.Store, c *Clock) {
+	ctx := context.Background()
+	_, a := fixture(t, s)
+	const code = "985121004515220"
+	must(t, "AddChip", s.AddChip(ctx, &service.Chip{AnimalID: a.ID, Code: code, Kind: "iso11784"}))
+	// A lookup first, so a lookup row exists before the permit is added.
+	if _, err := s.FindRecordByChip(ctx, code); err != nil {
+		t.Fatal(err)
+	}
+	p := &service.Permit{Kind: service.PermitOffLeash, Jurisdiction: "minneapolis", Class: "resident", AnimalID: a.ID,
+		State: service.PermitGranted, IssuedOn: service.MustDate("2026-03-01"), ExpiresOn: service.MustDate("2027-01-31")}
+	must(t, "CreatePermit", s.CreatePermit(ctx, p))
+	ag := &service.AdoptionAgreement{AnimalID: a.ID, Jurisdiction: "minneapolis", Adopter: "Per Holm", AdoptedOn: service.MustDate("2026-03-01"),
+		DueOn: service.MustDate("2026-03-31"), DueSource: "64.140(a)(1)"}
+	must(t, "CreateAdoptionAgreement", s.CreateAdoptionAgreement(ctx, ag))
+	for _, by := range []string{"chip", "animal"} {
+		var r *service.Record
+		var err error
+		if by == "chip" {
+			r, err = s.FindRecordByChip(ctx, code)
+		} else {
+			r, err = s.FindRecordByAnimal(ctx, a.ID)
+		}
+		must(t, "FindRecordBy"+by, err)
+		if len(r.Permits) != 1 || r.Permits[0].ID != p.ID || r.Permits[0].TagNumber != 1 || r.Permits[0].ExpiresOn != p.ExpiresOn ||
+			len(r.Agreements) != 1 || r.Agreements[0].ID != ag.ID || r.Agreements[0].DueOn != ag.DueOn {
+			t.Errorf("record by %s: permits %+v agreements %+v; want the permit and the agreement", by, r.Permits, r.Agreements)
+		}
+	}
+	ag.SterilisedOn = service.MustDate("2026-03-20")
+	must(t, "UpdateAdoptionAgreement", s.UpdateAdoptionAgreement(ctx, ag))
+	r, err := s.FindRecordByChip(ctx, code)
+	must(t, "FindRecordByChip", err)
+	if len(r.Agreements) != 0 {
+		t.Errorf("a fulfilled agreement is still on the record: %+v", r.Agreements)
+	}
+}

@@ -19,8 +19,8 @@ CREATE TABLE permits (
 	updated_at   TEXT NOT NULL
 );
 CREATE INDEX permits_kind ON permits (kind, jurisdiction, state);
-CREATE INDEX permits_animal ON permits (animal_id) WHERE animal_id <> 0;
-CREATE INDEX permits_owner ON permits (owner_id) WHERE owner_id <> 0;
+CREATE INDEX permits_animal ON permits (animal_id);
+CREATE INDEX permits_owner ON permits (owner_id);
 CREATE UNIQUE INDEX permits_tag ON permits (jurisdiction, kind, year, tag_number) WHERE tag_number <> 0;
 
 -- The last registration number given per jurisdiction, kind and year
