@@ -22,6 +22,8 @@ func (s *Server) permitRoutes() []route {
 		{"POST /api/v1/permits/{id}/grant", office, s.handleGrantPermit},
 		{"POST /api/v1/permits/{id}/action", desk, s.handlePermitAction},
 		{"POST /api/v1/permits/{id}/appeal", desk, s.handlePermitAppeal},
+		{"POST /api/v1/permits/{id}/appeal-order", office, s.handleAppealOrder},
+		{"POST /api/v1/permits/{id}/contacts", desk, s.handlePermitContacts},
 		{"POST /api/v1/permits/{id}/renew", desk, s.handleRenewPermit},
 		{"POST /api/v1/permits/{id}/registration", desk, s.handleRegisterPermit},
 
@@ -178,6 +180,23 @@ func (s *Server) handlePermitAction(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handlePermitAppeal(w http.ResponseWriter, r *http.Request) {
 	permitStep(s, w, r, "appeal", func(ps *permits.Service, id int64, b *dateBody) (*service.Permit, error) {
 		return ps.Appeal(r.Context(), id, b.On)
+	})
+}
+
+func (s *Server) handleAppealOrder(w http.ResponseWriter, r *http.Request) {
+	permitStep(s, w, r, "appeal-order", func(ps *permits.Service, id int64, o *permits.AppealOrder) (*service.Permit, error) {
+		return ps.DecideAppeal(r.Context(), id, *o)
+	})
+}
+
+// contactsBody is a kennel's designated contact persons (5-18.2(b)(1)).
+type contactsBody struct {
+	Contacts []service.Person `json:"contacts"`
+}
+
+func (s *Server) handlePermitContacts(w http.ResponseWriter, r *http.Request) {
+	permitStep(s, w, r, "contacts", func(ps *permits.Service, id int64, b *contactsBody) (*service.Permit, error) {
+		return ps.ChangeContacts(r.Context(), id, b.Contacts)
 	})
 }
 

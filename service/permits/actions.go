@@ -296,3 +296,79 @@ func (s *Service) Register(ctx context.Context, id int64, on service.Date) (*ser
 	p.RenewalDue = st.RegistrationDue.Next(p.RenewalDue)
 	return s.save(ctx, p, today)
 }
+
+// ChangeContacts records a kennel's new designated contact persons
+// (5-18(b)(5)); a commercial kennel must always have one, and the
+// licensee notifies the sheriff's office in writing of each change
+// (5-18.2(b)(1)).
+func (s *Service) ChangeContacts(ctx context.Context, id int64, contacts []service.Person) (*service.Permit, error) {
+	p, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.Kind != service.PermitKennel {
+		return nil, service.Errorf(service.EINVALID, "Contact persons are designated for kennels (5-18(b)(5)).")
+	}
+	k := pr.Permits.Kennel
+	for _, c := range contacts {
+		if strings.TrimSpace(c.Name) == "" || strings.TrimSpace(c.Phone) == "" || strings.TrimSpace(c.Address) == "" {
+			return nil, service.Errorf(service.EINVALID, "Each contact person needs a name, a phone number and an address (5-18(b)(5)).")
+		}
+	}
+	if len(contacts) == 0 && contains(k.ContactClasses.Value, p.Class) {
+		return nil, service.Errorf(service.ECONFLICT, "A commercial kennel must at all times have a designated contact person (%s).", k.ContactClasses.Source)
+	}
+	p.Application.Contacts = contacts
+	return s.save(ctx, p, today)
+}
+
+// AppealOrder is what the council may order at the end of the hearing
+// (5-18(f)(1)-(3)): uphold the action, lift it (the licence is returned)
+// or impose conditions (the licence is returned with them).
+type AppealOrder struct {
+	// Order is uphold, lift or conditions.
+	Order      string       `json:"order"`
+	On         service.Date `json:"on"`
+	Conditions string       `json:"conditions"`
+}
+
+// DecideAppeal records the council's order on a kennel appeal heard on
+// or after the day of 5-18(f).
+func (s *Service) DecideAppeal(ctx context.Context, id int64, o AppealOrder) (*service.Permit, error) {
+	p, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	k := pr.Permits.Kennel
+	if p.Kind != service.PermitKennel || p.AppealFiledOn.IsZero() {
+		return nil, service.Errorf(service.ECONFLICT, "No appeal was filed for permit %d (%s).", id, k.AppealNoticeDays.Source)
+	}
+	on := orToday(o.On, today)
+	if on < p.HearingFrom {
+		return nil, service.Errorf(service.ECONFLICT, "The council hears the appeal on or after %s (%s).", p.HearingFrom, k.AppealHearingAfterDays.Source)
+	}
+	p.HearingOn = on
+	switch o.Order {
+	case "uphold":
+		p.Reason += "; upheld by the council on " + on.String() + " (5-18(f)(1))"
+	case "lift", "conditions":
+		if o.Order == "conditions" && strings.TrimSpace(o.Conditions) == "" {
+			return nil, service.Errorf(service.EINVALID, "conditions required (5-18(f)(3)).")
+		}
+		if p.State == service.PermitDenied {
+			// A denial lifted: the application is decided again, on its
+			// merits, by the city manager.
+			p.State = service.PermitPending
+		} else {
+			p.State = service.PermitGranted
+		}
+		p.Reason = fmt.Sprintf("Lifted by the council on %s (5-18(f)(2))", on)
+		if o.Order == "conditions" {
+			p.Application.Restrictions = o.Conditions
+			p.Reason = fmt.Sprintf("Returned by the council on %s with conditions: %s (5-18(f)(3))", on, o.Conditions)
+		}
+	default:
+		return nil, service.Errorf(service.EINVALID, "Order must be uphold, lift or conditions (5-18(f)).")
+	}
+	return s.save(ctx, p, today)
+}

@@ -678,3 +678,62 @@ func TestList_ByKind(t *testing.T) {
 		t.Errorf("List(boat) error %v, want EINVALID", err)
 	}
 }
+
+// TestKennel_AppealOrder_5_18f: the council hears the appeal on or after
+// 15 days from the notice and orders (1) the action upheld, (2) lifted or
+// (3) conditions.
+func TestKennel_AppealOrder_5_18f(t *testing.T) {
+	for _, tt := range []struct {
+		name, order, conditions, on string
+		code, section               string
+		state                       service.PermitState
+	}{
+		{"heard on day 14 is too early (5-18(f))", "lift", "", "2026-06-15", service.ECONFLICT, "5-18(f)", ""},
+		{"upheld (5-18(f)(1))", "uphold", "", "2026-06-16", "", "", service.PermitRevoked},
+		{"lifted (5-18(f)(2))", "lift", "", "2026-06-16", "", "", service.PermitGranted},
+		{"conditions (5-18(f)(3))", "conditions", "dogs indoors from 20:00", "2026-07-01", "", "", service.PermitGranted},
+		{"conditions without any (5-18(f)(3))", "conditions", "", "2026-07-01", service.EINVALID, "5-18(f)(3)", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, "2026-03-10")
+			ctx := context.Background()
+			p, err := f.svc.Apply(ctx, &permits.Request{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: "Kari Berg", Application: completeKennel(), Inspection: passed("2026-03-10")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.svc.Act(ctx, p.ID, permits.Action{Action: "revoke", Ground: "nuisance", On: d("2026-05-30")}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.svc.Appeal(ctx, p.ID, d("2026-06-01")); err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.svc.DecideAppeal(ctx, p.ID, permits.AppealOrder{Order: tt.order, On: d(tt.on), Conditions: tt.conditions})
+			if tt.code != "" {
+				wantErr(t, err, tt.code, tt.section)
+				return
+			}
+			if err != nil || got.State != tt.state || !strings.Contains(got.Reason, "5-18(f)") {
+				t.Errorf("DecideAppeal = %+v, %v; want %s citing 5-18(f)", got, err, tt.state)
+			}
+		})
+	}
+}
+
+// TestKennel_ContactPersons_5_18_2: a commercial kennel always has a
+// designated contact person; a change is recorded (5-18.2(b)(1)).
+func TestKennel_ContactPersons_5_18_2(t *testing.T) {
+	f := newFixture(t, "2026-03-10")
+	ctx := context.Background()
+	p, err := f.svc.Apply(ctx, &permits.Request{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "commercial", Holder: "Kari Berg", Application: completeKennel(), Inspection: passed("2026-03-10")})
+	if err != nil || p.State != service.PermitGranted {
+		t.Fatalf("Apply = %+v, %v", p, err)
+	}
+	_, err = f.svc.ChangeContacts(ctx, p.ID, nil)
+	wantErr(t, err, service.ECONFLICT, "5-18.2(b)(1)")
+	_, err = f.svc.ChangeContacts(ctx, p.ID, []service.Person{{Name: "Ola Nord"}})
+	wantErr(t, err, service.EINVALID, "5-18(b)(5)")
+	got, err := f.svc.ChangeContacts(ctx, p.ID, []service.Person{{Name: "Ola Nord", Phone: "952-555-0199", Address: "1 Main St"}})
+	if err != nil || len(got.Application.Contacts) != 1 || got.Application.Contacts[0].Name != "Ola Nord" {
+		t.Errorf("ChangeContacts = %+v, %v", got, err)
+	}
+}
