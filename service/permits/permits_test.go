@@ -737,3 +737,36 @@ func TestKennel_ContactPersons_5_18_2(t *testing.T) {
 		t.Errorf("ChangeContacts = %+v, %v", got, err)
 	}
 }
+
+// TestOffLeash_Revocation_64_55c: an off-leash permit is revoked for a
+// breach of the rules or of the chapter in an off-leash area.
+func TestOffLeash_Revocation_64_55c(t *testing.T) {
+	for _, tt := range []struct {
+		name, ground, section, code string
+	}{
+		{"rules broken (64.55(c))", "rules", "64.55(c)", ""},
+		{"chapter violated in the area (64.55(c))", "chapter", "64.55(c)", ""},
+		{"no such ground", "barking", "rules", service.EINVALID},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, "2026-03-10")
+			_, a := f.dog("", "")
+			ctx := context.Background()
+			p, err := f.svc.Apply(ctx, &permits.Request{Kind: service.PermitOffLeash, Jurisdiction: "minneapolis", Class: "non_resident", AnimalID: a.ID,
+				Application: service.PermitApplication{RulesSigned: true, RabiesVerified: true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := f.svc.Act(ctx, p.ID, permits.Action{Action: "revoke", Ground: tt.ground})
+			if tt.code != "" {
+				wantErr(t, err, tt.code, tt.section)
+				return
+			}
+			if err != nil || got.State != service.PermitRevoked || !strings.Contains(got.Reason, tt.section) {
+				t.Errorf("Act = %+v, %v; want revoked citing %s", got, err, tt.section)
+			}
+			_, err = f.svc.Act(ctx, p.ID, permits.Action{Action: "suspend", Ground: tt.ground})
+			wantErr(t, err, service.ECONFLICT, "revoked")
+		})
+	}
+}
