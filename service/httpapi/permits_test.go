@@ -1,10 +1,17 @@
 package httpapi_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers/legacy"
 
 	"github.com/chipdesk/chipdesk/service"
 )
@@ -66,4 +73,64 @@ func TestPermitsContract(t *testing.T) {
 			t.Errorf("POST rabies-suspect report = %d, want 201", code)
 		}
 	})
+}
+
+// TestPermitAnswersMatchOpenAPI validates permit requests and answers
+// against the document's schemas.
+func TestPermitAnswersMatchOpenAPI(t *testing.T) {
+	h := newHarness(t)
+	s := h.seed()
+	doc := loadDoc(t)
+	doc.Servers = openapi3.Servers{{URL: h.srv.URL}}
+	router, err := legacy.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, method, path, body string
+	}{
+		{"apply kennel", "POST", "/api/v1/permits", `{"kind":"kennel","jurisdiction":"chanhassen","class":"private","holder":"Kari Berg","issued":"2026-03-10"}`},
+		{"apply multi-animal", "POST", "/api/v1/permits", `{"kind":"multi_animal","jurisdiction":"minneapolis","holder":"Ada","address":"1 Elm","application":{"animals":4}}`},
+		{"list kennels", "GET", "/api/v1/permits?kind=kennel", ""},
+		{"permit", "GET", "/api/v1/permits/1", ""},
+		{"officer's list", "GET", "/api/v1/permits/due", ""},
+		{"refused", "POST", "/api/v1/permits", `{"kind":"kennel","jurisdiction":"chanhassen","class":"private","holder":"X","application":{"convictions":[{"offence":"cruelty-to-animals"}]}}`},
+		{"report", "POST", "/api/v1/animal-reports", `{"kind":"bite","jurisdiction":"minneapolis","reporter_role":"physician","reporter":{"name":"Dr. Aho"},"persons":[{"name":"Eli","address":"1 Elm"}],"animal_id":` + itoa(s.animal) + `}`},
+		{"agreement", "POST", "/api/v1/adoption-agreements", `{"animal_id":` + itoa(s.stray) + `,"jurisdiction":"minneapolis","adopter":"Per","born":"2025-01-01","signed":true}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var body io.Reader
+			if tt.body != "" {
+				body = strings.NewReader(tt.body)
+			}
+			req, _ := http.NewRequest(tt.method, h.srv.URL+tt.path, body)
+			if tt.body != "" {
+				req.Header.Set("Content-Type", "application/json")
+			}
+			req.Header.Set("Authorization", "Bearer "+h.tokens[service.RoleIntake])
+			route, params, err := router.FindRoute(req)
+			if err != nil {
+				t.Fatalf("FindRoute: %v", err)
+			}
+			in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
+				Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
+			if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+				t.Fatalf("request does not match the document: %v", err)
+			}
+			if tt.body != "" {
+				req.Body = io.NopCloser(strings.NewReader(tt.body))
+			}
+			resp, err := h.srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: resp.StatusCode, Header: resp.Header,
+				Body: io.NopCloser(bytes.NewReader(b)), Options: &openapi3filter.Options{IncludeResponseStatus: true}}
+			if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+				t.Errorf("answer %d %s does not match the document: %v", resp.StatusCode, b, err)
+			}
+		})
+	}
 }
