@@ -286,11 +286,13 @@ type AnimalReport struct {
 	// Diagnosis is the veterinarian's (66.70).
 	Diagnosis string `json:"diagnosis,omitempty"`
 	Notes     string `json:"notes,omitempty"`
-	// BiteID is the bite incident opened on the animal's record.
-	BiteID   int64  `json:"bite_id,omitempty"`
-	Open     bool   `json:"open"`
-	ClosedOn Date   `json:"closed,omitzero"`
-	Site     string `json:"site,omitempty"`
+	// BiteID is the bite incident opened on the animal's record, and
+	// QuarantineID the quarantine it started (66.40).
+	BiteID       int64  `json:"bite_id,omitempty"`
+	QuarantineID int64  `json:"quarantine_id,omitempty"`
+	Open         bool   `json:"open"`
+	ClosedOn     Date   `json:"closed,omitzero"`
+	Site         string `json:"site,omitempty"`
 
 	CreatedAt time.Time `json:"created_at"`
 }

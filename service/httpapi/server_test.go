@@ -65,7 +65,7 @@ func newHarnessOn(t *testing.T, st service.Store) *harness {
 	if err != nil {
 		t.Fatalf("hardware.NewPipeline: %v", err)
 	}
-	pm, err := permits.New(&permits.Opts{Store: st, Rules: rs, Now: now})
+	pm, err := permits.New(&permits.Opts{Store: st, Rules: rs, Bites: lk, Now: now})
 	if err != nil {
 		t.Fatalf("permits.New: %v", err)
 	}

@@ -19,10 +19,20 @@ type Store interface {
 	CreateBite(ctx context.Context, b *service.BiteIncident) error
 }
 
+// BiteRecorder records a bite and starts the quarantine the rules
+// require (lookup.Service.RecordBite), so a reported bite makes the
+// same records as one typed at the officer's page.
+type BiteRecorder interface {
+	RecordBite(ctx context.Context, b *service.BiteIncident) (*service.Quarantine, error)
+}
+
 // Opts configures a Service. Store and Rules are required.
 type Opts struct {
 	Store Store
 	Rules *rules.Set
+	// Bites records the bite of a 66.60 report on a known animal; nil
+	// stores the bite alone.
+	Bites BiteRecorder
 	// DueWithinDays is how far ahead the officer's list shows renewals,
 	// registrations and agreements falling due; 0 means 30. It is a
 	// desk setting, not a rule of law.
@@ -34,6 +44,7 @@ type Opts struct {
 // Service decides permits.
 type Service struct {
 	store  Store
+	bites  BiteRecorder
 	rules  *rules.Set
 	within int
 	now    func() time.Time
@@ -44,7 +55,7 @@ func New(o *Opts) (*Service, error) {
 	if o == nil || o.Store == nil || o.Rules == nil {
 		return nil, errors.New("permits: Store and Rules required")
 	}
-	s := &Service{store: o.Store, rules: o.Rules, within: o.DueWithinDays, now: o.Now}
+	s := &Service{store: o.Store, bites: o.Bites, rules: o.Rules, within: o.DueWithinDays, now: o.Now}
 	if s.within <= 0 {
 		s.within = 30
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/lookup"
 	"github.com/chipdesk/chipdesk/service/permits"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
@@ -768,5 +769,37 @@ func TestOffLeash_Revocation_64_55c(t *testing.T) {
 			_, err = f.svc.Act(ctx, p.ID, permits.Action{Action: "suspend", Ground: tt.ground})
 			wantErr(t, err, service.ECONFLICT, "revoked")
 		})
+	}
+}
+
+// TestReport_BiteStartsQuarantine_66_60_66_40: a bite reported on a dog
+// on file makes the same records as one typed at the officer's page: the
+// bite, and the quarantine of 66.40.
+func TestReport_BiteStartsQuarantine_66_60_66_40(t *testing.T) {
+	f := newFixture(t, "2026-03-10")
+	ctx := context.Background()
+	rs, err := rules.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := func() time.Time { return f.now }
+	lk, err := lookup.New(&lookup.Opts{Store: f.store, Rules: rs, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := permits.New(&permits.Opts{Store: f.store, Rules: rs, Bites: lk, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, dog := f.dog("", "")
+	r, err := svc.Report(ctx, &permits.ReportRequest{Kind: service.ReportBite, Jurisdiction: "minneapolis", ReporterRole: "physician",
+		Reporter: service.Person{Name: "Dr. Aho"}, Persons: []service.Person{{Name: "Eli Ek", Address: "1 Elm St"}}, AnimalID: dog.ID,
+		Incident: d("2026-03-09"), SkinBroken: true})
+	if err != nil || r.BiteID == 0 || r.QuarantineID == 0 {
+		t.Fatalf("Report = %+v, %v; want a bite and its quarantine (66.40)", r, err)
+	}
+	rec, err := f.store.FindRecordByAnimal(ctx, dog.ID)
+	if err != nil || len(rec.Quarantines) != 1 || rec.Quarantines[0].ID != r.QuarantineID {
+		t.Errorf("record quarantines = %+v, %v; want the one the report started", rec.Quarantines, err)
 	}
 }

@@ -31,7 +31,8 @@ type ReportRequest struct {
 
 // Report takes a report in and opens it on the officer's list. A bite
 // report naming an animal on file also records the bite on the animal
-// (victim a person), so the quarantine rules of chapter 66 apply to it.
+// (victim a person) through Opts.Bites, which starts the quarantine of
+// 66.40.
 func (s *Service) Report(ctx context.Context, req *ReportRequest) (*service.AnimalReport, error) {
 	pr, err := s.profile(req.Jurisdiction)
 	if err != nil {
@@ -80,7 +81,15 @@ func (s *Service) Report(ctx context.Context, req *ReportRequest) (*service.Anim
 	if rep.Kind == service.ReportBite && rep.AnimalID != 0 {
 		b := &service.BiteIncident{AnimalID: rep.AnimalID, Date: orToday(rep.IncidentOn, rep.ReportedOn), Victim: service.VictimPerson,
 			SkinBroken: req.SkinBroken, Location: rep.Location, Notes: "Reported under 66.60 by " + rep.Reporter.Name}
-		if err := s.store.CreateBite(ctx, b); err != nil {
+		if s.bites != nil {
+			q, err := s.bites.RecordBite(ctx, b)
+			if err != nil {
+				return nil, err
+			}
+			if q != nil {
+				rep.QuarantineID = q.ID
+			}
+		} else if err := s.store.CreateBite(ctx, b); err != nil {
 			return nil, err
 		}
 		rep.BiteID = b.ID

@@ -128,7 +128,7 @@ func newFixture(t *testing.T, tls bool) *fixture {
 	}
 	f.issuer = &jobs.Issuer{Store: f.store, Rules: f.rules, Designs: designs, Keys: check.DevelopmentKeys()}
 	f.seed(ctx)
-	pm, err := permits.New(&permits.Opts{Store: f.store, Rules: f.rules, Now: f.clock.Now})
+	pm, err := permits.New(&permits.Opts{Store: f.store, Rules: f.rules, Bites: f.lookup, Now: f.clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
