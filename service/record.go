@@ -30,6 +30,11 @@ type Record struct {
 	Impounds []Impoundment `json:"impounds"`
 	// Bites holds bites in the last twelve months, newest first.
 	Bites []BiteIncident `json:"bites"`
+	// Permits are the permits held for the animal (an off-leash permit,
+	// 64.55) and Agreements its open shelter sterilisation agreements
+	// (64.140), in id order; permit.go.
+	Permits    []Permit            `json:"permits,omitempty"`
+	Agreements []AdoptionAgreement `json:"agreements,omitempty"`
 
 	// MatchedLicence is the licence a tag lookup found (it may be revoked
 	// or replaced: a stolen tag), nil for other lookups.

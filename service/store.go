@@ -21,6 +21,7 @@ type Store interface {
 	TagBatchService
 	IdempotencyService
 	MoneyService
+	PermitService // permit.go
 
 	// Ping checks the backend is reachable.
 	Ping(ctx context.Context) error

@@ -39,7 +39,7 @@ func (s *Server) routes() {
 
 // allRoutes is every authenticated API endpoint.
 func (s *Server) allRoutes() []route {
-	return slices.Concat(s.apiRoutes(), s.jobRoutes(), s.photoRoutes())
+	return slices.Concat(s.apiRoutes(), s.jobRoutes(), s.photoRoutes(), s.permitRoutes())
 }
 
 // route is one authenticated API endpoint.

@@ -22,6 +22,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/lookup"
 	"github.com/chipdesk/chipdesk/service/ratelimit"
 	"github.com/chipdesk/chipdesk/service/money"
+	"github.com/chipdesk/chipdesk/service/permits"
 )
 
 // Opts configures a Server. Store and Lookup are required.
@@ -54,6 +55,9 @@ type Opts struct {
 	// Money keeps charges and payments (/api/v1/payments, /charges,
 	// /reports, /deposits); nil answers 404 there.
 	Money *money.Service
+	// Permits serves /api/v1/permits, agreements and reports
+	// (permits.go); nil answers 404 there.
+	Permits *permits.Service
 	// Logger receives request errors; nil discards.
 	Logger *slog.Logger
 	// Registry receives the server's metrics and is served at /metrics;
@@ -109,6 +113,7 @@ type Server struct {
 	jobs    *jobs.Issuer
 	runner  *jobs.Runner
 	money   *money.Service
+	permits *permits.Service
 	log     *slog.Logger
 	now     func() time.Time
 	maxBody int64
@@ -177,6 +182,7 @@ func New(o *Opts) (*Server, error) {
 		jobs:    o.Jobs,
 		runner:  o.Runner,
 		money:   o.Money,
+		permits: o.Permits,
 		log:     o.Logger,
 		now:     o.Now,
 		maxBody: o.MaxBodyBytes,

@@ -56,6 +56,17 @@ type Bite struct {
 // RecordBite stores a bite and, when a person was bitten, the quarantine
 // the rules order for the biting animal (66.40, 5-39(a)); a bite dated
 // in the future is refused.
+// RecordBiteQuarantine records b as RecordBite does and answers the
+// quarantine it started, nil when none (a 66.60 report through
+// service/permits).
+func (s *Service) RecordBiteQuarantine(ctx context.Context, b *service.BiteIncident) (*service.Quarantine, error) {
+	out, err := s.RecordBite(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	return out.Quarantine, nil
+}
+
 func (s *Service) RecordBite(ctx context.Context, b *service.BiteIncident) (*Bite, error) {
 	if b.AnimalID <= 0 {
 		return nil, service.Invalidf("animal_id", "animal_id required: the animal that bit.")

@@ -52,6 +52,10 @@ type Answer struct {
 	HoldUntil service.Date `json:"hold_until,omitzero"`
 	// Deadlines are the open deadlines, soonest first.
 	Deadlines []Deadline `json:"deadlines"`
+	// Permits and Agreement: the animal's permits (an off-leash permit,
+	// 64.55) and open sterilisation agreement (64.140); permits.go.
+	Permits   []Permit   `json:"permits"`
+	Agreement *Agreement `json:"sterilisation_agreement"`
 
 	// AsOf is the day the statuses were computed for, in the
 	// jurisdiction's zone.

@@ -22,6 +22,7 @@ func (s *Service) build(rec *service.Record, tag *Tag, asOf service.Date) *Answe
 		}
 	}
 	s.evaluate(rec, a, asOf)
+	s.addPermits(rec, a) // permits.go
 	return a
 }
 
@@ -38,7 +39,7 @@ func animalView(rec *service.Record) *Animal {
 
 // newAnswer returns an answer with empty (not null) lists.
 func newAnswer() *Answer {
-	return &Answer{Alerts: []string{}, AlertDetails: []AlertDetail{}, Impounds: []Impound{}, Deadlines: []Deadline{}}
+	return &Answer{Alerts: []string{}, AlertDetails: []AlertDetail{}, Impounds: []Impound{}, Deadlines: []Deadline{}, Permits: []Permit{}}
 }
 
 // alert appends an alert of the lookup itself (not of the rules).

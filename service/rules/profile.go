@@ -282,6 +282,7 @@ type Profile struct {
 	DuplicateTag     DuplicateRule                    `json:"duplicateTag"`
 	OffLeash         *OffLeashRule                    `json:"offLeash,omitempty"`
 	Dwelling         *DwellingRule                    `json:"dwelling,omitempty"`
+	Permits          *PermitRules                     `json:"permits,omitempty"` // permits.go
 	Impound          ImpoundRule                      `json:"impound"`
 	Rabies           map[service.Species]*RabiesRule  `json:"rabies"`
 	Bite             BiteRule                         `json:"bite"`
@@ -370,6 +371,9 @@ func (p *Profile) init() error {
 		if d.Days != nil && d.From != "declaration" && d.From != "later-of-declaration-or-decision" {
 			return bad("dangerous requirement %s: from must be declaration or later-of-declaration-or-decision", d.Name)
 		}
+	}
+	if err := p.Permits.init(); err != nil { // permits.go
+		return bad("permits: %v", err)
 	}
 	return nil
 }

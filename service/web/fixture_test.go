@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"github.com/chipdesk/chipdesk/service/incidents"
 	"image"
 	"image/color"
 	"image/png"
@@ -21,6 +22,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/permits"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 	"github.com/chipdesk/chipdesk/service/web"
@@ -127,7 +129,15 @@ func newFixture(t *testing.T, tls bool) *fixture {
 	}
 	f.issuer = &jobs.Issuer{Store: f.store, Rules: f.rules, Designs: designs, Keys: check.DevelopmentKeys()}
 	f.seed(ctx)
-	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Jobs: f.issuer, Hub: f.hub,
+	inc, err := incidents.New(&incidents.Opts{Store: f.store, Rules: f.rules, Jurisdiction: f.lookup.Home(), Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, err := permits.New(&permits.Opts{Store: f.store, Rules: f.rules, Bites: inc, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Jobs: f.issuer, Hub: f.hub, Permits: pm,
 		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: f, Photos: photos(t), Logger: slog.New(slog.NewTextHandler(testLog{t}, nil)),
 		Wake: func() {
 			select {

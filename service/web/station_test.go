@@ -41,7 +41,7 @@ func stationFixture(t *testing.T) (*fixture, *grblsim.Sim) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Rules: f.rules, Jobs: f.issuer,
+	h, err := web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Jobs: f.issuer,
 		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: web.JobDevices(runner)})
 	if err != nil {
 		t.Fatal(err)

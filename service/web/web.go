@@ -25,6 +25,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
 	"github.com/chipdesk/chipdesk/service/ratelimit"
+	"github.com/chipdesk/chipdesk/service/permits"
 	"github.com/chipdesk/chipdesk/tags"
 )
 
@@ -79,6 +80,8 @@ type Opts struct {
 	// Wake is called after a job is queued (jobs.Runner.Wake);
 	// nil does nothing.
 	Wake func()
+	// Permits serves the permit pages (permits.go); nil serves none.
+	Permits *permits.Service
 	// Jurisdiction is the profile id used when a form names none; empty
 	// means the first profile.
 	Jurisdiction string
@@ -230,6 +233,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /admin/designs/{j}/{year}/approve", h.page(adminRoles, h.handleApproveDesign))
 	m.HandleFunc("POST /admin/tokens", h.page(adminRoles, h.handleCreateToken))
 	m.HandleFunc("POST /admin/tokens/{id}/revoke", h.page(adminRoles, h.handleRevokeToken))
+	h.permitRoutes() // permits.go
 }
 
 // ServeHTTP implements http.Handler. Every response carries a strict
@@ -399,6 +403,9 @@ func nav(role service.Role) []navItem {
 	}
 	if allowed(role, counterRoles) {
 		n = append(n, navItem{"/clinic", "Clinic counter"})
+	}
+	if allowed(role, deskRoles) {
+		n = append(n, navItem{"/permits", "Permits"}) // permits.go
 	}
 	if allowed(role, adminRoles) {
 		n = append(n, navItem{"/admin", "Admin"})

@@ -73,6 +73,13 @@ func fillAllTables(t *testing.T, s service.Store) string {
 	_, _, err = s.(service.DeviceEventService).ApplyDeviceEvent(ctx, &service.DeviceEvent{ID: "e1", Device: "handheld-3",
 		Kind: service.DeviceScan, At: migrateClock().Add(-time.Hour), Scan: &service.Scan{ChipCode: "985141000123456"}})
 	must("ApplyDeviceEvent", err)
+	// service/permits' tables.
+	must("CreatePermit", s.CreatePermit(ctx, &service.Permit{Kind: service.PermitOffLeash, Jurisdiction: "minneapolis", Class: "resident", AnimalID: a.ID,
+		State: service.PermitGranted, IssuedOn: service.MustDate("2026-03-01"), ExpiresOn: service.MustDate("2027-01-31")}))
+	must("CreateAdoptionAgreement", s.CreateAdoptionAgreement(ctx, &service.AdoptionAgreement{AnimalID: stray.ID, Jurisdiction: "minneapolis",
+		Adopter: "Per Holm", AdoptedOn: service.MustDate("2026-03-01"), DueOn: service.MustDate("2026-03-31"), DueSource: "64.140(a)(1)"}))
+	must("CreateAnimalReport", s.CreateAnimalReport(ctx, &service.AnimalReport{Kind: service.ReportBite, Jurisdiction: "minneapolis",
+		ReportedOn: service.MustDate("2026-03-14"), Reporter: service.Person{Name: "Dr. Aho"}, ReporterRole: "physician", Open: true}))
 	return secret
 }
 
@@ -93,6 +100,9 @@ type snapshot struct {
 	Tokens       []*service.Token
 	Jobs         []*service.Job
 	Batches      []*service.TagBatch
+	Permits      []*service.Permit
+	Agreements   []*service.AdoptionAgreement
+	Reports      []*service.AnimalReport
 }
 
 func takeSnapshot(t *testing.T, s service.Store) *snapshot {
@@ -136,6 +146,12 @@ func takeSnapshot(t *testing.T, s service.Store) *snapshot {
 	sn.Jobs, _, err = s.FindJobs(ctx, service.JobFilter{})
 	check(err)
 	sn.Batches, _, err = s.(service.TagBatchService).FindTagBatches(ctx, service.TagBatchFilter{})
+	check(err)
+	sn.Permits, _, err = s.FindPermits(ctx, service.PermitFilter{})
+	check(err)
+	sn.Agreements, err = s.FindAdoptionAgreements(ctx, false, 0)
+	check(err)
+	sn.Reports, err = s.FindAnimalReports(ctx, false)
 	check(err)
 	return &sn
 }

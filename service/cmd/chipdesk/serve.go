@@ -23,6 +23,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
 	"github.com/chipdesk/chipdesk/service/money"
+	"github.com/chipdesk/chipdesk/service/permits"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
@@ -83,6 +84,9 @@ type app struct {
 	photos *os.Root
 	srv    *http.Server
 	ln     net.Listener
+
+	// permits decides kennel, stable, off-leash and other permits.
+	permits *permits.Service
 }
 
 // openApp opens the store and wires everything; it does not listen yet.
@@ -105,6 +109,10 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		return nil, err
 	}
 	if err := a.openLayer(rs, now); err != nil {
+		a.close()
+		return nil, err
+	}
+	if a.permits, err = permits.New(&permits.Opts{Store: a.store, Rules: rs, Bites: a.inc, Now: now}); err != nil {
 		a.close()
 		return nil, err
 	}
@@ -146,7 +154,7 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
 		Web: pages, Jobs: a.issuer, Runner: a.runner, Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
-		Access: a.access, Limits: &cfg.Limits, Photos: a.photos, Money: mon,
+		Access: a.access, Limits: &cfg.Limits, Photos: a.photos, Money: mon, Permits: a.permits,
 	}); err != nil {
 		a.close()
 		return nil, err

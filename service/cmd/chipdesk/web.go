@@ -128,6 +128,7 @@ func newWeb(a *app, rs *rules.Set, log *slog.Logger, now func() time.Time) (http
 		Store: a.store, Lookup: a.lookup, Hub: a.hub,
 		Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
 		Jobs:          a.issuer,
+		Permits:       a.permits,
 		Devices:       devices,
 		Wake:          wake,
 		Jurisdiction:  a.cfg.Jurisdiction,

@@ -10,6 +10,7 @@ var Tables = []string{
 	"quarantines", "impoundments", "impound_release_fees", "scans", "audit_events", "tokens", "users", "idempotency_keys",
 	"jobs", "device_events",
 	"charges", "payments", "payment_lines", "day_closes", "exemptions", "reminders",
+	"permits", "permit_counters", "adoption_agreements", "animal_reports",
 }
 
 // OrderBy is the ORDER BY clause that reads table's rows by its primary
@@ -24,6 +25,8 @@ func OrderBy(table string) string {
 		return " ORDER BY impound_id"
 	case "payment_lines":
 		return " ORDER BY payment_id, charge_id"
+	case "permit_counters":
+		return " ORDER BY jurisdiction, kind, year"
 	case "day_closes":
 		return " ORDER BY site, till, on_day"
 	}

@@ -175,9 +175,13 @@ func OwnTable(name string) bool {
 // rowSQL reads the lookup row and the licences of the animal a key
 // query (animal id, matched licence id) finds.
 func rowSQL(key string) string {
-	lic := recordParts[3]
+	live := func(p recordPart) string {
+		return "(SELECT " + p.agg + "(x) FROM (SELECT " + jsonCols(p.cols) + " FROM " + p.from + ") x)"
+	}
+	// The licences, permits and agreements are read live, not kept in
+	// the row (permits and agreements: the last two recordParts).
 	return "WITH k(aid, lid) AS (" + key + ")\nSELECT (SELECT body FROM lookup_rows WHERE animal_id = k.aid),\n" +
-		"(SELECT " + lic.agg + "(x) FROM (SELECT " + jsonCols(lic.cols) + " FROM " + lic.from + ") x)\nFROM k"
+		live(recordParts[3]) + ",\n" + live(recordParts[9]) + ",\n" + live(recordParts[10]) + "\nFROM k"
 }
 
 var (

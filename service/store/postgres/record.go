@@ -42,6 +42,9 @@ var recordParts = []recordPart{
 	{columns.Quarantine, "json_agg", `quarantines WHERE animal_id = k.aid AND released_on IS NULL`},
 	{columns.Impound, "json_agg", `impoundments WHERE animal_id = k.aid AND (intake_on >= $1 OR disposition = '')`},
 	{columns.Bite, "json_agg", `bites WHERE animal_id = k.aid AND date >= $1`},
+	// permit.go: id and body of the permits and open agreements.
+	{"id, body", "json_agg", `permits WHERE animal_id = k.aid ORDER BY id`},
+	{"id, body", "json_agg", `adoption_agreements WHERE animal_id = k.aid AND open ORDER BY id`},
 }
 
 // jsonNames maps the columns whose JSON name is not the column's own
@@ -113,8 +116,8 @@ func (db *DB) FindRecordByAnimal(ctx context.Context, animalID int64) (*service.
 func (db *DB) queryRecord(ctx context.Context, rowQuery, query string, key ...any) (*service.Record, error) {
 	yearAgo := db.today().AddMonths(-12)
 	args := append([]any{pdate(yearAgo)}, key...)
-	var body, lic []byte
-	err := db.pool.QueryRow(ctx, rowQuery, args...).Scan(&body, &lic)
+	var body, lic, permits, agreements []byte
+	err := db.pool.QueryRow(ctx, rowQuery, args...).Scan(&body, &lic, &permits, &agreements)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, service.Errorf(service.ENOTFOUND, "No animal has that identifier.")
 	} else if err != nil {
@@ -124,6 +127,11 @@ func (db *DB) queryRecord(ctx context.Context, rowQuery, query string, key ...an
 	if body != nil {
 		if r, err = fromRow(body, lic, yearAgo); err != nil {
 			return nil, err
+		}
+		// Permits and agreements are read live beside the row, like the
+		// licences (permit.go).
+		if err := addPermitParts(r, permits, agreements); err != nil {
+			return nil, fmt.Errorf("postgres: lookup: %w", err)
 		}
 	} else if r, err = db.queryFull(ctx, query, args); err != nil {
 		return nil, err
@@ -147,9 +155,9 @@ func (db *DB) queryRecord(ctx context.Context, rowQuery, query string, key ...an
 
 // queryFull runs the full lookup statement (recordSQL).
 func (db *DB) queryFull(ctx context.Context, query string, args []any) (*service.Record, error) {
-	var raw [9][]byte
+	var raw [11][]byte
 	err := db.pool.QueryRow(ctx, query, args...).Scan(
-		&raw[0], &raw[1], &raw[2], &raw[3], &raw[4], &raw[5], &raw[6], &raw[7], &raw[8])
+		&raw[0], &raw[1], &raw[2], &raw[3], &raw[4], &raw[5], &raw[6], &raw[7], &raw[8], &raw[9], &raw[10])
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && raw[0] == nil) {
 		return nil, service.Errorf(service.ENOTFOUND, "No animal has that identifier.")
 	} else if err != nil {
@@ -173,6 +181,9 @@ func (db *DB) queryFull(ctx context.Context, query string, args []any) (*service
 		if err := json.Unmarshal(raw[i], dst); err != nil {
 			return nil, fmt.Errorf("postgres: lookup: %w", err)
 		}
+	}
+	if err := addPermitParts(r, raw[9], raw[10]); err != nil { // permit.go
+		return nil, fmt.Errorf("postgres: lookup: %w", err)
 	}
 	return r, nil
 }

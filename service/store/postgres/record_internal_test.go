@@ -14,7 +14,8 @@ import (
 func TestRecordPartsJSONNames(t *testing.T) {
 	t.Parallel()
 	types := []any{service.Animal{}, service.Owner{}, service.Chip{}, service.Licence{}, service.RabiesVaccination{},
-		service.DangerousDesignation{}, service.Quarantine{}, service.Impoundment{}, service.BiteIncident{}}
+		service.DangerousDesignation{}, service.Quarantine{}, service.Impoundment{}, service.BiteIncident{},
+		permitPart{}, permitPart{}} // permit.go
 	if len(types) != len(recordParts) {
 		t.Fatalf("%d record parts, %d types", len(recordParts), len(types))
 	}

@@ -85,6 +85,10 @@ func Run(t *testing.T, open Opener) {
 		{"Exemptions_64_30", testExemptions},
 		{"MoneyReports_64_30", testMoneyReports},
 		{"ReminderOutbox", testReminderOutbox},
+		{"Permits_64_55", testPermits},                        // permit.go
+		{"AdoptionAgreements_64_140", testAdoptionAgreements}, // permit.go
+		{"AnimalReports_66_60_66_70", testAnimalReports},      // permit.go
+		{"RecordPermits", testRecordPermits},                  // permit.go
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
