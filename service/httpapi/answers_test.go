@@ -104,7 +104,9 @@ var strictDoc = sync.OnceValues(func() (routers.Router, error) {
 // answerChecker wraps the API handler of a test harness: every JSON
 // answer it gives, in every test that uses the harness, must have only
 // snake_case keys and match the document's schema for its route and
-// status, with no field the document lacks.
+// status, with no field the document lacks; and every request the
+// server accepted (2xx) must be one the document allows, so that the
+// document asks no more of a client than the server does.
 func answerChecker(t *testing.T, next http.Handler) http.Handler {
 	router, err := strictDoc()
 	if err != nil {
@@ -114,6 +116,11 @@ func answerChecker(t *testing.T, next http.Handler) http.Handler {
 		if r.URL.Path == "/api/v1/openapi.json" || !strings.HasPrefix(r.URL.Path, "/api/") && r.URL.Path != "/healthz" {
 			next.ServeHTTP(w, r)
 			return
+		}
+		var reqBody []byte
+		if r.Body != nil {
+			reqBody, _ = io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(reqBody))
 		}
 		rec := &recorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r)
@@ -140,8 +147,16 @@ func answerChecker(t *testing.T, next http.Handler) http.Handler {
 			}
 			return
 		}
+		in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, MultiError: true}}
+		if rec.code >= 200 && rec.code < 300 {
+			req.Body = io.NopCloser(bytes.NewReader(reqBody))
+			if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+				t.Errorf("%s %s was accepted (%d) but the document refuses it: %v", where, reqBody, rec.code, err)
+			}
+		}
 		out := &openapi3filter.ResponseValidationInput{
-			RequestValidationInput: &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route},
+			RequestValidationInput: in,
 			Status:                 rec.code, Header: rec.Header(),
 			Body:    io.NopCloser(bytes.NewReader(rec.body.Bytes())),
 			Options: &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},

@@ -216,8 +216,10 @@ func (s *schemaSet) object(t reflect.Type, sd side) map[string]any {
 			s.defs[e.name] = map[string]any{"type": "string", "enum": e.values}
 			p = map[string]any{"$ref": "#/components/schemas/" + e.name}
 		}
-		if sd == answerSide && f.typ.Kind() == reflect.Pointer && !f.omit {
-			p = nullable(p)
+		if sd == answerSide && f.typ.Kind() == reflect.Pointer && !f.omit || sd == patchSide {
+			// A pointer written without omitempty may be null; a PATCH
+			// takes null as "leave it as it is".
+			p = s.nullable(p)
 		}
 		if ro {
 			p = withKey(p, "readOnly", true)
@@ -283,9 +285,16 @@ func (s *schemaSet) schema(t reflect.Type) map[string]any {
 // nullable lets a schema be null as well (a pointer written without
 // omitempty). A reference is wrapped, as OpenAPI 3.0 ignores siblings
 // of $ref.
-func nullable(p map[string]any) map[string]any {
-	if _, ok := p["$ref"]; ok {
-		return map[string]any{"type": "object", "nullable": true, "allOf": []any{p}}
+func (s *schemaSet) nullable(p map[string]any) map[string]any {
+	if ref, ok := p["$ref"].(string); ok {
+		// The wrapper carries the type of what it refers to (a closed
+		// set is a string, a record an object).
+		target, _ := s.defs[strings.TrimPrefix(ref, "#/components/schemas/")].(map[string]any)
+		typ := "object"
+		if target != nil && target["type"] != nil {
+			typ = target["type"].(string)
+		}
+		return map[string]any{"type": typ, "nullable": true, "allOf": []any{p}}
 	}
 	return withKey(p, "nullable", true)
 }
