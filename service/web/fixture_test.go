@@ -21,6 +21,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/money"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 	"github.com/chipdesk/chipdesk/service/web"
@@ -127,7 +128,11 @@ func newFixture(t *testing.T, tls bool) *fixture {
 	}
 	f.issuer = &jobs.Issuer{Store: f.store, Rules: f.rules, Designs: designs, Keys: check.DevelopmentKeys()}
 	f.seed(ctx)
-	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Rules: f.rules, Jobs: f.issuer, Hub: f.hub,
+	mon, err := money.New(&money.Opts{Store: f.store, Rules: f.rules, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Rules: f.rules, Jobs: f.issuer, Hub: f.hub, Money: mon,
 		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: f, Photos: photos(t), Logger: slog.New(slog.NewTextHandler(testLog{t}, nil)),
 		Wake: func() {
 			select {

@@ -18,6 +18,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/money"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/tags"
 )
@@ -65,6 +66,9 @@ type Opts struct {
 	// Devices lists readers and printers for the admin page; nil lists
 	// none.
 	Devices Devices
+	// Money keeps charges and payments (the charges, receipt, cash-up
+	// and reports pages); nil serves none of them.
+	Money *money.Service
 	// Wake is called after a job is queued (jobs.Runner.Wake);
 	// nil does nothing.
 	Wake func()
@@ -180,6 +184,9 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /licences/{id}/duplicate", h.page(counterRoles, h.handleDuplicate))
 	m.HandleFunc("POST /jobs/{id}/reprint", h.page(counterRoles, h.handleReprint))
 
+	if h.o.Money != nil {
+		h.moneyRoutes(m)
+	}
 	m.HandleFunc("GET /admin", h.page(adminRoles, h.handleAdmin))
 	m.HandleFunc("GET /admin/devices", h.page(adminRoles, h.handleDevices))
 	m.HandleFunc("GET /admin/designs/{j}/{year}/preview.svg", h.page(adminRoles, h.handleDesignPreview))

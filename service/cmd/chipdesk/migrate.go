@@ -36,6 +36,7 @@ current schema first; it must hold no records. Instants keep microseconds
 var migrateTables = []string{
 	"owners", "animals", "chips", "licences", "tag_counters", "tag_batches", "vaccinations", "designations", "bites",
 	"quarantines", "impoundments", "scans", "audit_events", "tokens", "idempotency_keys", "jobs", "device_events",
+	"charges", "payments", "payment_lines", "day_closes", "exemptions", "reminders",
 }
 
 // sqliteStampLayout is how the SQLite store writes instants: fixed width,
@@ -159,7 +160,7 @@ func plan(lite map[string][]string, pg map[string]map[string]string, source stri
 		}
 	}
 	for t := range tables {
-		if t != "migrations" && !slices.Contains(migrateTables, t) {
+		if t != "migrations" && !sqlite.DerivedTable(t) && !slices.Contains(migrateTables, t) {
 			return nil, fmt.Errorf("migrate: the %s source has a table %q this chipdesk does not know; upgrade chipdesk", source, t)
 		}
 	}
@@ -222,6 +223,10 @@ func orderBy(table string) string {
 		return " ORDER BY jurisdiction, year"
 	case "idempotency_keys":
 		return " ORDER BY actor, idem_key"
+	case "payment_lines":
+		return " ORDER BY payment_id, charge_id"
+	case "day_closes":
+		return " ORDER BY site, till, on_day"
 	}
 	return " ORDER BY id"
 }

@@ -56,6 +56,7 @@ type app struct {
 	log    *slog.Logger
 	store  backend
 	lookup *lookup.Service
+	money  *money.Service
 	hub    *events.Hub
 	pipe   *hardware.Pipeline
 	hw     *hardware.Manager
@@ -104,19 +105,18 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		a.close()
 		return nil, err
 	}
-	pages, err := newWeb(a, rs, log, now)
-	if err != nil {
+	if a.money, err = money.New(&money.Opts{Store: a.store, Rules: rs, Now: now}); err != nil {
 		a.close()
 		return nil, err
 	}
-	mon, err := money.New(&money.Opts{Store: a.store, Rules: rs, Now: now})
+	pages, err := newWeb(a, rs, log, now)
 	if err != nil {
 		a.close()
 		return nil, err
 	}
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
-		Web: pages, Jobs: a.issuer, Runner: a.runner, Money: mon,
+		Web: pages, Jobs: a.issuer, Runner: a.runner, Money: a.money,
 	}); err != nil {
 		a.close()
 		return nil, err

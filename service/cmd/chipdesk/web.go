@@ -57,6 +57,7 @@ func newWeb(a *app, rs *rules.Set, log *slog.Logger, now func() time.Time) (http
 		Photos: photos,
 		Store:  a.store, Lookup: a.lookup, Rules: rs, Hub: a.hub,
 		Jobs:          a.issuer,
+		Money:         a.money,
 		Devices:       devices,
 		Wake:          wake,
 		Jurisdiction:  a.cfg.Jurisdiction,
