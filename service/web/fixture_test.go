@@ -22,6 +22,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/money"
 	"github.com/chipdesk/chipdesk/service/permits"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
@@ -129,6 +130,10 @@ func newFixture(t *testing.T, tls bool) *fixture {
 	}
 	f.issuer = &jobs.Issuer{Store: f.store, Rules: f.rules, Designs: designs, Keys: check.DevelopmentKeys()}
 	f.seed(ctx)
+	mon, err := money.New(&money.Opts{Store: f.store, Rules: f.rules, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	inc, err := incidents.New(&incidents.Opts{Store: f.store, Rules: f.rules, Jurisdiction: f.lookup.Home(), Now: f.clock.Now})
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +142,7 @@ func newFixture(t *testing.T, tls bool) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Jobs: f.issuer, Hub: f.hub, Permits: pm,
+	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Jobs: f.issuer, Hub: f.hub, Permits: pm, Money: mon,
 		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: f, Photos: photos(t), Logger: slog.New(slog.NewTextHandler(testLog{t}, nil)),
 		Wake: func() {
 			select {

@@ -24,8 +24,9 @@ import (
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
-	"github.com/chipdesk/chipdesk/service/ratelimit"
+	"github.com/chipdesk/chipdesk/service/money"
 	"github.com/chipdesk/chipdesk/service/permits"
+	"github.com/chipdesk/chipdesk/service/ratelimit"
 	"github.com/chipdesk/chipdesk/tags"
 )
 
@@ -77,6 +78,9 @@ type Opts struct {
 	// Devices lists readers and printers for the admin page; nil lists
 	// none.
 	Devices Devices
+	// Money keeps charges and payments (the charges, receipt, cash-up
+	// and reports pages); nil serves none of them.
+	Money *money.Service
 	// Wake is called after a job is queued (jobs.Runner.Wake);
 	// nil does nothing.
 	Wake func()
@@ -227,6 +231,9 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /jobs/{id}/reprint", h.page(counterRoles, h.handleReprint))
 
 	h.stationRoutes(m)
+	if h.o.Money != nil {
+		h.moneyRoutes(m)
+	}
 	m.HandleFunc("GET /admin", h.page(adminRoles, h.handleAdmin))
 	m.HandleFunc("GET /admin/devices", h.page(adminRoles, h.handleDevices))
 	m.HandleFunc("GET /admin/designs/{j}/{year}/preview.svg", h.page(adminRoles, h.handleDesignPreview))

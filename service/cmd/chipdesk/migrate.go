@@ -129,7 +129,7 @@ func plan(lite map[string][]string, pg map[string]map[string]string, source stri
 		}
 	}
 	for t := range tables {
-		if t != "migrations" && !slices.Contains(columns.Tables, t) {
+		if t != "migrations" && !sqlite.DerivedTable(t) && !slices.Contains(columns.Tables, t) {
 			return nil, fmt.Errorf("migrate: the %s source has a table %q this chipdesk does not know; upgrade chipdesk", source, t)
 		}
 	}

@@ -70,6 +70,7 @@ type app struct {
 	hub     *events.Hub
 	pipe    *hardware.Pipeline
 	hw      *hardware.Manager
+	money   *money.Service
 	// issuer queues tags (pages, API); runner makes them on printers,
 	// nil when none is configured.
 	issuer   *jobs.Issuer
@@ -137,6 +138,10 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		a.close()
 		return nil, err
 	}
+	if a.money, err = money.New(&money.Opts{Store: a.store, Rules: rs, Now: now}); err != nil {
+		a.close()
+		return nil, err
+	}
 	if a.photos, err = openPhotos(); err != nil {
 		a.close()
 		return nil, err
@@ -146,15 +151,10 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		a.close()
 		return nil, err
 	}
-	mon, err := money.New(&money.Opts{Store: a.store, Rules: rs, Now: now})
-	if err != nil {
-		a.close()
-		return nil, err
-	}
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
 		Web: pages, Jobs: a.issuer, Runner: a.runner, Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
-		Access: a.access, Limits: &cfg.Limits, Photos: a.photos, Money: mon, Permits: a.permits,
+		Access: a.access, Limits: &cfg.Limits, Photos: a.photos, Money: a.money, Permits: a.permits,
 	}); err != nil {
 		a.close()
 		return nil, err

@@ -129,6 +129,7 @@ func newWeb(a *app, rs *rules.Set, log *slog.Logger, now func() time.Time) (http
 		Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
 		Jobs:          a.issuer,
 		Permits:       a.permits,
+		Money:         a.money,
 		Devices:       devices,
 		Wake:          wake,
 		Jurisdiction:  a.cfg.Jurisdiction,
