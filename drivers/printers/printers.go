@@ -49,10 +49,20 @@ type Printer interface {
 	Close() error
 }
 
+// Confirmer is a printer that knows whether its Print is confirmed by
+// the device (a status reply after the job) without asking it again.
+type Confirmer interface {
+	Confirms() bool
+}
+
 // Unconfirmed reports whether p cannot confirm a finished Print: its
-// link gives no status back (Status wraps ErrStatusUnavailable), so a
-// job it took is "sent, not confirmed" and a person checks the label.
+// link gives no status back, so a job it took is "sent, not confirmed"
+// and a person checks the label. A Confirmer says so itself; any other
+// printer is asked for its status (ErrStatusUnavailable).
 func Unconfirmed(ctx context.Context, p Printer) bool {
+	if c, ok := p.(Confirmer); ok {
+		return !c.Confirms()
+	}
 	_, err := p.Status(ctx)
 	return errors.Is(err, ErrStatusUnavailable)
 }

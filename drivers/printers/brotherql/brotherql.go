@@ -119,6 +119,11 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 // String names the printer and its port.
 func (d *Dev) String() string { return "brotherql " + d.model.Name + "{" + d.p.String() + "}" }
 
+// Confirms implements printers.Confirmer: over USB or serial the
+// printer reports "printing completed"; over the network it sends
+// nothing back.
+func (d *Dev) Confirms() bool { return !d.opts.Network }
+
 // Model returns the printer model.
 func (d *Dev) Model() Model { return d.model }
 

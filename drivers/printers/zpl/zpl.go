@@ -122,6 +122,10 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 // CalibrateCommand is ~JC: calibrate the media and ribbon sensors.
 const CalibrateCommand = "~JC"
 
+// Confirms implements printers.Confirmer: a job is confirmed by ~HS
+// after it unless the link gives no reply (Opts.NoStatus).
+func (d *Dev) Confirms() bool { return !d.opts.NoStatus }
+
 // Dpmm is the resolution the printer's labels are drawn at.
 func (d *Dev) Dpmm() int { return d.opts.Dpmm }
 
