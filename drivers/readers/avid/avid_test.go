@@ -106,7 +106,9 @@ func TestRetrigger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(300e6))
+	// Stream notices a deadline at its poll interval (100 ms): a second
+	// gives room for several.
+	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(1e9))
 	defer cancel()
 	got := make(chan int)
 	go func() {

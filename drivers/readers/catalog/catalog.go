@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -63,37 +62,8 @@ func fromProtocol(rp readers.Protocol) Protocol {
 // Protocols returns every protocol, in a stable order.
 func Protocols() []Protocol {
 	return []Protocol{
-		{
-			Name: wl134.Format, Summary: "WL-134 / CZSTAR-R134 134.2 kHz modules, 30-byte binary frames, 9600 8N1",
-			Mode: wl134.Mode, Split: wl134.Split, Decode: wl134.ReadFrame,
-			Encode: func(id chipid.ID) ([]byte, error) {
-				f, err := wl134.FromID(id)
-				if err != nil {
-					return nil, err
-				}
-				return wl134.Encode(f)
-			},
-			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return wl134.New(p, &wl134.Opts{Now: now})
-			},
-		},
-		{
-			Name: allflex.Format, Summary: "Allflex legacy ASCII protocol, LA lines, 9600 8N1, echo",
-			Mode: allflex.Mode, Split: allflex.Split, Decode: allflex.ReadFrame,
-			Encode: func(id chipid.ID) ([]byte, error) {
-				f, err := allflex.FromID(id)
-				if err != nil {
-					return nil, err
-				}
-				return allflex.Encode(f)
-			},
-			// The readers echo every character; P prints the settings.
-			Query:   []byte("P\r"),
-			Answers: func(b []byte) bool { return bytes.HasPrefix(b, []byte("P\r")) && len(b) > 2 },
-			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return allflex.New(p, &allflex.Opts{Now: now})
-			},
-		},
+		fromProtocol(wl134.Protocol),
+		fromProtocol(allflex.Protocol),
 		{
 			Name: rfidrw.Format, Summary: "Priority 1 Design RFIDRW-E, CCC_NNNNNNNNNNNN lines and commands, 9600 8N1",
 			Mode: rfidrw.Mode, Split: rfidrw.Split, Decode: rfidrw.ReadFrame,
@@ -119,14 +89,7 @@ func Protocols() []Protocol {
 				return rfidrw.New(p, &rfidrw.Opts{Now: now, Timeout: time.Second})
 			},
 		},
-		{
-			Name: rt100.Format, Summary: "PetScan RT100 V8, U frames with CRC, 9600 8N1",
-			Mode: rt100.Mode, Split: rt100.Split, Decode: rt100.ReadFrame,
-			Encode: func(id chipid.ID) ([]byte, error) { return rt100.Encode(rt100.FromID(id)) },
-			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return rt100.New(p, &rt100.Opts{Now: now})
-			},
-		},
+		fromProtocol(rt100.Protocol),
 		{
 			Name: are.Format, Summary: "AEG / Trovan ARE, 16-hex codes in air order, 9600 8N1",
 			Mode: are.Mode, Split: are.Split, Decode: are.ReadFrame,
@@ -141,20 +104,7 @@ func Protocols() []Protocol {
 				return are.New(p, &are.Opts{Now: now})
 			},
 		},
-		{
-			Name: iso24631.Format, Summary: "ISO 24631-6 standard output, STX lines, 9600 8N1",
-			Mode: iso24631.Mode, Split: iso24631.Split, Decode: iso24631.ReadFrame,
-			Encode: func(id chipid.ID) ([]byte, error) {
-				f, err := iso24631.FromID(id)
-				if err != nil {
-					return nil, err
-				}
-				return iso24631.Encode(f)
-			},
-			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return iso24631.New(p, &iso24631.Opts{Now: now})
-			},
-		},
+		fromProtocol(iso24631.Protocol),
 		fromProtocol(avid.Protocol),
 		fromProtocol(datamars.Protocol(nil)),
 		fromProtocol(binframe.AIR200.Protocol()),
