@@ -29,6 +29,12 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 		if err := db.importBatch(ctx, tx, now, b); err != nil {
 			return err
 		}
+		animals, owners := batchAnimals(b), batchOwners(b)
+		if len(animals) == 0 && len(owners) == 0 {
+			// Licences alone: not in the rows.
+			_, err := tx.Exec(ctx, `SET LOCAL chipdesk.bulk = 'off'`)
+			return err
+		}
 		if b.Len() >= analyzeAfter {
 			// The rows' parts are read by index only with statistics
 			// that know the tables just loaded.
@@ -39,7 +45,7 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 		// Semi-joins on the unnested lists, not = ANY: a list of a
 		// million ids would be searched once per animal.
 		return endBulk(ctx, tx, `lookup_animal.id IN (SELECT unnest($1::bigint[]))
-			OR lookup_animal.owner_id IN (SELECT unnest($2::bigint[]))`, batchAnimals(b), batchOwners(b))
+			OR lookup_animal.owner_id IN (SELECT unnest($2::bigint[]))`, animals, owners)
 	})
 	if err != nil || b.Len() < analyzeAfter {
 		return err
