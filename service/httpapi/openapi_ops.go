@@ -257,7 +257,7 @@ func requiredOnCreate() map[reflect.Type][]string {
 		typeOf[service.Quarantine]():           {"animal_id", "kind", "place", "start", "end"},
 		typeOf[service.Impoundment]():          {"animal_id", "jurisdiction", "intake_on"},
 		typeOf[service.DangerousDesignation](): {"animal_id", "level", "jurisdiction", "declared_on"},
-		typeOf[licensing.LicenceRequest]():        {"animal_id", "jurisdiction"},
+		typeOf[licensing.LicenceRequest]():     {"animal_id", "jurisdiction"},
 		typeOf[chipRequest]():                  {"chip"},
 		typeOf[tokenRequest]():                 {"name", "role"},
 		typeOf[releaseRequest]():               {"on"},
@@ -283,7 +283,7 @@ func schemaNames() map[reflect.Type]string {
 		typeOf[service.RabiesVaccination]():    "Vaccination",
 		typeOf[service.BiteIncident]():         "Bite",
 		typeOf[service.DangerousDesignation](): "Designation",
-		typeOf[incidents.Bite]():                   "RecordedBite",
+		typeOf[incidents.Bite]():               "RecordedBite",
 		typeOf[tokenAnswer]():                  "IssuedToken",
 		typeOf[jobs.Status]():                  "DeviceStatus",
 	}

@@ -20,9 +20,9 @@ import (
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
-	"github.com/chipdesk/chipdesk/service/ratelimit"
 	"github.com/chipdesk/chipdesk/service/money"
 	"github.com/chipdesk/chipdesk/service/permits"
+	"github.com/chipdesk/chipdesk/service/ratelimit"
 )
 
 // Opts configures a Server. Store and Lookup are required.

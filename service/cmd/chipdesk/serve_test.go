@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/lookup"
 )
