@@ -347,8 +347,9 @@ func TestRemittance_64_30(t *testing.T) {
 	t.Parallel()
 	e := open(t)
 	ctx := context.Background()
-	a := e.animal(t, &service.Animal{Species: service.Dog, Altered: true})
 	for _, on := range []string{"2026-02-27", "2026-03-02", "2026-03-31", "2026-04-01"} {
+		// An animal each: one active licence per animal and term (64.30).
+		a := e.animal(t, &service.Animal{Species: service.Dog, Altered: true})
 		l := &service.Licence{AnimalID: a.ID, Jurisdiction: "minneapolis", IssuedOn: day(on), ExpiresOn: day("2027-01-31"),
 			FeeCents: 1500, IssuedBy: service.IssuerClinic, Clinic: "Lake Vet", ClinicPayCents: 200}
 		must(t, "CreateLicence", e.st.CreateLicence(ctx, l))

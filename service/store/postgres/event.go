@@ -100,7 +100,7 @@ func (db *DB) CreateAuditEvents(ctx context.Context, evs []*service.AuditEvent) 
 				}
 				continue
 			}
-			rows = append(rows, []any{e.At, e.Actor, string(e.Role), e.Action, e.Entity, e.EntityID, e.Detail, e.Site})
+			rows = append(rows, []any{e.At, e.Actor, string(e.Role), e.Action, e.Entity, e.EntityID, e.Detail, e.Site, e.TokenID})
 		}
 		if len(rows) == 0 {
 			return nil

@@ -19,14 +19,14 @@ func testChangeAudit(t *testing.T, s service.Store, c *Clock) {
 	// Refused (a tag number taken): no event, the change still pending.
 	first := newLicence(a.ID, "minneapolis", "2026-03-15")
 	must(t, "CreateLicence", s.CreateLicence(ctx, first))
-	taken := newLicence(a.ID, "minneapolis", "2026-03-15")
+	taken := newLicence(another(t, s, a).ID, "minneapolis", "2026-03-15")
 	taken.TagNumber = first.TagNumber
 	wantCode(t, "CreateLicence(tag taken)", s.CreateLicence(cctx, taken), service.ECONFLICT)
 	if ch.Stored() || service.PendingChange(cctx) != ch {
 		t.Fatalf("a refused change's event is stored (%v) or no longer pending", ch.Stored())
 	}
 
-	l := newLicence(a.ID, "minneapolis", "2026-03-15")
+	l := newLicence(another(t, s, a).ID, "minneapolis", "2026-03-15")
 	must(t, "CreateLicence", s.CreateLicence(cctx, l))
 	if !ch.Stored() || service.PendingChange(cctx) != nil {
 		t.Fatalf("Stored = %v after the change, want true and nothing pending", ch.Stored())

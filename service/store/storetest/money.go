@@ -291,7 +291,8 @@ func testMoneyReports(t *testing.T, s service.Store, c *Clock) {
 	ctx := context.Background()
 	_, a := fixture(t, s)
 	for i, on := range []string{"2026-01-10", "2026-01-20", "2026-02-05"} {
-		l := newLicence(a.ID, "minneapolis", on)
+		// An animal each: one active licence per animal and term (64.30).
+		l := newLicence(another(t, s, a).ID, "minneapolis", on)
 		if i < 2 {
 			l.IssuedBy, l.Clinic, l.ClinicPayCents = service.IssuerClinic, "Lake Vet", 300
 		}
