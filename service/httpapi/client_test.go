@@ -104,7 +104,7 @@ func testGeneratedClientRoundTrip(t *testing.T, h *harness) {
 		apiclient.LicenceRequest{AnimalId: *animal.Id, Jurisdiction: "minneapolis"})
 	must("issue licence", l.StatusCode(), err, http.StatusCreated, l.Body)
 	lic := l.JSON201
-	if lic.FeeCents != 1500 || lic.Expires.String() != "2027-01-31" || lic.Status != apiclient.Active || lic.TagNumber <= 0 {
+	if lic.FeeCents != 1500 || lic.Expires.String() != "2027-01-31" || lic.Status != apiclient.LicenceStatusActive || lic.TagNumber <= 0 {
 		t.Errorf("licence = %+v, want $15, expiring 2027-01-31, active, with a tag (64.30)", lic)
 	}
 	// A retry with the same key gets the same licence, not a second one.

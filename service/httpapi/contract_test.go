@@ -87,7 +87,7 @@ func TestContractRenewNextTerm(t *testing.T) {
 // licensedOther seeds a second vaccinated, licensed dog.
 func (h *harness) licensedOther() (int64, issued) {
 	h.t.Helper()
-	a := service.Animal{Name: "Juno", Species: service.Dog, Altered: true}
+	a := map[string]any{"name": "Juno", "species": "dog", "altered": true}
 	var an struct{ ID int64 }
 	h.mustJSON(service.RoleIntake, "POST", "/api/v1/animals", a, http.StatusCreated, &an)
 	h.vaccinate(service.RoleClinic, an.ID, "2026-05-01", "killed")
@@ -101,7 +101,7 @@ func (h *harness) licensedOther() (int64, issued) {
 func TestContractImpoundInCustody409(t *testing.T) {
 	onBackends(t, func(t *testing.T, h *harness) {
 		s := h.seed()
-		im := service.Impoundment{AnimalID: s.animal, Jurisdiction: "minneapolis", IntakeOn: service.MustDate("2026-06-09")}
+		im := map[string]any{"animal_id": s.animal, "jurisdiction": "minneapolis", "intake_on": "2026-06-09"}
 		h.mustJSON(service.RoleIntake, "POST", "/api/v1/impoundments", im, http.StatusCreated, nil)
 		code, b := h.do(service.RoleIntake, "POST", "/api/v1/impoundments", im)
 		if c, _ := errorOf(t, b); code != http.StatusConflict || c != service.ECONFLICT {
@@ -187,7 +187,7 @@ func TestContractLookupDangerousRequirements(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	s := h.seed()
-	d := service.DangerousDesignation{AnimalID: s.animal, Level: service.Dangerous, Jurisdiction: "Minneapolis", DeclaredOn: service.MustDate("2026-05-01")}
+	d := map[string]any{"animal_id": s.animal, "level": "dangerous", "jurisdiction": "Minneapolis", "declared_on": "2026-05-01"}
 	h.mustJSON(service.RoleOfficer, "POST", "/api/v1/designations", d, http.StatusCreated, nil)
 	var a struct {
 		Dangerous struct {

@@ -142,7 +142,14 @@ func (s *Server) handleChargeRedemption(w http.ResponseWriter, r *http.Request) 
 	if open == nil {
 		open = []string{}
 	}
-	s.writeJSON(w, r, http.StatusCreated, map[string]any{"charges": cs, "not_set": open})
+	s.writeJSON(w, r, http.StatusCreated, redemptionAnswer{Charges: cs, NotSet: open})
+}
+
+// redemptionAnswer is the charges raised on a redemption and the fee
+// codes still left to a resolution (not_set).
+type redemptionAnswer struct {
+	Charges []*service.Charge `json:"charges"`
+	NotSet  []string          `json:"not_set"`
 }
 
 // paymentBody is the body of POST /api/v1/payments and of a refund or
@@ -412,8 +419,17 @@ func (s *Server) handleSalesReport(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/svg+xml")
 		w.Write(money.BarChart("Licences sold by month", rep.ByMonth(), money.Count))
 	default:
-		s.writeJSON(w, r, http.StatusOK, map[string]any{"from": from, "to": to, "count": rep.Count, "cents": rep.Cents, "rows": rep.Rows})
+		s.writeJSON(w, r, http.StatusOK, salesAnswer{From: from, To: to, Count: rep.Count, Cents: rep.Cents, Rows: rep.Rows})
 	}
+}
+
+// salesAnswer is the licence sales report of a period.
+type salesAnswer struct {
+	From  service.Date       `json:"from"`
+	To    service.Date       `json:"to"`
+	Count int                `json:"count"`
+	Cents int64              `json:"cents"`
+	Rows  []service.SalesRow `json:"rows"`
 }
 
 func (s *Server) handleIntakeReport(w http.ResponseWriter, r *http.Request) {
@@ -438,7 +454,14 @@ func (s *Server) handleIntakeReport(w http.ResponseWriter, r *http.Request) {
 		w.Write(b.Bytes())
 		return
 	}
-	s.writeJSON(w, r, http.StatusOK, map[string]any{"from": from, "to": to, "rows": rows})
+	s.writeJSON(w, r, http.StatusOK, intakesAnswer{From: from, To: to, Rows: rows})
+}
+
+// intakesAnswer is the intake report of a period, a row a month.
+type intakesAnswer struct {
+	From service.Date        `json:"from"`
+	To   service.Date        `json:"to"`
+	Rows []service.IntakeRow `json:"rows"`
 }
 
 func (s *Server) handleDeposits(w http.ResponseWriter, r *http.Request) {

@@ -122,9 +122,9 @@ func testRedemptionCharges(t *testing.T, h *harness) {
 	s := h.seed()
 	var im struct{ ID int64 }
 	h.mustJSON(service.RoleIntake, "POST", "/api/v1/impoundments", map[string]any{
-		"animalId": s.animal, "jurisdiction": "minneapolis", "intakeOn": "2026-06-08"}, http.StatusCreated, &im)
+		"animal_id": s.animal, "jurisdiction": "minneapolis", "intake_on": "2026-06-08"}, http.StatusCreated, &im)
 	h.mustJSON(service.RoleIntake, "PATCH", "/api/v1/impoundments/"+itoa(im.ID), map[string]any{
-		"disposition": "redeemed", "dispositionOn": "2026-06-10"}, http.StatusOK, nil)
+		"disposition": "redeemed", "disposition_on": "2026-06-10"}, http.StatusOK, nil)
 	var cs struct {
 		Items []chargeView
 		Total int

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/lookup"
 )
 
 // openAPI is the OpenAPI 3 description of the API, as GenerateOpenAPI
@@ -31,10 +32,9 @@ func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
 }
 
 // documentedRoutes are the authenticated routes the document describes:
-// those of apiRoutes and jobRoutes.
+// every one the server registers.
 func documentedRoutes() []route {
-	s := &Server{}
-	return append(s.apiRoutes(), s.jobRoutes()...)
+	return (&Server{}).allRoutes()
 }
 
 var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)
@@ -62,6 +62,7 @@ func GenerateOpenAPI() ([]byte, error) {
 			}
 		}
 	}
+	ss.structs(reflect.TypeFor[errorDetail](), all) // the candidates of an ambiguous chip
 	ss.name(all, schemaNames())
 
 	paths := map[string]map[string]any{}
@@ -124,6 +125,13 @@ func GenerateOpenAPI() ([]byte, error) {
 			op["requestBody"] = map[string]any{"required": true,
 				"content": map[string]any{"application/json": map[string]any{"schema": ss.ref(d.body, sd)}}}
 		}
+		if d.rawBody != nil {
+			content := map[string]any{}
+			for _, mt := range d.rawBody {
+				content[mt] = map[string]any{"schema": map[string]any{"type": "string", "format": "binary"}}
+			}
+			op["requestBody"] = map[string]any{"required": true, "content": content}
+		}
 		resps := errorAnswers(method, path, d)
 		for _, a := range d.answers {
 			r := map[string]any{"description": a.desc}
@@ -147,7 +155,7 @@ func GenerateOpenAPI() ([]byte, error) {
 		}
 		paths[path][strings.ToLower(method)] = op
 	}
-	ss.defs["Error"] = errorSchema()
+	ss.defs["Error"] = errorSchema(ss)
 	addOpsPaths(paths)
 
 	doc := map[string]any{
@@ -158,8 +166,9 @@ func GenerateOpenAPI() ([]byte, error) {
 			"description": "Microchip and licence-tag lookup, licensing and animal-control records for Minneapolis " +
 				"and Chanhassen. Every call under /api/v1 needs `Authorization: Bearer TOKEN`; the role of the token " +
 				"decides what it may do (x-roles on each operation). The public role's lookup carries no owner data. " +
-				"Every JSON name is snake_case. Errors are JSON `{\"error\": {\"code\", \"message\", \"field\"}}` " +
-				"(`field` names the field at fault when there is one) and never carry internal detail.",
+				"Every JSON name is snake_case. Errors are JSON `{\"error\": {\"code\", \"message\", \"field\", \"candidates\"}}` " +
+				"(`field` names the field at fault when there is one; `candidates`, on a 422 ambiguous answer, the chips " +
+				"a chip number could be) and never carry internal detail.",
 		},
 		"servers": []any{map[string]any{"url": "/"}},
 		"tags": []any{
@@ -168,6 +177,8 @@ func GenerateOpenAPI() ([]byte, error) {
 			map[string]any{"name": "records", "description": "Owners, animals, chips, vaccinations and casework"},
 			map[string]any{"name": "licences", "description": "Licences and their tags"},
 			map[string]any{"name": "tags", "description": "Printing and engraving tags"},
+			map[string]any{"name": "money", "description": "Charges, payments, deposits and takings reports"},
+			map[string]any{"name": "permits", "description": "Permits, adoption agreements and animal reports"},
 			map[string]any{"name": "admin", "description": "Tokens and the audit log"},
 			map[string]any{"name": "ops", "description": "Health, metrics and this document"},
 		},
@@ -196,14 +207,15 @@ func GenerateOpenAPI() ([]byte, error) {
 }
 
 // errorCodes are the values of error.code (service's error codes).
-var errorCodes = []string{service.EINVALID, service.EUNAUTHORIZED, service.EFORBIDDEN, service.ENOTFOUND,
-	service.ECONFLICT, service.EINTERNAL}
+var errorCodes = []string{service.EINVALID, service.EAMBIGUOUS, service.EUNAUTHORIZED, service.EFORBIDDEN,
+	service.ENOTFOUND, service.ECONFLICT, service.EINTERNAL}
 
 // errorSchema is the body of every error answer (errorBody):
-// {"error": {"code", "message", "field"}}, field only when one field of
-// the request is at fault. TestErrorSchema checks errorBody writes no
-// other name.
-func errorSchema() map[string]any {
+// {"error": {"code", "message", "field", "candidates"}}, field only when
+// one field of the request is at fault, candidates only on an ambiguous
+// chip number (lookup.AmbiguousChipError). TestErrorSchema checks
+// errorBody writes no other name.
+func errorSchema(ss *schemaSet) map[string]any {
 	return map[string]any{
 		"type": "object", "required": []string{"error"},
 		"properties": map[string]any{"error": map[string]any{
@@ -212,6 +224,8 @@ func errorSchema() map[string]any {
 				"code":    map[string]any{"type": "string", "enum": errorCodes, "description": "What kind of error; the HTTP status follows from it."},
 				"message": map[string]any{"type": "string", "description": "What went wrong, for a clerk to read."},
 				"field":   map[string]any{"type": "string", "description": "The request field at fault (its JSON name, or the query parameter), when one is."},
+				"candidates": map[string]any{"type": "array", "items": ss.schema(reflect.TypeFor[lookup.Chip]()),
+					"description": "With code ambiguous: every chip the chip number could be; the caller chooses one and asks again."},
 			},
 		}},
 	}
@@ -228,20 +242,23 @@ var errorKinds = []struct {
 	{404, "NotFound", "No such record"},
 	{409, "Conflict", "Conflicts with the current state"},
 	{413, "TooLarge", "Request body over the limit"},
+	{422, "Ambiguous", "The chip number reads as more than one chip: error.code ambiguous, error.candidates lists them"},
 	{500, "Internal", "Internal error (details logged, never sent)"},
 }
 
 // errorAnswers are the error answers an operation can give: 401, 403 and
 // 500 any; 400 one that reads an id, a parameter or a body; 404 one that
 // names a record or needs a part a server may lack (printers, readers);
-// 409 a change; 413 one with a body.
+// 409 a change; 413 one with a body; 422 one that reads chip text.
 func errorAnswers(method, path string, d opDoc) map[string]any {
 	can := map[int]bool{401: true, 403: true, 500: true}
 	hasID := strings.Contains(path, "{")
-	can[400] = hasID || d.params != nil || d.body != nil || d.idempotent
-	can[404] = hasID || d.tag == "tags" || d.tag == "lookup" || d.tag == "scans"
+	hasBody := d.body != nil || d.rawBody != nil
+	can[400] = hasID || d.params != nil || hasBody || d.idempotent
+	can[404] = hasID || d.tag == "tags" || d.tag == "lookup" || d.tag == "scans" || d.tag == "money" || d.tag == "permits"
 	can[409] = method != http.MethodGet
-	can[413] = d.body != nil
+	can[413] = hasBody
+	can[422] = d.ambiguous
 	m := map[string]any{}
 	for _, e := range errorKinds {
 		if can[e.status] {

@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
@@ -9,6 +11,8 @@ import (
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/money"
+	"github.com/chipdesk/chipdesk/service/permits"
 )
 
 // opDoc documents one route of the API: the OpenAPI document is built
@@ -27,6 +31,12 @@ type opDoc struct {
 	answers []answer
 	// idempotent routes take Idempotency-Key.
 	idempotent bool
+	// rawBody lists the media types of a body taken as bytes, not JSON
+	// (a photograph).
+	rawBody []string
+	// ambiguous marks a route that reads chip text: a text that reads
+	// as several chips is 422 with the candidates.
+	ambiguous bool
 }
 
 type answer struct {
@@ -66,9 +76,18 @@ var jurisdictions = []string{"minneapolis", "chanhassen"}
 var jobStates = param{name: "state", typ: "string", desc: "Only jobs in this state.",
 	enum: enumOf(service.JobQueued, service.JobSent, service.JobDone, service.JobFailed)}
 
-// opDocs documents every route of apiRoutes and jobRoutes, by pattern.
+// opDocs documents every route of allRoutes, by pattern.
 // TestOpenAPIRoutes checks both lists agree.
 func opDocs() map[string]opDoc {
+	m := coreDocs()
+	for _, more := range []map[string]opDoc{moneyDocs(), permitDocs()} {
+		maps.Copy(m, more)
+	}
+	return m
+}
+
+// coreDocs documents the records, lookup, tags and admin routes.
+func coreDocs() map[string]opDoc {
 	return map[string]opDoc{
 		"GET /api/v1/lookup": {id: "lookup", tag: "lookup", summary: "Look up a chip or a licence tag",
 			params: []param{
@@ -77,7 +96,7 @@ func opDocs() map[string]opDoc {
 				{name: "jurisdiction", typ: "string", desc: "Profile id of the tag's city.", enum: jurisdictions},
 				{name: "year", typ: "integer", desc: "Tag year; default this year."},
 			},
-			answers: ok(typeOf[lookup.Answer]())},
+			answers: ok(typeOf[lookup.Answer]()), ambiguous: true},
 		"GET /api/v1/animals/{id}/record": {id: "getAnimalRecord", tag: "lookup", summary: "The lookup answer for an animal",
 			answers: ok(typeOf[lookup.Answer]())},
 
@@ -91,7 +110,7 @@ func opDocs() map[string]opDoc {
 			params:  listOf(param{name: "site", typ: "string", desc: "Only this site."}),
 			answers: ok(typeOf[list[*service.Scan]]())},
 		"POST /api/v1/scans": {id: "postScan", tag: "scans", summary: "Submit a scan (handheld, keyboard wedge)",
-			body: typeOf[scanRequest](), answers: created(typeOf[lookup.ScanEvent]())},
+			body: typeOf[scanRequest](), answers: created(typeOf[lookup.ScanEvent]()), ambiguous: true},
 
 		"POST /api/v1/owners": {id: "createOwner", tag: "records", summary: "Create an owner",
 			body: typeOf[service.Owner](), answers: created(typeOf[service.Owner]()), idempotent: true},
@@ -119,7 +138,11 @@ func opDocs() map[string]opDoc {
 		"GET /api/v1/animals/{id}/chips": {id: "listAnimalChips", tag: "records", summary: "An animal's chips",
 			answers: ok(typeOf[list[*service.Chip]]())},
 		"POST /api/v1/animals/{id}/chips": {id: "addChip", tag: "records", summary: "Record a chip on an animal",
-			body: typeOf[chipRequest](), answers: created(typeOf[service.Chip]())},
+			body: typeOf[chipRequest](), answers: created(typeOf[service.Chip]()), ambiguous: true},
+		"POST /api/v1/animals/{id}/photo": {id: "uploadAnimalPhoto", tag: "records", summary: "Upload an animal's photograph",
+			desc: "The body is the image itself, JPEG, PNG, WebP or GIF (its type read from its first bytes); the server " +
+				"names the file and answers the animal with its new photo. 404 when the server keeps no photographs.",
+			rawBody: []string{"image/jpeg", "image/png", "image/webp", "image/gif"}, answers: created(typeOf[service.Animal]())},
 		"DELETE /api/v1/chips/{id}": {id: "removeChip", tag: "records", summary: "Remove a chip entered in error",
 			answers: none("Removed")},
 
@@ -212,23 +235,28 @@ func enumOf[T ~string](vs ...T) []string {
 // the values listed.
 func enums() map[reflect.Type][]string {
 	return map[reflect.Type][]string{
-		typeOf[service.Species]():         enumOf(service.Dog, service.Cat, service.Ferret, service.Other),
-		typeOf[service.Sex]():             enumOf(service.Male, service.Female),
-		typeOf[service.Programme]():       enumOf(service.ServiceDog, service.FosterProgramme),
-		typeOf[service.VaccineType]():     enumOf(service.VaccineKilled, service.VaccineModifiedLive),
-		typeOf[service.LicenceStatus]():   enumOf(service.LicenceActive, service.LicenceRevoked, service.LicenceReplaced),
-		typeOf[service.Issuer]():          enumOf(service.IssuerOffice, service.IssuerClinic),
-		typeOf[service.LicenceKind]():     enumOf(service.KindLicence, service.KindOffLeash),
-		typeOf[service.ReplaceReason]():   enumOf(service.TagLost, service.TagStolen),
-		typeOf[service.DangerLevel]():     enumOf(service.Dangerous, service.PotentiallyDangerous),
-		typeOf[service.Disposition]():     enumOf(service.Redeemed, service.Adopted, service.Transferred, service.Euthanised, service.Died),
-		typeOf[service.Victim]():          enumOf(service.VictimPerson, service.VictimAnimal),
-		typeOf[service.QuarantineKind]():  enumOf(service.QuarantineBite, service.QuarantineExposure),
-		typeOf[service.QuarantinePlace](): enumOf(service.AtHome, service.AtShelter, service.AtVet),
-		typeOf[service.JobKind]():         enumOf(service.JobPrint, service.JobEngrave),
-		typeOf[service.JobState]():        enumOf(service.JobQueued, service.JobSent, service.JobDone, service.JobFailed),
-		typeOf[service.Role]():            enumOf(service.RoleAdmin, service.RoleClinic, service.RoleIntake, service.RoleOfficer, service.RolePublic),
-		typeOf[chipid.Kind]():             enumOf(chipid.KindISO, chipid.KindAVID, chipid.KindFECAVA, chipid.KindTrovan),
+		typeOf[service.Species]():          enumOf(service.Dog, service.Cat, service.Ferret, service.Other),
+		typeOf[service.Sex]():              enumOf(service.Male, service.Female),
+		typeOf[service.Programme]():        enumOf(service.ServiceDog, service.FosterProgramme),
+		typeOf[service.VaccineType]():      enumOf(service.VaccineKilled, service.VaccineModifiedLive),
+		typeOf[service.LicenceStatus]():    enumOf(service.LicenceActive, service.LicenceRevoked, service.LicenceReplaced),
+		typeOf[service.Issuer]():           enumOf(service.IssuerOffice, service.IssuerClinic),
+		typeOf[service.LicenceKind]():      enumOf(service.KindLicence, service.KindOffLeash),
+		typeOf[service.ReplaceReason]():    enumOf(service.TagLost, service.TagStolen),
+		typeOf[service.DangerLevel]():      enumOf(service.Dangerous, service.PotentiallyDangerous),
+		typeOf[service.Disposition]():      enumOf(service.Redeemed, service.Adopted, service.Transferred, service.Euthanised, service.Died),
+		typeOf[service.Victim]():           enumOf(service.VictimPerson, service.VictimAnimal),
+		typeOf[service.QuarantineKind]():   enumOf(service.QuarantineBite, service.QuarantineExposure),
+		typeOf[service.QuarantinePlace]():  enumOf(service.AtHome, service.AtShelter, service.AtVet),
+		typeOf[service.JobKind]():          enumOf(service.JobPrint, service.JobEngrave),
+		typeOf[service.JobState]():         enumOf(service.JobQueued, service.JobSent, service.JobDone, service.JobFailed),
+		typeOf[service.Role]():             enumOf(service.RoleAdmin, service.RoleClinic, service.RoleIntake, service.RoleOfficer, service.RolePublic),
+		typeOf[chipid.Kind]():              enumOf(chipid.KindISO, chipid.KindAVID, chipid.KindFECAVA, chipid.KindTrovan),
+		typeOf[service.PaymentMethod]():    enumOf(service.MethodCash, service.MethodCard, service.MethodCheque, service.MethodWaiver),
+		typeOf[service.PaymentKind]():      enumOf(service.KindPayment, service.KindRefund, service.KindVoid),
+		typeOf[service.PermitKind]():       enumOf(service.PermitKennel, service.PermitStable, service.PermitOffLeash, service.PermitMultiAnimal, service.PermitBusiness),
+		typeOf[service.PermitState]():      permitStates,
+		typeOf[service.AnimalReportKind](): enumOf(service.ReportBite, service.ReportRabiesSuspect),
 	}
 }
 
@@ -243,6 +271,16 @@ func fieldEnums() map[reflect.Type]map[string]namedEnum {
 		typeOf[lookup.Rabies]():      {"status": {"RabiesState", []string{"current", "expired", "none", "undetermined", "not-required"}}},
 		typeOf[lookup.AlertDetail](): {"severity": {"Severity", []string{"info", "warning", "danger"}}},
 		typeOf[lookup.FeeLine]():     {"state": fee},
+		// Money and permits: computed states and the codes a body takes.
+		typeOf[service.Charge](): {
+			"subject_kind": {"SubjectKind", []string{service.SubjectLicence, service.SubjectImpoundment, service.SubjectPermit}},
+			"outcome":      {"DepositOutcome", []string{service.DepositRefunded, service.DepositForfeited}}},
+		typeOf[money.Deposit]():         {"state": {"DepositState", []string{"held", "overdue", service.DepositRefunded, service.DepositForfeited}}},
+		typeOf[service.Exemption]():     {"kind": {"ExemptionKind", []string{"service-dog", "foster"}}},
+		typeOf[service.Permit]():        {"status": {"PermitStatus", append(slices.Clone(permitStates), "lapsed", "revocation_noticed")}},
+		typeOf[permits.Action]():        {"action": {"PermitActionKind", []string{"revoke", "suspend", "not_renew"}}},
+		typeOf[permits.AppealOrder]():   {"order": {"AppealOrderKind", []string{"uphold", "lift", "conditions"}}},
+		typeOf[permits.AgreementView](): {"status": {"AgreementStatus", []string{"due", "broken", "fulfilled"}}},
 	}
 }
 
@@ -263,6 +301,7 @@ func requiredOnCreate() map[reflect.Type][]string {
 		typeOf[releaseRequest]():               {"on"},
 		typeOf[scanRequest]():                  {"reader", "chip"},
 		typeOf[jobs.BatchRequest]():            {"jurisdiction", "year", "count"},
+		typeOf[service.Exemption]():            {"animal_id", "kind", "section", "approved_by"},
 	}
 }
 
@@ -286,5 +325,21 @@ func schemaNames() map[reflect.Type]string {
 		typeOf[incidents.Bite]():               "RecordedBite",
 		typeOf[tokenAnswer]():                  "IssuedToken",
 		typeOf[jobs.Status]():                  "DeviceStatus",
+		typeOf[paymentBody]():                  "PaymentRequest",
+		typeOf[paymentAnswer]():                "Receipt",
+		typeOf[redemptionCharges]():            "RedemptionChargesRequest",
+		typeOf[redemptionAnswer]():             "RedemptionCharges",
+		typeOf[cashUpAnswer]():                 "CashUp",
+		typeOf[closeBody]():                    "CashUpCloseRequest",
+		typeOf[salesAnswer]():                  "SalesReport",
+		typeOf[intakesAnswer]():                "IntakeReport",
+		typeOf[depositBody]():                  "DepositRequest",
+		typeOf[money.Statement]():              "Remittance",
+		typeOf[permits.Request]():              "PermitRequest",
+		typeOf[permits.Item]():                 "DueItem",
+		typeOf[permits.Action]():               "PermitAction",
+		typeOf[permits.Statement]():            "SterilisationStatement",
+		typeOf[dateBody]():                     "DateRequest",
+		typeOf[contactsBody]():                 "ContactsRequest",
 	}
 }

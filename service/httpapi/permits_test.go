@@ -46,7 +46,7 @@ func TestPermitsContract(t *testing.T) {
 			}
 		}
 		var d struct{ ID int64 }
-		h.mustJSON(service.RoleOfficer, "POST", "/api/v1/designations", map[string]any{"animalId": s.animal, "level": "dangerous", "jurisdiction": "minneapolis", "declaredOn": "2026-05-01"}, http.StatusCreated, &d)
+		h.mustJSON(service.RoleOfficer, "POST", "/api/v1/designations", map[string]any{"animal_id": s.animal, "level": "dangerous", "jurisdiction": "minneapolis", "declared_on": "2026-05-01"}, http.StatusCreated, &d)
 		code, b := h.do(service.RoleIntake, "POST", "/api/v1/permits", map[string]any{"kind": "off_leash", "jurisdiction": "minneapolis", "class": "resident", "animal_id": s.animal})
 		var e struct {
 			Error struct{ Code, Message string } `json:"error"`

@@ -18,6 +18,66 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for AgreementStatus.
+const (
+	Broken    AgreementStatus = "broken"
+	Due       AgreementStatus = "due"
+	Fulfilled AgreementStatus = "fulfilled"
+)
+
+// Valid indicates whether the value is a known member of the AgreementStatus enum.
+func (e AgreementStatus) Valid() bool {
+	switch e {
+	case Broken:
+		return true
+	case Due:
+		return true
+	case Fulfilled:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AnimalReportKind.
+const (
+	AnimalReportKindBite          AnimalReportKind = "bite"
+	AnimalReportKindRabiesSuspect AnimalReportKind = "rabies_suspect"
+)
+
+// Valid indicates whether the value is a known member of the AnimalReportKind enum.
+func (e AnimalReportKind) Valid() bool {
+	switch e {
+	case AnimalReportKindBite:
+		return true
+	case AnimalReportKindRabiesSuspect:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AppealOrderKind.
+const (
+	Conditions AppealOrderKind = "conditions"
+	Lift       AppealOrderKind = "lift"
+	Uphold     AppealOrderKind = "uphold"
+)
+
+// Valid indicates whether the value is a known member of the AppealOrderKind enum.
+func (e AppealOrderKind) Valid() bool {
+	switch e {
+	case Conditions:
+		return true
+	case Lift:
+		return true
+	case Uphold:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChipidKind.
 const (
 	Avid     ChipidKind = "avid"
@@ -60,6 +120,48 @@ func (e DangerLevel) Valid() bool {
 	}
 }
 
+// Defines values for DepositOutcome.
+const (
+	DepositOutcomeForfeited DepositOutcome = "forfeited"
+	DepositOutcomeRefunded  DepositOutcome = "refunded"
+)
+
+// Valid indicates whether the value is a known member of the DepositOutcome enum.
+func (e DepositOutcome) Valid() bool {
+	switch e {
+	case DepositOutcomeForfeited:
+		return true
+	case DepositOutcomeRefunded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for DepositState.
+const (
+	DepositStateForfeited DepositState = "forfeited"
+	DepositStateHeld      DepositState = "held"
+	DepositStateOverdue   DepositState = "overdue"
+	DepositStateRefunded  DepositState = "refunded"
+)
+
+// Valid indicates whether the value is a known member of the DepositState enum.
+func (e DepositState) Valid() bool {
+	switch e {
+	case DepositStateForfeited:
+		return true
+	case DepositStateHeld:
+		return true
+	case DepositStateOverdue:
+		return true
+	case DepositStateRefunded:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Disposition.
 const (
 	Adopted     Disposition = "adopted"
@@ -89,6 +191,7 @@ func (e Disposition) Valid() bool {
 
 // Defines values for ErrorErrorCode.
 const (
+	ErrorErrorCodeAmbiguous    ErrorErrorCode = "ambiguous"
 	ErrorErrorCodeConflict     ErrorErrorCode = "conflict"
 	ErrorErrorCodeForbidden    ErrorErrorCode = "forbidden"
 	ErrorErrorCodeInternal     ErrorErrorCode = "internal"
@@ -100,6 +203,8 @@ const (
 // Valid indicates whether the value is a known member of the ErrorErrorCode enum.
 func (e ErrorErrorCode) Valid() bool {
 	switch e {
+	case ErrorErrorCodeAmbiguous:
+		return true
 	case ErrorErrorCodeConflict:
 		return true
 	case ErrorErrorCodeForbidden:
@@ -111,6 +216,24 @@ func (e ErrorErrorCode) Valid() bool {
 	case ErrorErrorCodeNotFound:
 		return true
 	case ErrorErrorCodeUnauthorized:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExemptionKind.
+const (
+	ExemptionKindFoster     ExemptionKind = "foster"
+	ExemptionKindServiceDog ExemptionKind = "service-dog"
+)
+
+// Valid indicates whether the value is a known member of the ExemptionKind enum.
+func (e ExemptionKind) Valid() bool {
+	switch e {
+	case ExemptionKindFoster:
+		return true
+	case ExemptionKindServiceDog:
 		return true
 	default:
 		return false
@@ -245,19 +368,184 @@ func (e LicenceState) Valid() bool {
 
 // Defines values for LicenceStatus.
 const (
-	Active   LicenceStatus = "active"
-	Replaced LicenceStatus = "replaced"
-	Revoked  LicenceStatus = "revoked"
+	LicenceStatusActive   LicenceStatus = "active"
+	LicenceStatusReplaced LicenceStatus = "replaced"
+	LicenceStatusRevoked  LicenceStatus = "revoked"
 )
 
 // Valid indicates whether the value is a known member of the LicenceStatus enum.
 func (e LicenceStatus) Valid() bool {
 	switch e {
-	case Active:
+	case LicenceStatusActive:
 		return true
-	case Replaced:
+	case LicenceStatusReplaced:
 		return true
-	case Revoked:
+	case LicenceStatusRevoked:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentKind.
+const (
+	PaymentKindPayment PaymentKind = "payment"
+	PaymentKindRefund  PaymentKind = "refund"
+	PaymentKindVoid    PaymentKind = "void"
+)
+
+// Valid indicates whether the value is a known member of the PaymentKind enum.
+func (e PaymentKind) Valid() bool {
+	switch e {
+	case PaymentKindPayment:
+		return true
+	case PaymentKindRefund:
+		return true
+	case PaymentKindVoid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PaymentMethod.
+const (
+	Card   PaymentMethod = "card"
+	Cash   PaymentMethod = "cash"
+	Cheque PaymentMethod = "cheque"
+	Waiver PaymentMethod = "waiver"
+)
+
+// Valid indicates whether the value is a known member of the PaymentMethod enum.
+func (e PaymentMethod) Valid() bool {
+	switch e {
+	case Card:
+		return true
+	case Cash:
+		return true
+	case Cheque:
+		return true
+	case Waiver:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PermitActionKind.
+const (
+	NotRenew PermitActionKind = "not_renew"
+	Revoke   PermitActionKind = "revoke"
+	Suspend  PermitActionKind = "suspend"
+)
+
+// Valid indicates whether the value is a known member of the PermitActionKind enum.
+func (e PermitActionKind) Valid() bool {
+	switch e {
+	case NotRenew:
+		return true
+	case Revoke:
+		return true
+	case Suspend:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PermitKind.
+const (
+	PermitKindAnimalBusiness PermitKind = "animal_business"
+	PermitKindKennel         PermitKind = "kennel"
+	PermitKindMultiAnimal    PermitKind = "multi_animal"
+	PermitKindOffLeash       PermitKind = "off_leash"
+	PermitKindStable         PermitKind = "stable"
+)
+
+// Valid indicates whether the value is a known member of the PermitKind enum.
+func (e PermitKind) Valid() bool {
+	switch e {
+	case PermitKindAnimalBusiness:
+		return true
+	case PermitKindKennel:
+		return true
+	case PermitKindMultiAnimal:
+		return true
+	case PermitKindOffLeash:
+		return true
+	case PermitKindStable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PermitState.
+const (
+	PermitStateCancelled  PermitState = "cancelled"
+	PermitStateDenied     PermitState = "denied"
+	PermitStateGranted    PermitState = "granted"
+	PermitStateNotRenewed PermitState = "not_renewed"
+	PermitStatePending    PermitState = "pending"
+	PermitStateRevoked    PermitState = "revoked"
+	PermitStateSuspended  PermitState = "suspended"
+)
+
+// Valid indicates whether the value is a known member of the PermitState enum.
+func (e PermitState) Valid() bool {
+	switch e {
+	case PermitStateCancelled:
+		return true
+	case PermitStateDenied:
+		return true
+	case PermitStateGranted:
+		return true
+	case PermitStateNotRenewed:
+		return true
+	case PermitStatePending:
+		return true
+	case PermitStateRevoked:
+		return true
+	case PermitStateSuspended:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PermitStatus.
+const (
+	PermitStatusCancelled         PermitStatus = "cancelled"
+	PermitStatusDenied            PermitStatus = "denied"
+	PermitStatusGranted           PermitStatus = "granted"
+	PermitStatusLapsed            PermitStatus = "lapsed"
+	PermitStatusNotRenewed        PermitStatus = "not_renewed"
+	PermitStatusPending           PermitStatus = "pending"
+	PermitStatusRevocationNoticed PermitStatus = "revocation_noticed"
+	PermitStatusRevoked           PermitStatus = "revoked"
+	PermitStatusSuspended         PermitStatus = "suspended"
+)
+
+// Valid indicates whether the value is a known member of the PermitStatus enum.
+func (e PermitStatus) Valid() bool {
+	switch e {
+	case PermitStatusCancelled:
+		return true
+	case PermitStatusDenied:
+		return true
+	case PermitStatusGranted:
+		return true
+	case PermitStatusLapsed:
+		return true
+	case PermitStatusNotRenewed:
+		return true
+	case PermitStatusPending:
+		return true
+	case PermitStatusRevocationNoticed:
+		return true
+	case PermitStatusRevoked:
+		return true
+	case PermitStatusSuspended:
 		return true
 	default:
 		return false
@@ -266,16 +554,16 @@ func (e LicenceStatus) Valid() bool {
 
 // Defines values for Programme.
 const (
-	Foster     Programme = "foster"
-	ServiceDog Programme = "service-dog"
+	ProgrammeFoster     Programme = "foster"
+	ProgrammeServiceDog Programme = "service-dog"
 )
 
 // Valid indicates whether the value is a known member of the Programme enum.
 func (e Programme) Valid() bool {
 	switch e {
-	case Foster:
+	case ProgrammeFoster:
 		return true
-	case ServiceDog:
+	case ProgrammeServiceDog:
 		return true
 	default:
 		return false
@@ -284,16 +572,16 @@ func (e Programme) Valid() bool {
 
 // Defines values for QuarantineKind.
 const (
-	Bite     QuarantineKind = "bite"
-	Exposure QuarantineKind = "exposure"
+	QuarantineKindBite     QuarantineKind = "bite"
+	QuarantineKindExposure QuarantineKind = "exposure"
 )
 
 // Valid indicates whether the value is a known member of the QuarantineKind enum.
 func (e QuarantineKind) Valid() bool {
 	switch e {
-	case Bite:
+	case QuarantineKindBite:
 		return true
-	case Exposure:
+	case QuarantineKindExposure:
 		return true
 	default:
 		return false
@@ -456,6 +744,27 @@ func (e Species) Valid() bool {
 	}
 }
 
+// Defines values for SubjectKind.
+const (
+	SubjectKindImpoundment SubjectKind = "impoundment"
+	SubjectKindLicence     SubjectKind = "licence"
+	SubjectKindPermit      SubjectKind = "permit"
+)
+
+// Valid indicates whether the value is a known member of the SubjectKind enum.
+func (e SubjectKind) Valid() bool {
+	switch e {
+	case SubjectKindImpoundment:
+		return true
+	case SubjectKindLicence:
+		return true
+	case SubjectKindPermit:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for VaccineType.
 const (
 	Killed       VaccineType = "killed"
@@ -534,6 +843,114 @@ func (e LookupParamsJurisdiction) Valid() bool {
 	}
 }
 
+// Defines values for FindPermitsParamsKind.
+const (
+	FindPermitsParamsKindAnimalBusiness FindPermitsParamsKind = "animal_business"
+	FindPermitsParamsKindKennel         FindPermitsParamsKind = "kennel"
+	FindPermitsParamsKindMultiAnimal    FindPermitsParamsKind = "multi_animal"
+	FindPermitsParamsKindOffLeash       FindPermitsParamsKind = "off_leash"
+	FindPermitsParamsKindStable         FindPermitsParamsKind = "stable"
+)
+
+// Valid indicates whether the value is a known member of the FindPermitsParamsKind enum.
+func (e FindPermitsParamsKind) Valid() bool {
+	switch e {
+	case FindPermitsParamsKindAnimalBusiness:
+		return true
+	case FindPermitsParamsKindKennel:
+		return true
+	case FindPermitsParamsKindMultiAnimal:
+		return true
+	case FindPermitsParamsKindOffLeash:
+		return true
+	case FindPermitsParamsKindStable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for FindPermitsParamsState.
+const (
+	FindPermitsParamsStateCancelled  FindPermitsParamsState = "cancelled"
+	FindPermitsParamsStateDenied     FindPermitsParamsState = "denied"
+	FindPermitsParamsStateGranted    FindPermitsParamsState = "granted"
+	FindPermitsParamsStateNotRenewed FindPermitsParamsState = "not_renewed"
+	FindPermitsParamsStatePending    FindPermitsParamsState = "pending"
+	FindPermitsParamsStateRevoked    FindPermitsParamsState = "revoked"
+	FindPermitsParamsStateSuspended  FindPermitsParamsState = "suspended"
+)
+
+// Valid indicates whether the value is a known member of the FindPermitsParamsState enum.
+func (e FindPermitsParamsState) Valid() bool {
+	switch e {
+	case FindPermitsParamsStateCancelled:
+		return true
+	case FindPermitsParamsStateDenied:
+		return true
+	case FindPermitsParamsStateGranted:
+		return true
+	case FindPermitsParamsStateNotRenewed:
+		return true
+	case FindPermitsParamsStatePending:
+		return true
+	case FindPermitsParamsStateRevoked:
+		return true
+	case FindPermitsParamsStateSuspended:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCashUpParamsFormat.
+const (
+	GetCashUpParamsFormatCsv GetCashUpParamsFormat = "csv"
+)
+
+// Valid indicates whether the value is a known member of the GetCashUpParamsFormat enum.
+func (e GetCashUpParamsFormat) Valid() bool {
+	switch e {
+	case GetCashUpParamsFormatCsv:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetIntakeReportParamsFormat.
+const (
+	GetIntakeReportParamsFormatCsv GetIntakeReportParamsFormat = "csv"
+)
+
+// Valid indicates whether the value is a known member of the GetIntakeReportParamsFormat enum.
+func (e GetIntakeReportParamsFormat) Valid() bool {
+	switch e {
+	case GetIntakeReportParamsFormatCsv:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetSalesReportParamsFormat.
+const (
+	GetSalesReportParamsFormatCsv GetSalesReportParamsFormat = "csv"
+	GetSalesReportParamsFormatSvg GetSalesReportParamsFormat = "svg"
+)
+
+// Valid indicates whether the value is a known member of the GetSalesReportParamsFormat enum.
+func (e GetSalesReportParamsFormat) Valid() bool {
+	switch e {
+	case GetSalesReportParamsFormatCsv:
+		return true
+	case GetSalesReportParamsFormatSvg:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for FindTagBatchesParamsState.
 const (
 	FindTagBatchesParamsStateDone   FindTagBatchesParamsState = "done"
@@ -594,6 +1011,77 @@ func (e Health503JSONResponseBodyStatus) Valid() bool {
 	}
 }
 
+// AdoptionAgreement defines model for AdoptionAgreement.
+type AdoptionAgreement struct {
+	Adopted       openapi_types.Date  `json:"adopted"`
+	Adopter       string              `json:"adopter"`
+	AnimalId      int64               `json:"animal_id"`
+	Born          *openapi_types.Date `json:"born,omitempty"`
+	CreatedAt     *time.Time          `json:"created_at,omitempty"`
+	DepositCents  *int64              `json:"deposit_cents"`
+	Due           openapi_types.Date  `json:"due"`
+	DueSource     string              `json:"due_source"`
+	Id            *int64              `json:"id,omitempty"`
+	Jurisdiction  string              `json:"jurisdiction"`
+	OwnerId       *int64              `json:"owner_id,omitempty"`
+	RemittedCents *int64              `json:"remitted_cents,omitempty"`
+	Site          *string             `json:"site,omitempty"`
+	Statement     *openapi_types.Date `json:"statement,omitempty"`
+	Sterilised    *openapi_types.Date `json:"sterilised,omitempty"`
+	UpdatedAt     *time.Time          `json:"updated_at,omitempty"`
+	Veterinarian  *string             `json:"veterinarian,omitempty"`
+}
+
+// Agreement defines model for Agreement.
+type Agreement struct {
+	Due    openapi_types.Date `json:"due"`
+	Id     *int64             `json:"id,omitempty"`
+	Source string             `json:"source"`
+	Status string             `json:"status"`
+}
+
+// AgreementRequest defines model for AgreementRequest.
+type AgreementRequest struct {
+	Adopted      *openapi_types.Date `json:"adopted,omitempty"`
+	Adopter      *string             `json:"adopter,omitempty"`
+	AnimalId     *int64              `json:"animal_id,omitempty"`
+	Born         *openapi_types.Date `json:"born,omitempty"`
+	Jurisdiction *string             `json:"jurisdiction,omitempty"`
+	OwnerId      *int64              `json:"owner_id,omitempty"`
+	Signed       *bool               `json:"signed,omitempty"`
+}
+
+// AgreementStatus defines model for AgreementStatus.
+type AgreementStatus string
+
+// AgreementView defines model for AgreementView.
+type AgreementView struct {
+	Adopted       openapi_types.Date  `json:"adopted"`
+	Adopter       string              `json:"adopter"`
+	AnimalId      int64               `json:"animal_id"`
+	Born          *openapi_types.Date `json:"born,omitempty"`
+	CreatedAt     *time.Time          `json:"created_at,omitempty"`
+	DepositCents  *int64              `json:"deposit_cents"`
+	Due           openapi_types.Date  `json:"due"`
+	DueSource     string              `json:"due_source"`
+	Id            *int64              `json:"id,omitempty"`
+	Jurisdiction  string              `json:"jurisdiction"`
+	OwnerId       *int64              `json:"owner_id,omitempty"`
+	RemittedCents *int64              `json:"remitted_cents,omitempty"`
+	Site          *string             `json:"site,omitempty"`
+	Statement     *openapi_types.Date `json:"statement,omitempty"`
+	Status        AgreementStatus     `json:"status"`
+	Sterilised    *openapi_types.Date `json:"sterilised,omitempty"`
+	UpdatedAt     *time.Time          `json:"updated_at,omitempty"`
+	Veterinarian  *string             `json:"veterinarian,omitempty"`
+}
+
+// AgreementViewList defines model for AgreementViewList.
+type AgreementViewList struct {
+	Items []AgreementView `json:"items"`
+	Total int             `json:"total"`
+}
+
 // AlertDetail defines model for AlertDetail.
 type AlertDetail struct {
 	Code     string   `json:"code"`
@@ -627,6 +1115,38 @@ type AnimalList struct {
 	Total int      `json:"total"`
 }
 
+// AnimalReport defines model for AnimalReport.
+type AnimalReport struct {
+	AnimalDescription *string             `json:"animal_description,omitempty"`
+	AnimalId          *int64              `json:"animal_id,omitempty"`
+	BiteId            *int64              `json:"bite_id,omitempty"`
+	Closed            *openapi_types.Date `json:"closed,omitempty"`
+	CreatedAt         *time.Time          `json:"created_at,omitempty"`
+	Diagnosis         *string             `json:"diagnosis,omitempty"`
+	Id                *int64              `json:"id,omitempty"`
+	Incident          *openapi_types.Date `json:"incident,omitempty"`
+	Jurisdiction      string              `json:"jurisdiction"`
+	Kind              AnimalReportKind    `json:"kind"`
+	Location          *string             `json:"location,omitempty"`
+	Notes             *string             `json:"notes,omitempty"`
+	Open              bool                `json:"open"`
+	Persons           *[]Person           `json:"persons,omitempty"`
+	QuarantineId      *int64              `json:"quarantine_id,omitempty"`
+	Reported          openapi_types.Date  `json:"reported"`
+	Reporter          Person              `json:"reporter"`
+	ReporterRole      string              `json:"reporter_role"`
+	Site              *string             `json:"site,omitempty"`
+}
+
+// AnimalReportKind defines model for AnimalReportKind.
+type AnimalReportKind string
+
+// AnimalReportList defines model for AnimalReportList.
+type AnimalReportList struct {
+	Items []AnimalReport `json:"items"`
+	Total int            `json:"total"`
+}
+
 // AnimalUpdate defines model for AnimalUpdate.
 type AnimalUpdate struct {
 	Altered     *bool               `json:"altered,omitempty"`
@@ -643,6 +1163,9 @@ type AnimalUpdate struct {
 	Species     *Species            `json:"species,omitempty"`
 }
 
+// AppealOrderKind defines model for AppealOrderKind.
+type AppealOrderKind string
+
 // AuditEvent defines model for AuditEvent.
 type AuditEvent struct {
 	Action   string    `json:"action"`
@@ -654,6 +1177,7 @@ type AuditEvent struct {
 	Id       *int64    `json:"id,omitempty"`
 	Role     *Role     `json:"role,omitempty"`
 	Site     *string   `json:"site,omitempty"`
+	TokenId  *int64    `json:"token_id,omitempty"`
 }
 
 // AuditEventList defines model for AuditEventList.
@@ -670,6 +1194,64 @@ type BatchRequest struct {
 	Kind         *JobKind `json:"kind,omitempty"`
 	Species      *string  `json:"species,omitempty"`
 	Year         int      `json:"year"`
+}
+
+// BiteProposal defines model for BiteProposal.
+type BiteProposal struct {
+	Jurisdiction string      `json:"jurisdiction"`
+	Level        DangerLevel `json:"level"`
+	Message      string      `json:"message"`
+	Section      string      `json:"section"`
+}
+
+// CashUp defines model for CashUp.
+type CashUp struct {
+	ByFee       map[string]int64 `json:"by_fee"`
+	ByMethod    map[string]int64 `json:"by_method"`
+	Closed      bool             `json:"closed"`
+	Date        string           `json:"date"`
+	Payments    int              `json:"payments"`
+	RefundCents int64            `json:"refund_cents"`
+	Refunds     int              `json:"refunds"`
+	Site        *string          `json:"site"`
+	Till        *string          `json:"till"`
+	TotalCents  int64            `json:"total_cents"`
+	VoidCents   int64            `json:"void_cents"`
+	Voids       int              `json:"voids"`
+	WaivedCents int64            `json:"waived_cents"`
+}
+
+// CashUpCloseRequest defines model for CashUpCloseRequest.
+type CashUpCloseRequest struct {
+	Date *openapi_types.Date `json:"date,omitempty"`
+	Till *string             `json:"till,omitempty"`
+}
+
+// Charge defines model for Charge.
+type Charge struct {
+	AmountCents  int64               `json:"amount_cents"`
+	CreatedAt    *time.Time          `json:"created_at,omitempty"`
+	Id           *int64              `json:"id,omitempty"`
+	Jurisdiction string              `json:"jurisdiction"`
+	Kind         string              `json:"kind"`
+	Label        string              `json:"label"`
+	On           openapi_types.Date  `json:"on"`
+	Outcome      *DepositOutcome     `json:"outcome,omitempty"`
+	OutcomeBy    *string             `json:"outcome_by,omitempty"`
+	OutcomeOn    *openapi_types.Date `json:"outcome_on,omitempty"`
+	PaidCents    int64               `json:"paid_cents"`
+	PayerId      *int64              `json:"payer_id,omitempty"`
+	Section      string              `json:"section"`
+	Site         *string             `json:"site,omitempty"`
+	SubjectId    int64               `json:"subject_id"`
+	SubjectKind  SubjectKind         `json:"subject_kind"`
+	WaivedCents  int64               `json:"waived_cents"`
+}
+
+// ChargeList defines model for ChargeList.
+type ChargeList struct {
+	Items []Charge `json:"items"`
+	Total int      `json:"total"`
 }
 
 // Chip defines model for Chip.
@@ -698,6 +1280,19 @@ type ChipRequest struct {
 // ChipidKind defines model for ChipidKind.
 type ChipidKind string
 
+// ContactsRequest defines model for ContactsRequest.
+type ContactsRequest struct {
+	Contacts *[]Person `json:"contacts,omitempty"`
+}
+
+// Conviction defines model for Conviction.
+type Conviction struct {
+	Nature  *string             `json:"nature,omitempty"`
+	Offence string              `json:"offence"`
+	On      *openapi_types.Date `json:"on,omitempty"`
+	Place   *string             `json:"place,omitempty"`
+}
+
 // DangerLevel defines model for DangerLevel.
 type DangerLevel string
 
@@ -709,7 +1304,22 @@ type Dangerous struct {
 	Jurisdiction       string             `json:"jurisdiction"`
 	Level              DangerLevel        `json:"level"`
 	RegistrationNumber *string            `json:"registration_number,omitempty"`
+	Requirements       []Requirement      `json:"requirements"`
 	Restrictions       []string           `json:"restrictions"`
+}
+
+// DateRequest defines model for DateRequest.
+type DateRequest struct {
+	On *openapi_types.Date `json:"on,omitempty"`
+}
+
+// DayClose defines model for DayClose.
+type DayClose struct {
+	ClosedAt time.Time          `json:"closed_at"`
+	ClosedBy string             `json:"closed_by"`
+	On       openapi_types.Date `json:"on"`
+	Site     string             `json:"site"`
+	Till     string             `json:"till"`
 }
 
 // Deadline defines model for Deadline.
@@ -719,6 +1329,32 @@ type Deadline struct {
 	Section *string             `json:"section,omitempty"`
 	What    string              `json:"what"`
 }
+
+// Deposit defines model for Deposit.
+type Deposit struct {
+	Charge  *Charge            `json:"charge"`
+	DueOn   openapi_types.Date `json:"due_on"`
+	Section string             `json:"section"`
+	State   DepositState       `json:"state"`
+}
+
+// DepositList defines model for DepositList.
+type DepositList struct {
+	Items []Deposit `json:"items"`
+	Total int       `json:"total"`
+}
+
+// DepositOutcome defines model for DepositOutcome.
+type DepositOutcome string
+
+// DepositRequest defines model for DepositRequest.
+type DepositRequest struct {
+	Proof *string `json:"proof,omitempty"`
+	Till  *string `json:"till,omitempty"`
+}
+
+// DepositState defines model for DepositState.
+type DepositState string
 
 // Designation defines model for Designation.
 type Designation struct {
@@ -778,9 +1414,30 @@ type DeviceStatusList struct {
 // Disposition defines model for Disposition.
 type Disposition string
 
+// DueItem defines model for DueItem.
+type DueItem struct {
+	AgreementId *int64              `json:"agreement_id,omitempty"`
+	AnimalId    *int64              `json:"animal_id,omitempty"`
+	Due         *openapi_types.Date `json:"due,omitempty"`
+	Message     string              `json:"message"`
+	PermitId    *int64              `json:"permit_id,omitempty"`
+	ReportId    *int64              `json:"report_id,omitempty"`
+	Source      *string             `json:"source,omitempty"`
+	What        string              `json:"what"`
+}
+
+// DueItemList defines model for DueItemList.
+type DueItemList struct {
+	Items []DueItem `json:"items"`
+	Total int       `json:"total"`
+}
+
 // Error defines model for Error.
 type Error struct {
 	Error struct {
+		// Candidates With code ambiguous: every chip the chip number could be; the caller chooses one and asks again.
+		Candidates *[]LookupChip `json:"candidates,omitempty"`
+
 		// Code What kind of error; the HTTP status follows from it.
 		Code ErrorErrorCode `json:"code"`
 
@@ -794,6 +1451,27 @@ type Error struct {
 
 // ErrorErrorCode What kind of error; the HTTP status follows from it.
 type ErrorErrorCode string
+
+// Exemption defines model for Exemption.
+type Exemption struct {
+	AnimalId   int64              `json:"animal_id"`
+	ApprovedBy string             `json:"approved_by"`
+	CreatedAt  *time.Time         `json:"created_at,omitempty"`
+	Id         *int64             `json:"id,omitempty"`
+	Kind       ExemptionKind      `json:"kind"`
+	Note       *string            `json:"note,omitempty"`
+	On         openapi_types.Date `json:"on"`
+	Section    string             `json:"section"`
+}
+
+// ExemptionKind defines model for ExemptionKind.
+type ExemptionKind string
+
+// ExemptionList defines model for ExemptionList.
+type ExemptionList struct {
+	Items []Exemption `json:"items"`
+	Total int         `json:"total"`
+}
 
 // FeeLine defines model for FeeLine.
 type FeeLine struct {
@@ -858,23 +1536,50 @@ type ImpoundmentList struct {
 	Total int           `json:"total"`
 }
 
+// Inspection defines model for Inspection.
+type Inspection struct {
+	Notes  *string            `json:"notes,omitempty"`
+	On     openapi_types.Date `json:"on"`
+	Passed bool               `json:"passed"`
+}
+
+// IntakeReport defines model for IntakeReport.
+type IntakeReport struct {
+	From openapi_types.Date `json:"from"`
+	Rows []IntakeRow        `json:"rows"`
+	To   openapi_types.Date `json:"to"`
+}
+
+// IntakeRow defines model for IntakeRow.
+type IntakeRow struct {
+	Adopted    int    `json:"adopted"`
+	DisposedOf int    `json:"disposed_of"`
+	Intakes    int    `json:"intakes"`
+	Month      string `json:"month"`
+	Reclaimed  int    `json:"reclaimed"`
+}
+
 // IssuedLicence defines model for IssuedLicence.
 type IssuedLicence struct {
-	AnimalId       int64              `json:"animal_id"`
-	Clinic         *string            `json:"clinic,omitempty"`
-	ClinicPayCents *int64             `json:"clinic_pay_cents,omitempty"`
-	Expires        openapi_types.Date `json:"expires"`
-	FeeCents       int64              `json:"fee_cents"`
-	FeeLines       []FeeLine          `json:"fee_lines"`
-	Id             *int64             `json:"id,omitempty"`
-	Issued         openapi_types.Date `json:"issued"`
-	IssuedBy       Issuer             `json:"issued_by"`
-	Jurisdiction   string             `json:"jurisdiction"`
-	Replaces       *int64             `json:"replaces,omitempty"`
-	Status         LicenceStatus      `json:"status"`
-	TagNumber      int                `json:"tag_number"`
-	Warnings       []string           `json:"warnings"`
-	Year           int                `json:"year"`
+	AnimalId          int64              `json:"animal_id"`
+	Clinic            *string            `json:"clinic,omitempty"`
+	ClinicPayCents    *int64             `json:"clinic_pay_cents,omitempty"`
+	DuplicateFeeCents *int64             `json:"duplicate_fee_cents,omitempty"`
+	Expires           openapi_types.Date `json:"expires"`
+	FeeCents          int64              `json:"fee_cents"`
+	FeeCode           *string            `json:"fee_code,omitempty"`
+	FeeLines          []FeeLine          `json:"fee_lines"`
+	Id                *int64             `json:"id,omitempty"`
+	Issued            openapi_types.Date `json:"issued"`
+	IssuedBy          Issuer             `json:"issued_by"`
+	Jurisdiction      string             `json:"jurisdiction"`
+	Renews            *int64             `json:"renews,omitempty"`
+	Replaces          *int64             `json:"replaces,omitempty"`
+	Status            LicenceStatus      `json:"status"`
+	TagNumber         int                `json:"tag_number"`
+	VaccinationId     *int64             `json:"vaccination_id,omitempty"`
+	Warnings          []string           `json:"warnings"`
+	Year              int                `json:"year"`
 }
 
 // IssuedToken defines model for IssuedToken.
@@ -956,6 +1661,7 @@ type LicenceRequest struct {
 	ReplaceReason *ReplaceReason      `json:"replace_reason,omitempty"`
 	Replaces      *int64              `json:"replaces,omitempty"`
 	TagNumber     *int                `json:"tag_number,omitempty"`
+	Vaccination   *Vaccination        `json:"vaccination,omitempty"`
 }
 
 // LicenceState defines model for LicenceState.
@@ -982,24 +1688,26 @@ type LookupAnimal struct {
 
 // LookupAnswer defines model for LookupAnswer.
 type LookupAnswer struct {
-	AlertDetails []AlertDetail       `json:"alert_details"`
-	Alerts       []string            `json:"alerts"`
-	Animal       *LookupAnimal       `json:"animal"`
-	AsOf         *openapi_types.Date `json:"as_of,omitempty"`
-	Chip         *LookupChip         `json:"chip"`
-	Dangerous    *Dangerous          `json:"dangerous"`
-	Deadlines    []Deadline          `json:"deadlines"`
-	Found        bool                `json:"found"`
-	HoldUntil    *openapi_types.Date `json:"hold_until,omitempty"`
-	Impounds     []Impound           `json:"impounds"`
-	Jurisdiction *string             `json:"jurisdiction,omitempty"`
-	Licence      *LookupLicence      `json:"licence"`
-	NextStep     *string             `json:"next_step,omitempty"`
-	Owner        *LookupOwner        `json:"owner,omitempty"`
-	Quarantine   *LookupQuarantine   `json:"quarantine"`
-	Rabies       *Rabies             `json:"rabies"`
-	Redemption   *Redemption         `json:"redemption"`
-	Tag          *Tag                `json:"tag,omitempty"`
+	AlertDetails           []AlertDetail       `json:"alert_details"`
+	Alerts                 []string            `json:"alerts"`
+	Animal                 *LookupAnimal       `json:"animal"`
+	AsOf                   *openapi_types.Date `json:"as_of,omitempty"`
+	Chip                   *LookupChip         `json:"chip"`
+	Dangerous              *Dangerous          `json:"dangerous"`
+	Deadlines              []Deadline          `json:"deadlines"`
+	Found                  bool                `json:"found"`
+	HoldUntil              *openapi_types.Date `json:"hold_until,omitempty"`
+	Impounds               []Impound           `json:"impounds"`
+	Jurisdiction           *string             `json:"jurisdiction,omitempty"`
+	Licence                *LookupLicence      `json:"licence"`
+	NextStep               *string             `json:"next_step,omitempty"`
+	Owner                  *LookupOwner        `json:"owner,omitempty"`
+	Permits                []LookupPermit      `json:"permits"`
+	Quarantine             *LookupQuarantine   `json:"quarantine"`
+	Rabies                 *Rabies             `json:"rabies"`
+	Redemption             *Redemption         `json:"redemption"`
+	SterilisationAgreement *Agreement          `json:"sterilisation_agreement"`
+	Tag                    *Tag                `json:"tag,omitempty"`
 }
 
 // LookupChip defines model for LookupChip.
@@ -1037,6 +1745,18 @@ type LookupOwner struct {
 	State    *string `json:"state,omitempty"`
 }
 
+// LookupPermit defines model for LookupPermit.
+type LookupPermit struct {
+	Expires      *openapi_types.Date `json:"expires,omitempty"`
+	Id           *int64              `json:"id,omitempty"`
+	Issued       *openapi_types.Date `json:"issued,omitempty"`
+	Jurisdiction string              `json:"jurisdiction"`
+	Kind         string              `json:"kind"`
+	Source       string              `json:"source"`
+	Status       string              `json:"status"`
+	TagNumber    *int                `json:"tag_number,omitempty"`
+}
+
 // LookupQuarantine defines model for LookupQuarantine.
 type LookupQuarantine struct {
 	End   openapi_types.Date `json:"end"`
@@ -1060,6 +1780,13 @@ type NewAnimal struct {
 	Programme   *Programme          `json:"programme,omitempty"`
 	Sex         *Sex                `json:"sex,omitempty"`
 	Species     Species             `json:"species"`
+}
+
+// NewAppealOrder defines model for NewAppealOrder.
+type NewAppealOrder struct {
+	Conditions *string             `json:"conditions,omitempty"`
+	On         *openapi_types.Date `json:"on,omitempty"`
+	Order      *AppealOrderKind    `json:"order,omitempty"`
 }
 
 // NewBite defines model for NewBite.
@@ -1094,6 +1821,16 @@ type NewDesignation struct {
 	SterilisedOn       *openapi_types.Date `json:"sterilised_on,omitempty"`
 }
 
+// NewExemption defines model for NewExemption.
+type NewExemption struct {
+	AnimalId   int64               `json:"animal_id"`
+	ApprovedBy string              `json:"approved_by"`
+	Kind       ExemptionKind       `json:"kind"`
+	Note       *string             `json:"note,omitempty"`
+	On         *openapi_types.Date `json:"on,omitempty"`
+	Section    string              `json:"section"`
+}
+
 // NewImpoundment defines model for NewImpoundment.
 type NewImpoundment struct {
 	AnimalId        int64               `json:"animal_id"`
@@ -1110,6 +1847,13 @@ type NewImpoundment struct {
 	WhereFound      *string             `json:"where_found,omitempty"`
 }
 
+// NewInspection defines model for NewInspection.
+type NewInspection struct {
+	Notes  *string             `json:"notes,omitempty"`
+	On     *openapi_types.Date `json:"on,omitempty"`
+	Passed *bool               `json:"passed,omitempty"`
+}
+
 // NewOwner defines model for NewOwner.
 type NewOwner struct {
 	Address  *string `json:"address,omitempty"`
@@ -1119,6 +1863,52 @@ type NewOwner struct {
 	Phone    *string `json:"phone,omitempty"`
 	Postcode *string `json:"postcode,omitempty"`
 	State    *string `json:"state,omitempty"`
+}
+
+// NewPermitAction defines model for NewPermitAction.
+type NewPermitAction struct {
+	Action    *PermitActionKind   `json:"action,omitempty"`
+	Ground    *string             `json:"ground,omitempty"`
+	HearingOn *openapi_types.Date `json:"hearing_on,omitempty"`
+	Notes     *string             `json:"notes,omitempty"`
+	NoticeOn  *openapi_types.Date `json:"notice_on,omitempty"`
+	On        *openapi_types.Date `json:"on,omitempty"`
+}
+
+// NewPermitApplication defines model for NewPermitApplication.
+type NewPermitApplication struct {
+	Acres               *float32            `json:"acres,omitempty"`
+	Activities          *[]string           `json:"activities,omitempty"`
+	AgriculturalLand    *bool               `json:"agricultural_land,omitempty"`
+	Animals             *int                `json:"animals,omitempty"`
+	ApplicantResidence  *string             `json:"applicant_residence,omitempty"`
+	BusinessRecords     *string             `json:"business_records,omitempty"`
+	Conditions          *[]string           `json:"conditions,omitempty"`
+	Contacts            *[]Person           `json:"contacts,omitempty"`
+	Convictions         *[]Conviction       `json:"convictions,omitempty"`
+	ConvictionsDeclared *bool               `json:"convictions_declared,omitempty"`
+	CouncilAuthorised   *bool               `json:"council_authorised,omitempty"`
+	DogNumber           *int                `json:"dog_number,omitempty"`
+	Entity              *string             `json:"entity,omitempty"`
+	HealthApproved      *bool               `json:"health_approved,omitempty"`
+	InterestDocument    *string             `json:"interest_document,omitempty"`
+	Lessee              *Person             `json:"lessee,omitempty"`
+	LicenceVerified     *bool               `json:"licence_verified,omitempty"`
+	Operator            *Person             `json:"operator,omitempty"`
+	PremisesOwner       *Person             `json:"premises_owner,omitempty"`
+	PriorDenialOn       *openapi_types.Date `json:"prior_denial_on,omitempty"`
+	PriorRevocationOn   *openapi_types.Date `json:"prior_revocation_on,omitempty"`
+	Property            *string             `json:"property,omitempty"`
+	RabiesVerified      *bool               `json:"rabies_verified,omitempty"`
+	References          *[]Reference        `json:"references,omitempty"`
+	Restrictions        *string             `json:"restrictions,omitempty"`
+	RodentControl       *bool               `json:"rodent_control,omitempty"`
+	RulesSigned         *bool               `json:"rules_signed,omitempty"`
+	Species             *string             `json:"species,omitempty"`
+	Sworn               *bool               `json:"sworn,omitempty"`
+	Vehicle             *string             `json:"vehicle,omitempty"`
+	ZoningCompliant     *bool               `json:"zoning_compliant,omitempty"`
+	ZoningReport        *bool               `json:"zoning_report,omitempty"`
 }
 
 // NewQuarantine defines model for NewQuarantine.
@@ -1131,6 +1921,14 @@ type NewQuarantine struct {
 	Place      QuarantinePlace     `json:"place"`
 	ReleasedOn *openapi_types.Date `json:"released_on,omitempty"`
 	Start      openapi_types.Date  `json:"start"`
+}
+
+// NewSterilisationStatement defines model for NewSterilisationStatement.
+type NewSterilisationStatement struct {
+	On           *openapi_types.Date `json:"on,omitempty"`
+	Signed       *bool               `json:"signed,omitempty"`
+	Sterilised   *openapi_types.Date `json:"sterilised,omitempty"`
+	Veterinarian *string             `json:"veterinarian,omitempty"`
 }
 
 // NewVaccination defines model for NewVaccination.
@@ -1181,6 +1979,162 @@ type OwnerUpdate struct {
 	State    *string `json:"state,omitempty"`
 }
 
+// Payment defines model for Payment.
+type Payment struct {
+	AmountCents int64              `json:"amount_cents"`
+	ApprovedBy  *string            `json:"approved_by,omitempty"`
+	CreatedAt   *time.Time         `json:"created_at,omitempty"`
+	Id          *int64             `json:"id,omitempty"`
+	Key         *string            `json:"key,omitempty"`
+	Kind        PaymentKind        `json:"kind"`
+	Lines       []PaymentLine      `json:"lines"`
+	Method      PaymentMethod      `json:"method"`
+	On          openapi_types.Date `json:"on"`
+	Reference   *string            `json:"reference,omitempty"`
+	Reverses    *int64             `json:"reverses,omitempty"`
+	Site        *string            `json:"site,omitempty"`
+	TakenBy     *string            `json:"taken_by,omitempty"`
+	Till        *string            `json:"till,omitempty"`
+}
+
+// PaymentKind defines model for PaymentKind.
+type PaymentKind string
+
+// PaymentLine defines model for PaymentLine.
+type PaymentLine struct {
+	Cents    int64 `json:"cents"`
+	ChargeId int64 `json:"charge_id"`
+}
+
+// PaymentMethod defines model for PaymentMethod.
+type PaymentMethod string
+
+// PaymentRequest defines model for PaymentRequest.
+type PaymentRequest struct {
+	AmountCents *int64         `json:"amount_cents,omitempty"`
+	ApprovedBy  *string        `json:"approved_by,omitempty"`
+	ChargeIds   *[]int64       `json:"charge_ids,omitempty"`
+	Lines       *[]PaymentLine `json:"lines,omitempty"`
+	Method      *PaymentMethod `json:"method,omitempty"`
+	Reference   *string        `json:"reference,omitempty"`
+	Till        *string        `json:"till,omitempty"`
+}
+
+// Permit defines model for Permit.
+type Permit struct {
+	ActionOn         *openapi_types.Date `json:"action_on,omitempty"`
+	Address          *string             `json:"address,omitempty"`
+	AnimalId         *int64              `json:"animal_id,omitempty"`
+	AppealBy         *openapi_types.Date `json:"appeal_by,omitempty"`
+	AppealFiled      *openapi_types.Date `json:"appeal_filed,omitempty"`
+	Application      PermitApplication   `json:"application"`
+	Applied          *openapi_types.Date `json:"applied,omitempty"`
+	Class            *string             `json:"class,omitempty"`
+	CreatedAt        *time.Time          `json:"created_at,omitempty"`
+	Effective        *openapi_types.Date `json:"effective,omitempty"`
+	Expires          *openapi_types.Date `json:"expires,omitempty"`
+	FeeCents         *int64              `json:"fee_cents"`
+	FeeNote          *string             `json:"fee_note,omitempty"`
+	FeeSource        *string             `json:"fee_source,omitempty"`
+	Hearing          *openapi_types.Date `json:"hearing,omitempty"`
+	HearingFrom      *openapi_types.Date `json:"hearing_from,omitempty"`
+	Holder           string              `json:"holder"`
+	Id               *int64              `json:"id,omitempty"`
+	Inspected        *openapi_types.Date `json:"inspected,omitempty"`
+	InspectionPassed *bool               `json:"inspection_passed,omitempty"`
+	Issued           *openapi_types.Date `json:"issued,omitempty"`
+	Jurisdiction     string              `json:"jurisdiction"`
+	Kind             PermitKind          `json:"kind"`
+	OwnerId          *int64              `json:"owner_id,omitempty"`
+	Pending          *[]string           `json:"pending,omitempty"`
+	Reason           *string             `json:"reason,omitempty"`
+	Registered       *openapi_types.Date `json:"registered,omitempty"`
+	RenewalDue       *openapi_types.Date `json:"renewal_due,omitempty"`
+	Renews           *int64              `json:"renews,omitempty"`
+	Site             *string             `json:"site,omitempty"`
+	State            PermitState         `json:"state"`
+	Status           PermitStatus        `json:"status"`
+	TagNumber        *int                `json:"tag_number,omitempty"`
+	UpdatedAt        *time.Time          `json:"updated_at,omitempty"`
+}
+
+// PermitActionKind defines model for PermitActionKind.
+type PermitActionKind string
+
+// PermitApplication defines model for PermitApplication.
+type PermitApplication struct {
+	Acres               *float32            `json:"acres,omitempty"`
+	Activities          *[]string           `json:"activities,omitempty"`
+	AgriculturalLand    *bool               `json:"agricultural_land,omitempty"`
+	Animals             *int                `json:"animals,omitempty"`
+	ApplicantResidence  *string             `json:"applicant_residence,omitempty"`
+	BusinessRecords     *string             `json:"business_records,omitempty"`
+	Conditions          *[]string           `json:"conditions,omitempty"`
+	Contacts            *[]Person           `json:"contacts,omitempty"`
+	Convictions         *[]Conviction       `json:"convictions,omitempty"`
+	ConvictionsDeclared *bool               `json:"convictions_declared,omitempty"`
+	CouncilAuthorised   *bool               `json:"council_authorised,omitempty"`
+	DogNumber           *int                `json:"dog_number,omitempty"`
+	Entity              *string             `json:"entity,omitempty"`
+	HealthApproved      *bool               `json:"health_approved,omitempty"`
+	InterestDocument    *string             `json:"interest_document,omitempty"`
+	Lessee              *Person             `json:"lessee,omitempty"`
+	LicenceVerified     *bool               `json:"licence_verified,omitempty"`
+	Operator            *Person             `json:"operator,omitempty"`
+	PremisesOwner       *Person             `json:"premises_owner,omitempty"`
+	PriorDenialOn       *openapi_types.Date `json:"prior_denial_on,omitempty"`
+	PriorRevocationOn   *openapi_types.Date `json:"prior_revocation_on,omitempty"`
+	Property            *string             `json:"property,omitempty"`
+	RabiesVerified      *bool               `json:"rabies_verified,omitempty"`
+	References          *[]Reference        `json:"references,omitempty"`
+	Restrictions        *string             `json:"restrictions,omitempty"`
+	RodentControl       *bool               `json:"rodent_control,omitempty"`
+	RulesSigned         *bool               `json:"rules_signed,omitempty"`
+	Species             *string             `json:"species,omitempty"`
+	Sworn               *bool               `json:"sworn,omitempty"`
+	Vehicle             *string             `json:"vehicle,omitempty"`
+	ZoningCompliant     *bool               `json:"zoning_compliant,omitempty"`
+	ZoningReport        *bool               `json:"zoning_report,omitempty"`
+}
+
+// PermitKind defines model for PermitKind.
+type PermitKind string
+
+// PermitList defines model for PermitList.
+type PermitList struct {
+	Items []Permit `json:"items"`
+	Total int      `json:"total"`
+}
+
+// PermitRequest defines model for PermitRequest.
+type PermitRequest struct {
+	Address      *string             `json:"address,omitempty"`
+	AnimalId     *int64              `json:"animal_id,omitempty"`
+	Application  *PermitApplication  `json:"application,omitempty"`
+	Applied      *openapi_types.Date `json:"applied,omitempty"`
+	Class        *string             `json:"class,omitempty"`
+	Holder       *string             `json:"holder,omitempty"`
+	Inspection   *Inspection         `json:"inspection,omitempty"`
+	Issued       *openapi_types.Date `json:"issued,omitempty"`
+	IssuedOn     *openapi_types.Date `json:"issued_on,omitempty"`
+	Jurisdiction *string             `json:"jurisdiction,omitempty"`
+	Kind         *PermitKind         `json:"kind,omitempty"`
+	OwnerId      *int64              `json:"owner_id,omitempty"`
+}
+
+// PermitState defines model for PermitState.
+type PermitState string
+
+// PermitStatus defines model for PermitStatus.
+type PermitStatus string
+
+// Person defines model for Person.
+type Person struct {
+	Address *string `json:"address,omitempty"`
+	Name    string  `json:"name"`
+	Phone   *string `json:"phone,omitempty"`
+}
+
 // Programme defines model for Programme.
 type Programme string
 
@@ -1217,18 +2171,38 @@ type Rabies struct {
 // RabiesState defines model for RabiesState.
 type RabiesState string
 
+// Receipt defines model for Receipt.
+type Receipt struct {
+	AmountCents int64              `json:"amount_cents"`
+	ApprovedBy  *string            `json:"approved_by,omitempty"`
+	Charges     []Charge           `json:"charges"`
+	CreatedAt   *time.Time         `json:"created_at,omitempty"`
+	Id          *int64             `json:"id,omitempty"`
+	Key         *string            `json:"key,omitempty"`
+	Kind        PaymentKind        `json:"kind"`
+	Lines       []PaymentLine      `json:"lines"`
+	Method      PaymentMethod      `json:"method"`
+	On          openapi_types.Date `json:"on"`
+	Reference   *string            `json:"reference,omitempty"`
+	Reverses    *int64             `json:"reverses,omitempty"`
+	Site        *string            `json:"site,omitempty"`
+	TakenBy     *string            `json:"taken_by,omitempty"`
+	Till        *string            `json:"till,omitempty"`
+}
+
 // RecordedBite defines model for RecordedBite.
 type RecordedBite struct {
-	AnimalId   int64              `json:"animal_id"`
-	CreatedAt  *time.Time         `json:"created_at,omitempty"`
-	Date       openapi_types.Date `json:"date"`
-	Id         *int64             `json:"id,omitempty"`
-	Location   *string            `json:"location,omitempty"`
-	Notes      *string            `json:"notes,omitempty"`
-	Provoked   bool               `json:"provoked"`
-	Quarantine *Quarantine        `json:"quarantine,omitempty"`
-	SkinBroken bool               `json:"skin_broken"`
-	Victim     Victim             `json:"victim"`
+	AnimalId            int64              `json:"animal_id"`
+	CreatedAt           *time.Time         `json:"created_at,omitempty"`
+	Date                openapi_types.Date `json:"date"`
+	DesignationProposal *BiteProposal      `json:"designation_proposal,omitempty"`
+	Id                  *int64             `json:"id,omitempty"`
+	Location            *string            `json:"location,omitempty"`
+	Notes               *string            `json:"notes,omitempty"`
+	Provoked            bool               `json:"provoked"`
+	Quarantine          *Quarantine        `json:"quarantine,omitempty"`
+	SkinBroken          bool               `json:"skin_broken"`
+	Victim              Victim             `json:"victim"`
 }
 
 // Redemption defines model for Redemption.
@@ -1239,9 +2213,49 @@ type Redemption struct {
 	TotalCents *int64    `json:"total_cents"`
 }
 
+// RedemptionCharges defines model for RedemptionCharges.
+type RedemptionCharges struct {
+	Charges []Charge `json:"charges"`
+	NotSet  []string `json:"not_set"`
+}
+
+// RedemptionChargesRequest defines model for RedemptionChargesRequest.
+type RedemptionChargesRequest struct {
+	EnteredCents *map[string]int64 `json:"entered_cents,omitempty"`
+}
+
+// Reference defines model for Reference.
+type Reference struct {
+	Address *string `json:"address,omitempty"`
+	County  string  `json:"county"`
+	Name    string  `json:"name"`
+	Phone   *string `json:"phone,omitempty"`
+}
+
 // ReleaseRequest defines model for ReleaseRequest.
 type ReleaseRequest struct {
 	On openapi_types.Date `json:"on"`
+}
+
+// Remittance defines model for Remittance.
+type Remittance struct {
+	Clinic     string           `json:"clinic"`
+	Licences   int              `json:"licences"`
+	Lines      []RemittanceLine `json:"lines"`
+	Month      string           `json:"month"`
+	Section    string           `json:"section"`
+	TotalCents int64            `json:"total_cents"`
+}
+
+// RemittanceLine defines model for RemittanceLine.
+type RemittanceLine struct {
+	IssuedOn     openapi_types.Date `json:"issued_on"`
+	Jurisdiction string             `json:"jurisdiction"`
+	LicenceId    int64              `json:"licence_id"`
+	PayCents     int64              `json:"pay_cents"`
+	Species      string             `json:"species"`
+	TagNumber    int                `json:"tag_number"`
+	Year         int                `json:"year"`
 }
 
 // RenewRequest defines model for RenewRequest.
@@ -1255,8 +2269,55 @@ type RenewRequest struct {
 // ReplaceReason defines model for ReplaceReason.
 type ReplaceReason string
 
+// ReportRequest defines model for ReportRequest.
+type ReportRequest struct {
+	AnimalDescription *string             `json:"animal_description,omitempty"`
+	AnimalId          *int64              `json:"animal_id,omitempty"`
+	Diagnosis         *string             `json:"diagnosis,omitempty"`
+	Incident          *openapi_types.Date `json:"incident,omitempty"`
+	Jurisdiction      *string             `json:"jurisdiction,omitempty"`
+	Kind              *AnimalReportKind   `json:"kind,omitempty"`
+	Location          *string             `json:"location,omitempty"`
+	Notes             *string             `json:"notes,omitempty"`
+	Persons           *[]Person           `json:"persons,omitempty"`
+	Reported          *openapi_types.Date `json:"reported,omitempty"`
+	Reporter          *Person             `json:"reporter,omitempty"`
+	ReporterRole      *string             `json:"reporter_role,omitempty"`
+	SkinBroken        *bool               `json:"skin_broken,omitempty"`
+}
+
+// Requirement defines model for Requirement.
+type Requirement struct {
+	Due     *openapi_types.Date `json:"due"`
+	Late    *bool               `json:"late,omitempty"`
+	MetOn   *openapi_types.Date `json:"met_on"`
+	Note    *string             `json:"note,omitempty"`
+	Section string              `json:"section"`
+	Status  string              `json:"status"`
+	What    string              `json:"what"`
+}
+
 // Role defines model for Role.
 type Role string
+
+// SalesReport defines model for SalesReport.
+type SalesReport struct {
+	Cents int64              `json:"cents"`
+	Count int                `json:"count"`
+	From  openapi_types.Date `json:"from"`
+	Rows  []SalesRow         `json:"rows"`
+	To    openapi_types.Date `json:"to"`
+}
+
+// SalesRow defines model for SalesRow.
+type SalesRow struct {
+	Cents        int64  `json:"cents"`
+	Count        int    `json:"count"`
+	FeeCode      string `json:"fee_code"`
+	Jurisdiction string `json:"jurisdiction"`
+	Month        string `json:"month"`
+	Species      string `json:"species"`
+}
 
 // Scan defines model for Scan.
 type Scan struct {
@@ -1291,6 +2352,17 @@ type ScanRequest struct {
 	Reader string `json:"reader"`
 }
 
+// Settlement defines model for Settlement.
+type Settlement struct {
+	AmountCents int64    `json:"amount_cents"`
+	Charges     []Charge `json:"charges"`
+	Complete    bool     `json:"complete"`
+	OwedCents   int64    `json:"owed_cents"`
+	PaidCents   int64    `json:"paid_cents"`
+	SubjectId   int64    `json:"subject_id"`
+	SubjectKind string   `json:"subject_kind"`
+}
+
 // Severity defines model for Severity.
 type Severity string
 
@@ -1299,6 +2371,9 @@ type Sex string
 
 // Species defines model for Species.
 type Species string
+
+// SubjectKind defines model for SubjectKind.
+type SubjectKind string
 
 // Tag defines model for Tag.
 type Tag struct {
@@ -1399,6 +2474,9 @@ type Victim string
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
+// Ambiguous defines model for Ambiguous.
+type Ambiguous = Error
+
 // Conflict defines model for Conflict.
 type Conflict = Error
 
@@ -1419,6 +2497,21 @@ type TooLarge = Error
 
 // Unauthorized defines model for Unauthorized.
 type Unauthorized = Error
+
+// FindAdoptionAgreementsParams defines parameters for FindAdoptionAgreements.
+type FindAdoptionAgreementsParams struct {
+	// Open true: only those not yet sterilised.
+	Open *bool `form:"open,omitempty" json:"open,omitempty"`
+
+	// AnimalId Only this animal's.
+	AnimalId *int64 `form:"animal_id,omitempty" json:"animal_id,omitempty"`
+}
+
+// FindAnimalReportsParams defines parameters for FindAnimalReports.
+type FindAnimalReportsParams struct {
+	// Open true: only those still open.
+	Open *bool `form:"open,omitempty" json:"open,omitempty"`
+}
 
 // FindAnimalsParams defines parameters for FindAnimals.
 type FindAnimalsParams struct {
@@ -1454,6 +2547,18 @@ type FindAuditEventsParams struct {
 
 	// Entity Entity kind.
 	Entity *string `form:"entity,omitempty" json:"entity,omitempty"`
+}
+
+// FindChargesParams defines parameters for FindCharges.
+type FindChargesParams struct {
+	// LicenceId The licence's charges (one of licence_id, impoundment_id, permit_id is required).
+	LicenceId *int64 `form:"licence_id,omitempty" json:"licence_id,omitempty"`
+
+	// ImpoundmentId The impoundment's charges.
+	ImpoundmentId *int64 `form:"impoundment_id,omitempty" json:"impoundment_id,omitempty"`
+
+	// PermitId The permit's charges.
+	PermitId *int64 `form:"permit_id,omitempty" json:"permit_id,omitempty"`
 }
 
 // FindImpoundmentsParams defines parameters for FindImpoundments.
@@ -1534,6 +2639,108 @@ type CreateOwnerParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// CreatePaymentParams defines parameters for CreatePayment.
+type CreatePaymentParams struct {
+	// IdempotencyKey Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, unique per request, scoped to the caller's token. The key is stored with the answer in the transaction that creates the record. A retry with the same key, path and body within 24 hours gets the stored answer (the same record, for a licence the same tag number; header Idempotent-Replayed: true) and creates nothing; the same key with another path or body, or while the first request is still in progress, is 409. Failed requests are not stored and may be retried with their key. A malformed key is 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// FindPermitsParams defines parameters for FindPermits.
+type FindPermitsParams struct {
+	// Offset Skip this many.
+	Offset *int `form:"offset,omitempty" json:"offset,omitempty"`
+
+	// Limit At most this many (at most 500, default 50).
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Kind Only this kind.
+	Kind *FindPermitsParamsKind `form:"kind,omitempty" json:"kind,omitempty"`
+
+	// Jurisdiction Only this jurisdiction.
+	Jurisdiction *string `form:"jurisdiction,omitempty" json:"jurisdiction,omitempty"`
+
+	// State Only this state.
+	State *FindPermitsParamsState `form:"state,omitempty" json:"state,omitempty"`
+
+	// Holder The holder's name, exactly.
+	Holder *string `form:"holder,omitempty" json:"holder,omitempty"`
+
+	// OwnerId Only this owner's.
+	OwnerId *int64 `form:"owner_id,omitempty" json:"owner_id,omitempty"`
+
+	// AnimalId Only this animal's.
+	AnimalId *int64 `form:"animal_id,omitempty" json:"animal_id,omitempty"`
+}
+
+// FindPermitsParamsKind defines parameters for FindPermits.
+type FindPermitsParamsKind string
+
+// FindPermitsParamsState defines parameters for FindPermits.
+type FindPermitsParamsState string
+
+// ApplyPermitParams defines parameters for ApplyPermit.
+type ApplyPermitParams struct {
+	// IdempotencyKey Makes the request safe to retry (draft-ietf-httpapi-idempotency-key-header): 1 to 255 printable ASCII characters, unique per request, scoped to the caller's token. The key is stored with the answer in the transaction that creates the record. A retry with the same key, path and body within 24 hours gets the stored answer (the same record, for a licence the same tag number; header Idempotent-Replayed: true) and creates nothing; the same key with another path or body, or while the first request is still in progress, is 409. Failed requests are not stored and may be retried with their key. A malformed key is 400.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetCashUpParams defines parameters for GetCashUp.
+type GetCashUpParams struct {
+	// Date The business day (required).
+	Date *openapi_types.Date `form:"date,omitempty" json:"date,omitempty"`
+
+	// Site Only this site (a clinic: its own).
+	Site *string `form:"site,omitempty" json:"site,omitempty"`
+
+	// Till Only this till.
+	Till *string `form:"till,omitempty" json:"till,omitempty"`
+
+	// Format csv: the report as text/csv instead of JSON.
+	Format *GetCashUpParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// GetCashUpParamsFormat defines parameters for GetCashUp.
+type GetCashUpParamsFormat string
+
+// GetIntakeReportParams defines parameters for GetIntakeReport.
+type GetIntakeReportParams struct {
+	// From First day (required).
+	From *openapi_types.Date `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last day (required).
+	To *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
+
+	// Format csv: the report as text/csv instead of JSON.
+	Format *GetIntakeReportParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// GetIntakeReportParamsFormat defines parameters for GetIntakeReport.
+type GetIntakeReportParamsFormat string
+
+// GetSalesReportParams defines parameters for GetSalesReport.
+type GetSalesReportParams struct {
+	// From First day (required).
+	From *openapi_types.Date `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Last day (required).
+	To *openapi_types.Date `form:"to,omitempty" json:"to,omitempty"`
+
+	// Format csv: the report as text/csv instead of JSON.
+	Format *GetSalesReportParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// GetSalesReportParamsFormat defines parameters for GetSalesReport.
+type GetSalesReportParamsFormat string
+
+// GetRemittanceParams defines parameters for GetRemittance.
+type GetRemittanceParams struct {
+	// Clinic The clinic's site (a clinic: its own).
+	Clinic *string `form:"clinic,omitempty" json:"clinic,omitempty"`
+
+	// Month The month, YYYY-MM.
+	Month *string `form:"month,omitempty" json:"month,omitempty"`
+}
+
 // FindScansParams defines parameters for FindScans.
 type FindScansParams struct {
 	// Offset Skip this many.
@@ -1553,6 +2760,18 @@ type StreamScansParams struct {
 
 	// Since Replay retained events after this id (as Last-Event-ID).
 	Since *int `form:"since,omitempty" json:"since,omitempty"`
+}
+
+// GetSettlementParams defines parameters for GetSettlement.
+type GetSettlementParams struct {
+	// LicenceId The licence's charges (one of licence_id, impoundment_id, permit_id is required).
+	LicenceId *int64 `form:"licence_id,omitempty" json:"licence_id,omitempty"`
+
+	// ImpoundmentId The impoundment's charges.
+	ImpoundmentId *int64 `form:"impoundment_id,omitempty" json:"impoundment_id,omitempty"`
+
+	// PermitId The permit's charges.
+	PermitId *int64 `form:"permit_id,omitempty" json:"permit_id,omitempty"`
 }
 
 // FindTagBatchesParams defines parameters for FindTagBatches.
@@ -1585,6 +2804,18 @@ type Health200JSONResponseBodyStatus string
 // Health503JSONResponseBodyStatus defines parameters for Health.
 type Health503JSONResponseBodyStatus string
 
+// CreateAdoptionAgreementJSONRequestBody defines body for CreateAdoptionAgreement for application/json ContentType.
+type CreateAdoptionAgreementJSONRequestBody = AgreementRequest
+
+// RecordSterilisationJSONRequestBody defines body for RecordSterilisation for application/json ContentType.
+type RecordSterilisationJSONRequestBody = NewSterilisationStatement
+
+// CreateAnimalReportJSONRequestBody defines body for CreateAnimalReport for application/json ContentType.
+type CreateAnimalReportJSONRequestBody = ReportRequest
+
+// CloseAnimalReportJSONRequestBody defines body for CloseAnimalReport for application/json ContentType.
+type CloseAnimalReportJSONRequestBody = DateRequest
+
 // CreateAnimalJSONRequestBody defines body for CreateAnimal for application/json ContentType.
 type CreateAnimalJSONRequestBody = NewAnimal
 
@@ -1597,17 +2828,26 @@ type AddChipJSONRequestBody = ChipRequest
 // CreateBiteJSONRequestBody defines body for CreateBite for application/json ContentType.
 type CreateBiteJSONRequestBody = NewBite
 
+// RefundDepositJSONRequestBody defines body for RefundDeposit for application/json ContentType.
+type RefundDepositJSONRequestBody = DepositRequest
+
 // CreateDesignationJSONRequestBody defines body for CreateDesignation for application/json ContentType.
 type CreateDesignationJSONRequestBody = NewDesignation
 
 // UpdateDesignationJSONRequestBody defines body for UpdateDesignation for application/json ContentType.
 type UpdateDesignationJSONRequestBody = DesignationUpdate
 
+// CreateExemptionJSONRequestBody defines body for CreateExemption for application/json ContentType.
+type CreateExemptionJSONRequestBody = NewExemption
+
 // CreateImpoundmentJSONRequestBody defines body for CreateImpoundment for application/json ContentType.
 type CreateImpoundmentJSONRequestBody = NewImpoundment
 
 // UpdateImpoundmentJSONRequestBody defines body for UpdateImpoundment for application/json ContentType.
 type UpdateImpoundmentJSONRequestBody = ImpoundUpdate
+
+// ChargeRedemptionJSONRequestBody defines body for ChargeRedemption for application/json ContentType.
+type ChargeRedemptionJSONRequestBody = RedemptionChargesRequest
 
 // IssueLicenceJSONRequestBody defines body for IssueLicence for application/json ContentType.
 type IssueLicenceJSONRequestBody = LicenceRequest
@@ -1624,11 +2864,53 @@ type CreateOwnerJSONRequestBody = NewOwner
 // UpdateOwnerJSONRequestBody defines body for UpdateOwner for application/json ContentType.
 type UpdateOwnerJSONRequestBody = OwnerUpdate
 
+// CreatePaymentJSONRequestBody defines body for CreatePayment for application/json ContentType.
+type CreatePaymentJSONRequestBody = PaymentRequest
+
+// RefundPaymentJSONRequestBody defines body for RefundPayment for application/json ContentType.
+type RefundPaymentJSONRequestBody = PaymentRequest
+
+// VoidPaymentJSONRequestBody defines body for VoidPayment for application/json ContentType.
+type VoidPaymentJSONRequestBody = PaymentRequest
+
+// ApplyPermitJSONRequestBody defines body for ApplyPermit for application/json ContentType.
+type ApplyPermitJSONRequestBody = PermitRequest
+
+// ActOnPermitJSONRequestBody defines body for ActOnPermit for application/json ContentType.
+type ActOnPermitJSONRequestBody = NewPermitAction
+
+// AppealPermitJSONRequestBody defines body for AppealPermit for application/json ContentType.
+type AppealPermitJSONRequestBody = DateRequest
+
+// DecidePermitAppealJSONRequestBody defines body for DecidePermitAppeal for application/json ContentType.
+type DecidePermitAppealJSONRequestBody = NewAppealOrder
+
+// UpdatePermitApplicationJSONRequestBody defines body for UpdatePermitApplication for application/json ContentType.
+type UpdatePermitApplicationJSONRequestBody = NewPermitApplication
+
+// ChangePermitContactsJSONRequestBody defines body for ChangePermitContacts for application/json ContentType.
+type ChangePermitContactsJSONRequestBody = ContactsRequest
+
+// GrantPermitJSONRequestBody defines body for GrantPermit for application/json ContentType.
+type GrantPermitJSONRequestBody = DateRequest
+
+// InspectPermitJSONRequestBody defines body for InspectPermit for application/json ContentType.
+type InspectPermitJSONRequestBody = NewInspection
+
+// RegisterPermitJSONRequestBody defines body for RegisterPermit for application/json ContentType.
+type RegisterPermitJSONRequestBody = DateRequest
+
+// RenewPermitJSONRequestBody defines body for RenewPermit for application/json ContentType.
+type RenewPermitJSONRequestBody = PermitRequest
+
 // CreateQuarantineJSONRequestBody defines body for CreateQuarantine for application/json ContentType.
 type CreateQuarantineJSONRequestBody = NewQuarantine
 
 // ReleaseQuarantineJSONRequestBody defines body for ReleaseQuarantine for application/json ContentType.
 type ReleaseQuarantineJSONRequestBody = ReleaseRequest
+
+// CloseCashUpJSONRequestBody defines body for CloseCashUp for application/json ContentType.
+type CloseCashUpJSONRequestBody = CashUpCloseRequest
 
 // PostScanJSONRequestBody defines body for PostScan for application/json ContentType.
 type PostScanJSONRequestBody = ScanRequest
@@ -1716,6 +2998,92 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// FindAdoptionAgreements Adoption agreements with their status
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Corresponds with GET /api/v1/adoption-agreements (the `FindAdoptionAgreements` operationId).
+	FindAdoptionAgreements(ctx context.Context, params *FindAdoptionAgreementsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateAdoptionAgreementWithBody Record a shelter adoption's sterilisation agreement and deposit (Minneapolis 64.140)
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
+	CreateAdoptionAgreementWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateAdoptionAgreement Record a shelter adoption's sterilisation agreement and deposit (Minneapolis 64.140)
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
+	CreateAdoptionAgreement(ctx context.Context, body CreateAdoptionAgreementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RecordSterilisationWithBody Record the veterinarian's statement of sterilisation (64.140(b))
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/adoption-agreements/{id}/sterilised (the `RecordSterilisation` operationId).
+	RecordSterilisationWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RecordSterilisation Record the veterinarian's statement of sterilisation (64.140(b))
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/adoption-agreements/{id}/sterilised (the `RecordSterilisation` operationId).
+	RecordSterilisation(ctx context.Context, id int64, body RecordSterilisationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// FindAnimalReports Bite and rabies-suspect reports
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Corresponds with GET /api/v1/animal-reports (the `FindAnimalReports` operationId).
+	FindAnimalReports(ctx context.Context, params *FindAnimalReportsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateAnimalReportWithBody Take in a bite (66.60) or rabies-suspect (66.70) report
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/animal-reports (the `CreateAnimalReport` operationId).
+	CreateAnimalReportWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateAnimalReport Take in a bite (66.60) or rabies-suspect (66.70) report
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/animal-reports (the `CreateAnimalReport` operationId).
+	CreateAnimalReport(ctx context.Context, body CreateAnimalReportJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CloseAnimalReportWithBody Close a report
+	//
+	// Roles: admin, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/animal-reports/{id}/close (the `CloseAnimalReport` operationId).
+	CloseAnimalReportWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CloseAnimalReport Close a report
+	//
+	// Roles: admin, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/animal-reports/{id}/close (the `CloseAnimalReport` operationId).
+	CloseAnimalReport(ctx context.Context, id int64, body CloseAnimalReportJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// FindAnimals Find animals
 	//
 	// Roles: admin, clinic, intake, officer.
@@ -1791,6 +3159,22 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/animals/{id}/chips (the `AddChip` operationId).
 	AddChip(ctx context.Context, id int64, body AddChipJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListAnimalExemptions An animal's fee exemptions
+	//
+	// Roles: admin, clinic, intake, officer.
+	//
+	// Corresponds with GET /api/v1/animals/{id}/exemptions (the `ListAnimalExemptions` operationId).
+	ListAnimalExemptions(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UploadAnimalPhotoWithBody Upload an animal's photograph
+	//
+	// Roles: admin, clinic, intake. The body is the image itself, JPEG, PNG, WebP or GIF (its type read from its first bytes); the server names the file and answers the animal with its new photo. 404 when the server keeps no photographs.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/animals/{id}/photo (the `UploadAnimalPhoto` operationId).
+	UploadAnimalPhotoWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetAnimalRecord The lookup answer for an animal
 	//
 	// Roles: admin, clinic, intake, officer.
@@ -1830,12 +3214,51 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/bites (the `CreateBite` operationId).
 	CreateBite(ctx context.Context, body CreateBiteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// FindCharges The charges raised on a licence, impoundment or permit
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no payments.
+	//
+	// Corresponds with GET /api/v1/charges (the `FindCharges` operationId).
+	FindCharges(ctx context.Context, params *FindChargesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// RemoveChip Remove a chip entered in error
 	//
 	// Roles: admin, clinic, intake.
 	//
 	// Corresponds with DELETE /api/v1/chips/{id} (the `RemoveChip` operationId).
 	RemoveChip(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// FindDeposits Sterilisation deposits awaiting proof (Minneapolis 62.40(c)), soonest due first
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no payments.
+	//
+	// Corresponds with GET /api/v1/deposits (the `FindDeposits` operationId).
+	FindDeposits(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ForfeitDeposit Forfeit a sterilisation deposit after 45 days without proof
+	//
+	// Roles: admin, intake, officer. The id is the deposit's charge. 404 when the server keeps no payments.
+	//
+	// Corresponds with POST /api/v1/deposits/{id}/forfeit (the `ForfeitDeposit` operationId).
+	ForfeitDeposit(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RefundDepositWithBody Refund a sterilisation deposit on proof of sterilisation
+	//
+	// Roles: admin, intake, officer. The id is the deposit's charge. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/deposits/{id}/refund (the `RefundDeposit` operationId).
+	RefundDepositWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RefundDeposit Refund a sterilisation deposit on proof of sterilisation
+	//
+	// Roles: admin, intake, officer. The id is the deposit's charge. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/deposits/{id}/refund (the `RefundDeposit` operationId).
+	RefundDeposit(ctx context.Context, id int64, body RefundDepositJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateDesignationWithBody Declare an animal dangerous or potentially dangerous
 	//
@@ -1880,6 +3303,24 @@ type ClientInterface interface {
 	// Corresponds with GET /api/v1/devices (the `ListDevices` operationId).
 	ListDevices(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CreateExemptionWithBody Grant an animal a fee exemption (service dog, foster)
+	//
+	// Roles: admin, intake. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/exemptions (the `CreateExemption` operationId).
+	CreateExemptionWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateExemption Grant an animal a fee exemption (service dog, foster)
+	//
+	// Roles: admin, intake. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/exemptions (the `CreateExemption` operationId).
+	CreateExemption(ctx context.Context, body CreateExemptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// FindImpoundments Find impoundments
 	//
 	// Roles: admin, intake, officer.
@@ -1922,6 +3363,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with PATCH /api/v1/impoundments/{id} (the `UpdateImpoundment` operationId).
 	UpdateImpoundment(ctx context.Context, id int64, body UpdateImpoundmentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChargeRedemptionWithBody Raise a redemption's charges, with the amounts of fees set by resolution
+	//
+	// Roles: admin, intake, officer. entered_cents gives, by fee code, the amounts the law leaves to a resolution; not_set lists the codes still without one. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/impoundments/{id}/charges (the `ChargeRedemption` operationId).
+	ChargeRedemptionWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChargeRedemption Raise a redemption's charges, with the amounts of fees set by resolution
+	//
+	// Roles: admin, intake, officer. entered_cents gives, by fee code, the amounts the law leaves to a resolution; not_set lists the codes still without one. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/impoundments/{id}/charges (the `ChargeRedemption` operationId).
+	ChargeRedemption(ctx context.Context, id int64, body ChargeRedemptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// FindJobs Print and engrave jobs
 	//
@@ -2074,6 +3533,268 @@ type ClientInterface interface {
 	// Corresponds with PATCH /api/v1/owners/{id} (the `UpdateOwner` operationId).
 	UpdateOwner(ctx context.Context, id int64, body UpdateOwnerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CreatePaymentWithBody Take a payment (or record a waiver) against charges
+	//
+	// Roles: admin, clinic, intake. Charges are settled in the order given; a part payment settles the first first. 404 when the server keeps no payments. Send Idempotency-Key to make a retry safe.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/payments (the `CreatePayment` operationId).
+	CreatePaymentWithBody(ctx context.Context, params *CreatePaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreatePayment Take a payment (or record a waiver) against charges
+	//
+	// Roles: admin, clinic, intake. Charges are settled in the order given; a part payment settles the first first. 404 when the server keeps no payments. Send Idempotency-Key to make a retry safe.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/payments (the `CreatePayment` operationId).
+	CreatePayment(ctx context.Context, params *CreatePaymentParams, body CreatePaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPayment A receipt: the payment and the charges it settled
+	//
+	// Roles: admin, clinic, intake. A clinic sees only its own site's payments. 404 when the server keeps no payments.
+	//
+	// Corresponds with GET /api/v1/payments/{id} (the `GetPayment` operationId).
+	GetPayment(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RefundPaymentWithBody Give back (part of) a payment
+	//
+	// Roles: admin, intake. lines name the charges given back; without them the payment's lines are given back in order. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/payments/{id}/refund (the `RefundPayment` operationId).
+	RefundPaymentWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RefundPayment Give back (part of) a payment
+	//
+	// Roles: admin, intake. lines name the charges given back; without them the payment's lines are given back in order. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/payments/{id}/refund (the `RefundPayment` operationId).
+	RefundPayment(ctx context.Context, id int64, body RefundPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VoidPaymentWithBody Void a payment taken by mistake, the same day, in full
+	//
+	// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/payments/{id}/void (the `VoidPayment` operationId).
+	VoidPaymentWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// VoidPayment Void a payment taken by mistake, the same day, in full
+	//
+	// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/payments/{id}/void (the `VoidPayment` operationId).
+	VoidPayment(ctx context.Context, id int64, body VoidPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// FindPermits Find permits
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+	//
+	// Corresponds with GET /api/v1/permits (the `FindPermits` operationId).
+	FindPermits(ctx context.Context, params *FindPermitsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ApplyPermitWithBody Apply for a permit; granted when nothing is pending
+	//
+	// Roles: admin, intake, officer. A refusal under the law is 409 citing its section; the denied permit is stored. 404 when the server keeps no permits. Send Idempotency-Key to make a retry safe.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits (the `ApplyPermit` operationId).
+	ApplyPermitWithBody(ctx context.Context, params *ApplyPermitParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ApplyPermit Apply for a permit; granted when nothing is pending
+	//
+	// Roles: admin, intake, officer. A refusal under the law is 409 citing its section; the denied permit is stored. 404 when the server keeps no permits. Send Idempotency-Key to make a retry safe.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits (the `ApplyPermit` operationId).
+	ApplyPermit(ctx context.Context, params *ApplyPermitParams, body ApplyPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// FindPermitsDue The officer's list: permits, agreements and reports needing action, soonest first
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Corresponds with GET /api/v1/permits/due (the `FindPermitsDue` operationId).
+	FindPermitsDue(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPermit A permit
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+	//
+	// Corresponds with GET /api/v1/permits/{id} (the `GetPermit` operationId).
+	GetPermit(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ActOnPermitWithBody Revoke, suspend or not renew a permit on a ground of its kind
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/action (the `ActOnPermit` operationId).
+	ActOnPermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ActOnPermit Revoke, suspend or not renew a permit on a ground of its kind
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/action (the `ActOnPermit` operationId).
+	ActOnPermit(ctx context.Context, id int64, body ActOnPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AppealPermitWithBody File a notice of appeal (5-18(f))
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/appeal (the `AppealPermit` operationId).
+	AppealPermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AppealPermit File a notice of appeal (5-18(f))
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/appeal (the `AppealPermit` operationId).
+	AppealPermit(ctx context.Context, id int64, body AppealPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DecidePermitAppealWithBody Record the council's order on an appeal (5-18(f)(1)-(3))
+	//
+	// Roles: admin, intake. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/appeal-order (the `DecidePermitAppeal` operationId).
+	DecidePermitAppealWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DecidePermitAppeal Record the council's order on an appeal (5-18(f)(1)-(3))
+	//
+	// Roles: admin, intake. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/appeal-order (the `DecidePermitAppeal` operationId).
+	DecidePermitAppeal(ctx context.Context, id int64, body DecidePermitAppealJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdatePermitApplicationWithBody Replace a pending permit's application
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/application (the `UpdatePermitApplication` operationId).
+	UpdatePermitApplicationWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdatePermitApplication Replace a pending permit's application
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/application (the `UpdatePermitApplication` operationId).
+	UpdatePermitApplication(ctx context.Context, id int64, body UpdatePermitApplicationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChangePermitContactsWithBody Change a kennel's designated contact persons (5-18.2(b)(1))
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/contacts (the `ChangePermitContacts` operationId).
+	ChangePermitContactsWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChangePermitContacts Change a kennel's designated contact persons (5-18.2(b)(1))
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/contacts (the `ChangePermitContacts` operationId).
+	ChangePermitContacts(ctx context.Context, id int64, body ChangePermitContactsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GrantPermitWithBody Grant a pending permit
+	//
+	// Roles: admin, intake. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/grant (the `GrantPermit` operationId).
+	GrantPermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GrantPermit Grant a pending permit
+	//
+	// Roles: admin, intake. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/grant (the `GrantPermit` operationId).
+	GrantPermit(ctx context.Context, id int64, body GrantPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// InspectPermitWithBody Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/inspection (the `InspectPermit` operationId).
+	InspectPermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// InspectPermit Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/inspection (the `InspectPermit` operationId).
+	InspectPermit(ctx context.Context, id int64, body InspectPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RegisterPermitWithBody Record a stable's annual registration (5-105)
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/registration (the `RegisterPermit` operationId).
+	RegisterPermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RegisterPermit Record a stable's annual registration (5-105)
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/registration (the `RegisterPermit` operationId).
+	RegisterPermit(ctx context.Context, id int64, body RegisterPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RenewPermitWithBody Renew a permit: a new permit for the next term
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/renew (the `RenewPermit` operationId).
+	RenewPermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RenewPermit Renew a permit: a new permit for the next term
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/renew (the `RenewPermit` operationId).
+	RenewPermit(ctx context.Context, id int64, body RenewPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateQuarantineWithBody Order a quarantine
 	//
 	// Roles: admin, intake, officer.
@@ -2110,6 +3831,52 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/quarantines/{id}/release (the `ReleaseQuarantine` operationId).
 	ReleaseQuarantine(ctx context.Context, id int64, body ReleaseQuarantineJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetCashUp A day's takings by method and fee
+	//
+	// Roles: admin, clinic, intake. A clinic sees only its own site. format=csv answers the same as text/csv (a download). 404 when the server keeps no payments.
+	//
+	// Corresponds with GET /api/v1/reports/cash-up (the `GetCashUp` operationId).
+	GetCashUp(ctx context.Context, params *GetCashUpParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CloseCashUpWithBody Close a till's day: nothing more is recorded on it
+	//
+	// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/reports/cash-up/close (the `CloseCashUp` operationId).
+	CloseCashUpWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CloseCashUp Close a till's day: nothing more is recorded on it
+	//
+	// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/reports/cash-up/close (the `CloseCashUp` operationId).
+	CloseCashUp(ctx context.Context, body CloseCashUpJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetIntakeReport Intakes and how stays ended, by month
+	//
+	// Roles: admin, intake, officer. format=csv answers the rows as text/csv. 404 when the server keeps no payments.
+	//
+	// Corresponds with GET /api/v1/reports/intakes (the `GetIntakeReport` operationId).
+	GetIntakeReport(ctx context.Context, params *GetIntakeReportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetSalesReport Licences sold in a period, by month, city, species and fee
+	//
+	// Roles: admin, intake, officer. format=csv answers the rows as text/csv, format=svg a bar chart of licences sold by month (image/svg+xml). 404 when the server keeps no payments.
+	//
+	// Corresponds with GET /api/v1/reports/licences (the `GetSalesReport` operationId).
+	GetSalesReport(ctx context.Context, params *GetSalesReportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetRemittance A clinic's monthly remittance (Minneapolis 64.30)
+	//
+	// Roles: admin, clinic, intake. A clinic sees only its own. 404 when the server keeps no payments.
+	//
+	// Corresponds with GET /api/v1/reports/remittance (the `GetRemittance` operationId).
+	GetRemittance(ctx context.Context, params *GetRemittanceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// FindScans Recent scans
 	//
 	// Roles: admin, intake, officer.
@@ -2141,6 +3908,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/scans/stream (the `StreamScans` operationId).
 	StreamScans(ctx context.Context, params *StreamScansParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetSettlement Whether a subject's charges are settled
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no payments.
+	//
+	// Corresponds with GET /api/v1/settlement (the `GetSettlement` operationId).
+	GetSettlement(ctx context.Context, params *GetSettlementParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// FindTagBatches Tag batches
 	//
@@ -2240,6 +4014,192 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /metrics (the `Metrics` operationId).
 	Metrics(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// FindAdoptionAgreements Adoption agreements with their status
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Corresponds with GET /api/v1/adoption-agreements (the `FindAdoptionAgreements` operationId).
+func (c *Client) FindAdoptionAgreements(ctx context.Context, params *FindAdoptionAgreementsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFindAdoptionAgreementsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateAdoptionAgreementWithBody Record a shelter adoption's sterilisation agreement and deposit (Minneapolis 64.140)
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
+func (c *Client) CreateAdoptionAgreementWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateAdoptionAgreementRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateAdoptionAgreement Record a shelter adoption's sterilisation agreement and deposit (Minneapolis 64.140)
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
+func (c *Client) CreateAdoptionAgreement(ctx context.Context, body CreateAdoptionAgreementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateAdoptionAgreementRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RecordSterilisationWithBody Record the veterinarian's statement of sterilisation (64.140(b))
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/adoption-agreements/{id}/sterilised (the `RecordSterilisation` operationId).
+func (c *Client) RecordSterilisationWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecordSterilisationRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RecordSterilisation Record the veterinarian's statement of sterilisation (64.140(b))
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/adoption-agreements/{id}/sterilised (the `RecordSterilisation` operationId).
+func (c *Client) RecordSterilisation(ctx context.Context, id int64, body RecordSterilisationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecordSterilisationRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// FindAnimalReports Bite and rabies-suspect reports
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Corresponds with GET /api/v1/animal-reports (the `FindAnimalReports` operationId).
+func (c *Client) FindAnimalReports(ctx context.Context, params *FindAnimalReportsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFindAnimalReportsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateAnimalReportWithBody Take in a bite (66.60) or rabies-suspect (66.70) report
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/animal-reports (the `CreateAnimalReport` operationId).
+func (c *Client) CreateAnimalReportWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateAnimalReportRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateAnimalReport Take in a bite (66.60) or rabies-suspect (66.70) report
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/animal-reports (the `CreateAnimalReport` operationId).
+func (c *Client) CreateAnimalReport(ctx context.Context, body CreateAnimalReportJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateAnimalReportRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CloseAnimalReportWithBody Close a report
+//
+// Roles: admin, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/animal-reports/{id}/close (the `CloseAnimalReport` operationId).
+func (c *Client) CloseAnimalReportWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCloseAnimalReportRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CloseAnimalReport Close a report
+//
+// Roles: admin, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/animal-reports/{id}/close (the `CloseAnimalReport` operationId).
+func (c *Client) CloseAnimalReport(ctx context.Context, id int64, body CloseAnimalReportJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCloseAnimalReportRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // FindAnimals Find animals
@@ -2407,6 +4367,42 @@ func (c *Client) AddChip(ctx context.Context, id int64, body AddChipJSONRequestB
 	return c.Client.Do(req)
 }
 
+// ListAnimalExemptions An animal's fee exemptions
+//
+// Roles: admin, clinic, intake, officer.
+//
+// Corresponds with GET /api/v1/animals/{id}/exemptions (the `ListAnimalExemptions` operationId).
+func (c *Client) ListAnimalExemptions(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListAnimalExemptionsRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UploadAnimalPhotoWithBody Upload an animal's photograph
+//
+// Roles: admin, clinic, intake. The body is the image itself, JPEG, PNG, WebP or GIF (its type read from its first bytes); the server names the file and answers the animal with its new photo. 404 when the server keeps no photographs.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/animals/{id}/photo (the `UploadAnimalPhoto` operationId).
+func (c *Client) UploadAnimalPhotoWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUploadAnimalPhotoRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetAnimalRecord The lookup answer for an animal
 //
 // Roles: admin, clinic, intake, officer.
@@ -2496,6 +4492,23 @@ func (c *Client) CreateBite(ctx context.Context, body CreateBiteJSONRequestBody,
 	return c.Client.Do(req)
 }
 
+// FindCharges The charges raised on a licence, impoundment or permit
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no payments.
+//
+// Corresponds with GET /api/v1/charges (the `FindCharges` operationId).
+func (c *Client) FindCharges(ctx context.Context, params *FindChargesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFindChargesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // RemoveChip Remove a chip entered in error
 //
 // Roles: admin, clinic, intake.
@@ -2503,6 +4516,78 @@ func (c *Client) CreateBite(ctx context.Context, body CreateBiteJSONRequestBody,
 // Corresponds with DELETE /api/v1/chips/{id} (the `RemoveChip` operationId).
 func (c *Client) RemoveChip(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRemoveChipRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// FindDeposits Sterilisation deposits awaiting proof (Minneapolis 62.40(c)), soonest due first
+//
+// Roles: admin, intake, officer. 404 when the server keeps no payments.
+//
+// Corresponds with GET /api/v1/deposits (the `FindDeposits` operationId).
+func (c *Client) FindDeposits(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFindDepositsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ForfeitDeposit Forfeit a sterilisation deposit after 45 days without proof
+//
+// Roles: admin, intake, officer. The id is the deposit's charge. 404 when the server keeps no payments.
+//
+// Corresponds with POST /api/v1/deposits/{id}/forfeit (the `ForfeitDeposit` operationId).
+func (c *Client) ForfeitDeposit(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewForfeitDepositRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RefundDepositWithBody Refund a sterilisation deposit on proof of sterilisation
+//
+// Roles: admin, intake, officer. The id is the deposit's charge. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/deposits/{id}/refund (the `RefundDeposit` operationId).
+func (c *Client) RefundDepositWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRefundDepositRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RefundDeposit Refund a sterilisation deposit on proof of sterilisation
+//
+// Roles: admin, intake, officer. The id is the deposit's charge. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/deposits/{id}/refund (the `RefundDeposit` operationId).
+func (c *Client) RefundDeposit(ctx context.Context, id int64, body RefundDepositJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRefundDepositRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -2606,6 +4691,44 @@ func (c *Client) ListDevices(ctx context.Context, reqEditors ...RequestEditorFn)
 	return c.Client.Do(req)
 }
 
+// CreateExemptionWithBody Grant an animal a fee exemption (service dog, foster)
+//
+// Roles: admin, intake. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/exemptions (the `CreateExemption` operationId).
+func (c *Client) CreateExemptionWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateExemptionRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateExemption Grant an animal a fee exemption (service dog, foster)
+//
+// Roles: admin, intake. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/exemptions (the `CreateExemption` operationId).
+func (c *Client) CreateExemption(ctx context.Context, body CreateExemptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateExemptionRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // FindImpoundments Find impoundments
 //
 // Roles: admin, intake, officer.
@@ -2689,6 +4812,44 @@ func (c *Client) UpdateImpoundmentWithBody(ctx context.Context, id int64, conten
 // Corresponds with PATCH /api/v1/impoundments/{id} (the `UpdateImpoundment` operationId).
 func (c *Client) UpdateImpoundment(ctx context.Context, id int64, body UpdateImpoundmentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateImpoundmentRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChargeRedemptionWithBody Raise a redemption's charges, with the amounts of fees set by resolution
+//
+// Roles: admin, intake, officer. entered_cents gives, by fee code, the amounts the law leaves to a resolution; not_set lists the codes still without one. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/impoundments/{id}/charges (the `ChargeRedemption` operationId).
+func (c *Client) ChargeRedemptionWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargeRedemptionRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChargeRedemption Raise a redemption's charges, with the amounts of fees set by resolution
+//
+// Roles: admin, intake, officer. entered_cents gives, by fee code, the amounts the law leaves to a resolution; not_set lists the codes still without one. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/impoundments/{id}/charges (the `ChargeRedemption` operationId).
+func (c *Client) ChargeRedemption(ctx context.Context, id int64, body ChargeRedemptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargeRedemptionRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3040,6 +5201,568 @@ func (c *Client) UpdateOwner(ctx context.Context, id int64, body UpdateOwnerJSON
 	return c.Client.Do(req)
 }
 
+// CreatePaymentWithBody Take a payment (or record a waiver) against charges
+//
+// Roles: admin, clinic, intake. Charges are settled in the order given; a part payment settles the first first. 404 when the server keeps no payments. Send Idempotency-Key to make a retry safe.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/payments (the `CreatePayment` operationId).
+func (c *Client) CreatePaymentWithBody(ctx context.Context, params *CreatePaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePaymentRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreatePayment Take a payment (or record a waiver) against charges
+//
+// Roles: admin, clinic, intake. Charges are settled in the order given; a part payment settles the first first. 404 when the server keeps no payments. Send Idempotency-Key to make a retry safe.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/payments (the `CreatePayment` operationId).
+func (c *Client) CreatePayment(ctx context.Context, params *CreatePaymentParams, body CreatePaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreatePaymentRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPayment A receipt: the payment and the charges it settled
+//
+// Roles: admin, clinic, intake. A clinic sees only its own site's payments. 404 when the server keeps no payments.
+//
+// Corresponds with GET /api/v1/payments/{id} (the `GetPayment` operationId).
+func (c *Client) GetPayment(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPaymentRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RefundPaymentWithBody Give back (part of) a payment
+//
+// Roles: admin, intake. lines name the charges given back; without them the payment's lines are given back in order. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/payments/{id}/refund (the `RefundPayment` operationId).
+func (c *Client) RefundPaymentWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRefundPaymentRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RefundPayment Give back (part of) a payment
+//
+// Roles: admin, intake. lines name the charges given back; without them the payment's lines are given back in order. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/payments/{id}/refund (the `RefundPayment` operationId).
+func (c *Client) RefundPayment(ctx context.Context, id int64, body RefundPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRefundPaymentRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VoidPaymentWithBody Void a payment taken by mistake, the same day, in full
+//
+// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/payments/{id}/void (the `VoidPayment` operationId).
+func (c *Client) VoidPaymentWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVoidPaymentRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// VoidPayment Void a payment taken by mistake, the same day, in full
+//
+// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/payments/{id}/void (the `VoidPayment` operationId).
+func (c *Client) VoidPayment(ctx context.Context, id int64, body VoidPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewVoidPaymentRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// FindPermits Find permits
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+//
+// Corresponds with GET /api/v1/permits (the `FindPermits` operationId).
+func (c *Client) FindPermits(ctx context.Context, params *FindPermitsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFindPermitsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ApplyPermitWithBody Apply for a permit; granted when nothing is pending
+//
+// Roles: admin, intake, officer. A refusal under the law is 409 citing its section; the denied permit is stored. 404 when the server keeps no permits. Send Idempotency-Key to make a retry safe.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits (the `ApplyPermit` operationId).
+func (c *Client) ApplyPermitWithBody(ctx context.Context, params *ApplyPermitParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewApplyPermitRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ApplyPermit Apply for a permit; granted when nothing is pending
+//
+// Roles: admin, intake, officer. A refusal under the law is 409 citing its section; the denied permit is stored. 404 when the server keeps no permits. Send Idempotency-Key to make a retry safe.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits (the `ApplyPermit` operationId).
+func (c *Client) ApplyPermit(ctx context.Context, params *ApplyPermitParams, body ApplyPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewApplyPermitRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// FindPermitsDue The officer's list: permits, agreements and reports needing action, soonest first
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Corresponds with GET /api/v1/permits/due (the `FindPermitsDue` operationId).
+func (c *Client) FindPermitsDue(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFindPermitsDueRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPermit A permit
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+//
+// Corresponds with GET /api/v1/permits/{id} (the `GetPermit` operationId).
+func (c *Client) GetPermit(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPermitRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ActOnPermitWithBody Revoke, suspend or not renew a permit on a ground of its kind
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/action (the `ActOnPermit` operationId).
+func (c *Client) ActOnPermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewActOnPermitRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ActOnPermit Revoke, suspend or not renew a permit on a ground of its kind
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/action (the `ActOnPermit` operationId).
+func (c *Client) ActOnPermit(ctx context.Context, id int64, body ActOnPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewActOnPermitRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AppealPermitWithBody File a notice of appeal (5-18(f))
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/appeal (the `AppealPermit` operationId).
+func (c *Client) AppealPermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAppealPermitRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AppealPermit File a notice of appeal (5-18(f))
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/appeal (the `AppealPermit` operationId).
+func (c *Client) AppealPermit(ctx context.Context, id int64, body AppealPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAppealPermitRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DecidePermitAppealWithBody Record the council's order on an appeal (5-18(f)(1)-(3))
+//
+// Roles: admin, intake. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/appeal-order (the `DecidePermitAppeal` operationId).
+func (c *Client) DecidePermitAppealWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDecidePermitAppealRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DecidePermitAppeal Record the council's order on an appeal (5-18(f)(1)-(3))
+//
+// Roles: admin, intake. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/appeal-order (the `DecidePermitAppeal` operationId).
+func (c *Client) DecidePermitAppeal(ctx context.Context, id int64, body DecidePermitAppealJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDecidePermitAppealRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdatePermitApplicationWithBody Replace a pending permit's application
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/application (the `UpdatePermitApplication` operationId).
+func (c *Client) UpdatePermitApplicationWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdatePermitApplicationRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdatePermitApplication Replace a pending permit's application
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/application (the `UpdatePermitApplication` operationId).
+func (c *Client) UpdatePermitApplication(ctx context.Context, id int64, body UpdatePermitApplicationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdatePermitApplicationRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChangePermitContactsWithBody Change a kennel's designated contact persons (5-18.2(b)(1))
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/contacts (the `ChangePermitContacts` operationId).
+func (c *Client) ChangePermitContactsWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChangePermitContactsRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChangePermitContacts Change a kennel's designated contact persons (5-18.2(b)(1))
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/contacts (the `ChangePermitContacts` operationId).
+func (c *Client) ChangePermitContacts(ctx context.Context, id int64, body ChangePermitContactsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChangePermitContactsRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GrantPermitWithBody Grant a pending permit
+//
+// Roles: admin, intake. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/grant (the `GrantPermit` operationId).
+func (c *Client) GrantPermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGrantPermitRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GrantPermit Grant a pending permit
+//
+// Roles: admin, intake. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/grant (the `GrantPermit` operationId).
+func (c *Client) GrantPermit(ctx context.Context, id int64, body GrantPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGrantPermitRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// InspectPermitWithBody Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/inspection (the `InspectPermit` operationId).
+func (c *Client) InspectPermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewInspectPermitRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// InspectPermit Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/inspection (the `InspectPermit` operationId).
+func (c *Client) InspectPermit(ctx context.Context, id int64, body InspectPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewInspectPermitRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RegisterPermitWithBody Record a stable's annual registration (5-105)
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/registration (the `RegisterPermit` operationId).
+func (c *Client) RegisterPermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRegisterPermitRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RegisterPermit Record a stable's annual registration (5-105)
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/registration (the `RegisterPermit` operationId).
+func (c *Client) RegisterPermit(ctx context.Context, id int64, body RegisterPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRegisterPermitRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RenewPermitWithBody Renew a permit: a new permit for the next term
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/renew (the `RenewPermit` operationId).
+func (c *Client) RenewPermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRenewPermitRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RenewPermit Renew a permit: a new permit for the next term
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/renew (the `RenewPermit` operationId).
+func (c *Client) RenewPermit(ctx context.Context, id int64, body RenewPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRenewPermitRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CreateQuarantineWithBody Order a quarantine
 //
 // Roles: admin, intake, officer.
@@ -3116,6 +5839,112 @@ func (c *Client) ReleaseQuarantine(ctx context.Context, id int64, body ReleaseQu
 	return c.Client.Do(req)
 }
 
+// GetCashUp A day's takings by method and fee
+//
+// Roles: admin, clinic, intake. A clinic sees only its own site. format=csv answers the same as text/csv (a download). 404 when the server keeps no payments.
+//
+// Corresponds with GET /api/v1/reports/cash-up (the `GetCashUp` operationId).
+func (c *Client) GetCashUp(ctx context.Context, params *GetCashUpParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCashUpRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CloseCashUpWithBody Close a till's day: nothing more is recorded on it
+//
+// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/reports/cash-up/close (the `CloseCashUp` operationId).
+func (c *Client) CloseCashUpWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCloseCashUpRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CloseCashUp Close a till's day: nothing more is recorded on it
+//
+// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/reports/cash-up/close (the `CloseCashUp` operationId).
+func (c *Client) CloseCashUp(ctx context.Context, body CloseCashUpJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCloseCashUpRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetIntakeReport Intakes and how stays ended, by month
+//
+// Roles: admin, intake, officer. format=csv answers the rows as text/csv. 404 when the server keeps no payments.
+//
+// Corresponds with GET /api/v1/reports/intakes (the `GetIntakeReport` operationId).
+func (c *Client) GetIntakeReport(ctx context.Context, params *GetIntakeReportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetIntakeReportRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSalesReport Licences sold in a period, by month, city, species and fee
+//
+// Roles: admin, intake, officer. format=csv answers the rows as text/csv, format=svg a bar chart of licences sold by month (image/svg+xml). 404 when the server keeps no payments.
+//
+// Corresponds with GET /api/v1/reports/licences (the `GetSalesReport` operationId).
+func (c *Client) GetSalesReport(ctx context.Context, params *GetSalesReportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSalesReportRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetRemittance A clinic's monthly remittance (Minneapolis 64.30)
+//
+// Roles: admin, clinic, intake. A clinic sees only its own. 404 when the server keeps no payments.
+//
+// Corresponds with GET /api/v1/reports/remittance (the `GetRemittance` operationId).
+func (c *Client) GetRemittance(ctx context.Context, params *GetRemittanceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetRemittanceRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // FindScans Recent scans
 //
 // Roles: admin, intake, officer.
@@ -3178,6 +6007,23 @@ func (c *Client) PostScan(ctx context.Context, body PostScanJSONRequestBody, req
 // Corresponds with GET /api/v1/scans/stream (the `StreamScans` operationId).
 func (c *Client) StreamScans(ctx context.Context, params *StreamScansParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewStreamScansRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSettlement Whether a subject's charges are settled
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no payments.
+//
+// Corresponds with GET /api/v1/settlement (the `GetSettlement` operationId).
+func (c *Client) GetSettlement(ctx context.Context, params *GetSettlementParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSettlementRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3415,6 +6261,300 @@ func (c *Client) Metrics(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewFindAdoptionAgreementsRequest constructs an http.Request for the FindAdoptionAgreements method
+func NewFindAdoptionAgreementsRequest(server string, params *FindAdoptionAgreementsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/adoption-agreements")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Open != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "open", *params.Open, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AnimalId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "animal_id", *params.AnimalId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateAdoptionAgreementRequest calls the generic CreateAdoptionAgreement builder with application/json body
+func NewCreateAdoptionAgreementRequest(server string, body CreateAdoptionAgreementJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateAdoptionAgreementRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateAdoptionAgreementRequestWithBody constructs an http.Request for the CreateAdoptionAgreement method, with any body, and a specified content type
+func NewCreateAdoptionAgreementRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/adoption-agreements")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRecordSterilisationRequest calls the generic RecordSterilisation builder with application/json body
+func NewRecordSterilisationRequest(server string, id int64, body RecordSterilisationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRecordSterilisationRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewRecordSterilisationRequestWithBody constructs an http.Request for the RecordSterilisation method, with any body, and a specified content type
+func NewRecordSterilisationRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/adoption-agreements/%s/sterilised", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewFindAnimalReportsRequest constructs an http.Request for the FindAnimalReports method
+func NewFindAnimalReportsRequest(server string, params *FindAnimalReportsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/animal-reports")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Open != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "open", *params.Open, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateAnimalReportRequest calls the generic CreateAnimalReport builder with application/json body
+func NewCreateAnimalReportRequest(server string, body CreateAnimalReportJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateAnimalReportRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateAnimalReportRequestWithBody constructs an http.Request for the CreateAnimalReport method, with any body, and a specified content type
+func NewCreateAnimalReportRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/animal-reports")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewCloseAnimalReportRequest calls the generic CloseAnimalReport builder with application/json body
+func NewCloseAnimalReportRequest(server string, id int64, body CloseAnimalReportJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCloseAnimalReportRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewCloseAnimalReportRequestWithBody constructs an http.Request for the CloseAnimalReport method, with any body, and a specified content type
+func NewCloseAnimalReportRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/animal-reports/%s/close", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
 }
 
 // NewFindAnimalsRequest constructs an http.Request for the FindAnimals method
@@ -3724,6 +6864,76 @@ func NewAddChipRequestWithBody(server string, id int64, contentType string, body
 	return req, nil
 }
 
+// NewListAnimalExemptionsRequest constructs an http.Request for the ListAnimalExemptions method
+func NewListAnimalExemptionsRequest(server string, id int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/animals/%s/exemptions", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUploadAnimalPhotoRequestWithBody constructs an http.Request for the UploadAnimalPhoto method, with any body, and a specified content type
+func NewUploadAnimalPhotoRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/animals/%s/photo", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGetAnimalRecordRequest constructs an http.Request for the GetAnimalRecord method
 func NewGetAnimalRecordRequest(server string, id int64) (*http.Request, error) {
 	var err error
@@ -3922,6 +7132,84 @@ func NewCreateBiteRequestWithBody(server string, contentType string, body io.Rea
 	return req, nil
 }
 
+// NewFindChargesRequest constructs an http.Request for the FindCharges method
+func NewFindChargesRequest(server string, params *FindChargesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/charges")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.LicenceId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "licence_id", *params.LicenceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ImpoundmentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "impoundment_id", *params.ImpoundmentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PermitId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "permit_id", *params.PermitId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewRemoveChipRequest constructs an http.Request for the RemoveChip method
 func NewRemoveChipRequest(server string, id int64) (*http.Request, error) {
 	var err error
@@ -3952,6 +7240,114 @@ func NewRemoveChipRequest(server string, id int64) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewFindDepositsRequest constructs an http.Request for the FindDeposits method
+func NewFindDepositsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/deposits")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewForfeitDepositRequest constructs an http.Request for the ForfeitDeposit method
+func NewForfeitDepositRequest(server string, id int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/deposits/%s/forfeit", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRefundDepositRequest calls the generic RefundDeposit builder with application/json body
+func NewRefundDepositRequest(server string, id int64, body RefundDepositJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRefundDepositRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewRefundDepositRequestWithBody constructs an http.Request for the RefundDeposit method, with any body, and a specified content type
+func NewRefundDepositRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/deposits/%s/refund", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -4066,6 +7462,46 @@ func NewListDevicesRequest(server string) (*http.Request, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewCreateExemptionRequest calls the generic CreateExemption builder with application/json body
+func NewCreateExemptionRequest(server string, body CreateExemptionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateExemptionRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateExemptionRequestWithBody constructs an http.Request for the CreateExemption method, with any body, and a specified content type
+func NewCreateExemptionRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/exemptions")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -4226,6 +7662,53 @@ func NewUpdateImpoundmentRequestWithBody(server string, id int64, contentType st
 	}
 
 	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewChargeRedemptionRequest calls the generic ChargeRedemption builder with application/json body
+func NewChargeRedemptionRequest(server string, id int64, body ChargeRedemptionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewChargeRedemptionRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewChargeRedemptionRequestWithBody constructs an http.Request for the ChargeRedemption method, with any body, and a specified content type
+func NewChargeRedemptionRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/impoundments/%s/charges", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
 	if err != nil {
 		return nil, err
 	}
@@ -4956,6 +8439,866 @@ func NewUpdateOwnerRequestWithBody(server string, id int64, contentType string, 
 	return req, nil
 }
 
+// NewCreatePaymentRequest calls the generic CreatePayment builder with application/json body
+func NewCreatePaymentRequest(server string, params *CreatePaymentParams, body CreatePaymentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreatePaymentRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreatePaymentRequestWithBody constructs an http.Request for the CreatePayment method, with any body, and a specified content type
+func NewCreatePaymentRequestWithBody(server string, params *CreatePaymentParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/payments")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetPaymentRequest constructs an http.Request for the GetPayment method
+func NewGetPaymentRequest(server string, id int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/payments/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRefundPaymentRequest calls the generic RefundPayment builder with application/json body
+func NewRefundPaymentRequest(server string, id int64, body RefundPaymentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRefundPaymentRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewRefundPaymentRequestWithBody constructs an http.Request for the RefundPayment method, with any body, and a specified content type
+func NewRefundPaymentRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/payments/%s/refund", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewVoidPaymentRequest calls the generic VoidPayment builder with application/json body
+func NewVoidPaymentRequest(server string, id int64, body VoidPaymentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewVoidPaymentRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewVoidPaymentRequestWithBody constructs an http.Request for the VoidPayment method, with any body, and a specified content type
+func NewVoidPaymentRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/payments/%s/void", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewFindPermitsRequest constructs an http.Request for the FindPermits method
+func NewFindPermitsRequest(server string, params *FindPermitsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Offset != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "offset", *params.Offset, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Kind != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "kind", *params.Kind, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Jurisdiction != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "jurisdiction", *params.Jurisdiction, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.State != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "state", *params.State, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Holder != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "holder", *params.Holder, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.OwnerId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "owner_id", *params.OwnerId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AnimalId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "animal_id", *params.AnimalId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewApplyPermitRequest calls the generic ApplyPermit builder with application/json body
+func NewApplyPermitRequest(server string, params *ApplyPermitParams, body ApplyPermitJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewApplyPermitRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewApplyPermitRequestWithBody constructs an http.Request for the ApplyPermit method, with any body, and a specified content type
+func NewApplyPermitRequestWithBody(server string, params *ApplyPermitParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewFindPermitsDueRequest constructs an http.Request for the FindPermitsDue method
+func NewFindPermitsDueRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/due")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPermitRequest constructs an http.Request for the GetPermit method
+func NewGetPermitRequest(server string, id int64) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewActOnPermitRequest calls the generic ActOnPermit builder with application/json body
+func NewActOnPermitRequest(server string, id int64, body ActOnPermitJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewActOnPermitRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewActOnPermitRequestWithBody constructs an http.Request for the ActOnPermit method, with any body, and a specified content type
+func NewActOnPermitRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s/action", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewAppealPermitRequest calls the generic AppealPermit builder with application/json body
+func NewAppealPermitRequest(server string, id int64, body AppealPermitJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAppealPermitRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewAppealPermitRequestWithBody constructs an http.Request for the AppealPermit method, with any body, and a specified content type
+func NewAppealPermitRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s/appeal", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDecidePermitAppealRequest calls the generic DecidePermitAppeal builder with application/json body
+func NewDecidePermitAppealRequest(server string, id int64, body DecidePermitAppealJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewDecidePermitAppealRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewDecidePermitAppealRequestWithBody constructs an http.Request for the DecidePermitAppeal method, with any body, and a specified content type
+func NewDecidePermitAppealRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s/appeal-order", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewUpdatePermitApplicationRequest calls the generic UpdatePermitApplication builder with application/json body
+func NewUpdatePermitApplicationRequest(server string, id int64, body UpdatePermitApplicationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdatePermitApplicationRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewUpdatePermitApplicationRequestWithBody constructs an http.Request for the UpdatePermitApplication method, with any body, and a specified content type
+func NewUpdatePermitApplicationRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s/application", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewChangePermitContactsRequest calls the generic ChangePermitContacts builder with application/json body
+func NewChangePermitContactsRequest(server string, id int64, body ChangePermitContactsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewChangePermitContactsRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewChangePermitContactsRequestWithBody constructs an http.Request for the ChangePermitContacts method, with any body, and a specified content type
+func NewChangePermitContactsRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s/contacts", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGrantPermitRequest calls the generic GrantPermit builder with application/json body
+func NewGrantPermitRequest(server string, id int64, body GrantPermitJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewGrantPermitRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewGrantPermitRequestWithBody constructs an http.Request for the GrantPermit method, with any body, and a specified content type
+func NewGrantPermitRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s/grant", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewInspectPermitRequest calls the generic InspectPermit builder with application/json body
+func NewInspectPermitRequest(server string, id int64, body InspectPermitJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewInspectPermitRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewInspectPermitRequestWithBody constructs an http.Request for the InspectPermit method, with any body, and a specified content type
+func NewInspectPermitRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s/inspection", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRegisterPermitRequest calls the generic RegisterPermit builder with application/json body
+func NewRegisterPermitRequest(server string, id int64, body RegisterPermitJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRegisterPermitRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewRegisterPermitRequestWithBody constructs an http.Request for the RegisterPermit method, with any body, and a specified content type
+func NewRegisterPermitRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s/registration", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRenewPermitRequest calls the generic RenewPermit builder with application/json body
+func NewRenewPermitRequest(server string, id int64, body RenewPermitJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRenewPermitRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewRenewPermitRequestWithBody constructs an http.Request for the RenewPermit method, with any body, and a specified content type
+func NewRenewPermitRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s/renew", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewCreateQuarantineRequest calls the generic CreateQuarantine builder with application/json body
 func NewCreateQuarantineRequest(server string, body CreateQuarantineJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -5039,6 +9382,358 @@ func NewReleaseQuarantineRequestWithBody(server string, id int64, contentType st
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetCashUpRequest constructs an http.Request for the GetCashUp method
+func NewGetCashUpRequest(server string, params *GetCashUpParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/reports/cash-up")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Date != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "date", *params.Date, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Site != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "site", *params.Site, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Till != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "till", *params.Till, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCloseCashUpRequest calls the generic CloseCashUp builder with application/json body
+func NewCloseCashUpRequest(server string, body CloseCashUpJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCloseCashUpRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCloseCashUpRequestWithBody constructs an http.Request for the CloseCashUp method, with any body, and a specified content type
+func NewCloseCashUpRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/reports/cash-up/close")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetIntakeReportRequest constructs an http.Request for the GetIntakeReport method
+func NewGetIntakeReportRequest(server string, params *GetIntakeReportParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/reports/intakes")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetSalesReportRequest constructs an http.Request for the GetSalesReport method
+func NewGetSalesReportRequest(server string, params *GetSalesReportParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/reports/licences")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetRemittanceRequest constructs an http.Request for the GetRemittance method
+func NewGetRemittanceRequest(server string, params *GetRemittanceParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/reports/remittance")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Clinic != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "clinic", *params.Clinic, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Month != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "month", *params.Month, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -5204,6 +9899,84 @@ func NewStreamScansRequest(server string, params *StreamScansParams) (*http.Requ
 		if params.Since != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "since", *params.Since, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetSettlementRequest constructs an http.Request for the GetSettlement method
+func NewGetSettlementRequest(server string, params *GetSettlementParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/settlement")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.LicenceId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "licence_id", *params.LicenceId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ImpoundmentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "impoundment_id", *params.ImpoundmentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.PermitId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "permit_id", *params.PermitId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -5679,6 +10452,96 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// FindAdoptionAgreementsWithResponse Adoption agreements with their status
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/adoption-agreements (the `FindAdoptionAgreements` operationId).
+	FindAdoptionAgreementsWithResponse(ctx context.Context, params *FindAdoptionAgreementsParams, reqEditors ...RequestEditorFn) (*FindAdoptionAgreementsResponse, error)
+
+	// CreateAdoptionAgreementWithBodyWithResponse Record a shelter adoption's sterilisation agreement and deposit (Minneapolis 64.140)
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
+	CreateAdoptionAgreementWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateAdoptionAgreementResponse, error)
+
+	// CreateAdoptionAgreementWithResponse Record a shelter adoption's sterilisation agreement and deposit (Minneapolis 64.140)
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
+	CreateAdoptionAgreementWithResponse(ctx context.Context, body CreateAdoptionAgreementJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAdoptionAgreementResponse, error)
+
+	// RecordSterilisationWithBodyWithResponse Record the veterinarian's statement of sterilisation (64.140(b))
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/adoption-agreements/{id}/sterilised (the `RecordSterilisation` operationId).
+	RecordSterilisationWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecordSterilisationResponse, error)
+
+	// RecordSterilisationWithResponse Record the veterinarian's statement of sterilisation (64.140(b))
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/adoption-agreements/{id}/sterilised (the `RecordSterilisation` operationId).
+	RecordSterilisationWithResponse(ctx context.Context, id int64, body RecordSterilisationJSONRequestBody, reqEditors ...RequestEditorFn) (*RecordSterilisationResponse, error)
+
+	// FindAnimalReportsWithResponse Bite and rabies-suspect reports
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/animal-reports (the `FindAnimalReports` operationId).
+	FindAnimalReportsWithResponse(ctx context.Context, params *FindAnimalReportsParams, reqEditors ...RequestEditorFn) (*FindAnimalReportsResponse, error)
+
+	// CreateAnimalReportWithBodyWithResponse Take in a bite (66.60) or rabies-suspect (66.70) report
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/animal-reports (the `CreateAnimalReport` operationId).
+	CreateAnimalReportWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateAnimalReportResponse, error)
+
+	// CreateAnimalReportWithResponse Take in a bite (66.60) or rabies-suspect (66.70) report
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/animal-reports (the `CreateAnimalReport` operationId).
+	CreateAnimalReportWithResponse(ctx context.Context, body CreateAnimalReportJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAnimalReportResponse, error)
+
+	// CloseAnimalReportWithBodyWithResponse Close a report
+	//
+	// Roles: admin, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/animal-reports/{id}/close (the `CloseAnimalReport` operationId).
+	CloseAnimalReportWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CloseAnimalReportResponse, error)
+
+	// CloseAnimalReportWithResponse Close a report
+	//
+	// Roles: admin, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/animal-reports/{id}/close (the `CloseAnimalReport` operationId).
+	CloseAnimalReportWithResponse(ctx context.Context, id int64, body CloseAnimalReportJSONRequestBody, reqEditors ...RequestEditorFn) (*CloseAnimalReportResponse, error)
+
 	// FindAnimalsWithResponse Find animals
 	//
 	// Roles: admin, clinic, intake, officer.
@@ -5760,6 +10623,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/animals/{id}/chips (the `AddChip` operationId).
 	AddChipWithResponse(ctx context.Context, id int64, body AddChipJSONRequestBody, reqEditors ...RequestEditorFn) (*AddChipResponse, error)
 
+	// ListAnimalExemptionsWithResponse An animal's fee exemptions
+	//
+	// Roles: admin, clinic, intake, officer.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/animals/{id}/exemptions (the `ListAnimalExemptions` operationId).
+	ListAnimalExemptionsWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*ListAnimalExemptionsResponse, error)
+
+	// UploadAnimalPhotoWithBodyWithResponse Upload an animal's photograph
+	//
+	// Roles: admin, clinic, intake. The body is the image itself, JPEG, PNG, WebP or GIF (its type read from its first bytes); the server names the file and answers the animal with its new photo. 404 when the server keeps no photographs.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/animals/{id}/photo (the `UploadAnimalPhoto` operationId).
+	UploadAnimalPhotoWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadAnimalPhotoResponse, error)
+
 	// GetAnimalRecordWithResponse The lookup answer for an animal
 	//
 	// Roles: admin, clinic, intake, officer.
@@ -5805,6 +10686,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/bites (the `CreateBite` operationId).
 	CreateBiteWithResponse(ctx context.Context, body CreateBiteJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateBiteResponse, error)
 
+	// FindChargesWithResponse The charges raised on a licence, impoundment or permit
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no payments.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/charges (the `FindCharges` operationId).
+	FindChargesWithResponse(ctx context.Context, params *FindChargesParams, reqEditors ...RequestEditorFn) (*FindChargesResponse, error)
+
 	// RemoveChipWithResponse Remove a chip entered in error
 	//
 	// Roles: admin, clinic, intake.
@@ -5813,6 +10703,42 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with DELETE /api/v1/chips/{id} (the `RemoveChip` operationId).
 	RemoveChipWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*RemoveChipResponse, error)
+
+	// FindDepositsWithResponse Sterilisation deposits awaiting proof (Minneapolis 62.40(c)), soonest due first
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no payments.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/deposits (the `FindDeposits` operationId).
+	FindDepositsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*FindDepositsResponse, error)
+
+	// ForfeitDepositWithResponse Forfeit a sterilisation deposit after 45 days without proof
+	//
+	// Roles: admin, intake, officer. The id is the deposit's charge. 404 when the server keeps no payments.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/deposits/{id}/forfeit (the `ForfeitDeposit` operationId).
+	ForfeitDepositWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*ForfeitDepositResponse, error)
+
+	// RefundDepositWithBodyWithResponse Refund a sterilisation deposit on proof of sterilisation
+	//
+	// Roles: admin, intake, officer. The id is the deposit's charge. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/deposits/{id}/refund (the `RefundDeposit` operationId).
+	RefundDepositWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RefundDepositResponse, error)
+
+	// RefundDepositWithResponse Refund a sterilisation deposit on proof of sterilisation
+	//
+	// Roles: admin, intake, officer. The id is the deposit's charge. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/deposits/{id}/refund (the `RefundDeposit` operationId).
+	RefundDepositWithResponse(ctx context.Context, id int64, body RefundDepositJSONRequestBody, reqEditors ...RequestEditorFn) (*RefundDepositResponse, error)
 
 	// CreateDesignationWithBodyWithResponse Declare an animal dangerous or potentially dangerous
 	//
@@ -5859,6 +10785,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/v1/devices (the `ListDevices` operationId).
 	ListDevicesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListDevicesResponse, error)
 
+	// CreateExemptionWithBodyWithResponse Grant an animal a fee exemption (service dog, foster)
+	//
+	// Roles: admin, intake. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/exemptions (the `CreateExemption` operationId).
+	CreateExemptionWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateExemptionResponse, error)
+
+	// CreateExemptionWithResponse Grant an animal a fee exemption (service dog, foster)
+	//
+	// Roles: admin, intake. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/exemptions (the `CreateExemption` operationId).
+	CreateExemptionWithResponse(ctx context.Context, body CreateExemptionJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateExemptionResponse, error)
+
 	// FindImpoundmentsWithResponse Find impoundments
 	//
 	// Roles: admin, intake, officer.
@@ -5903,6 +10847,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /api/v1/impoundments/{id} (the `UpdateImpoundment` operationId).
 	UpdateImpoundmentWithResponse(ctx context.Context, id int64, body UpdateImpoundmentJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateImpoundmentResponse, error)
+
+	// ChargeRedemptionWithBodyWithResponse Raise a redemption's charges, with the amounts of fees set by resolution
+	//
+	// Roles: admin, intake, officer. entered_cents gives, by fee code, the amounts the law leaves to a resolution; not_set lists the codes still without one. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/impoundments/{id}/charges (the `ChargeRedemption` operationId).
+	ChargeRedemptionWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChargeRedemptionResponse, error)
+
+	// ChargeRedemptionWithResponse Raise a redemption's charges, with the amounts of fees set by resolution
+	//
+	// Roles: admin, intake, officer. entered_cents gives, by fee code, the amounts the law leaves to a resolution; not_set lists the codes still without one. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/impoundments/{id}/charges (the `ChargeRedemption` operationId).
+	ChargeRedemptionWithResponse(ctx context.Context, id int64, body ChargeRedemptionJSONRequestBody, reqEditors ...RequestEditorFn) (*ChargeRedemptionResponse, error)
 
 	// FindJobsWithResponse Print and engrave jobs
 	//
@@ -6073,6 +11035,276 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /api/v1/owners/{id} (the `UpdateOwner` operationId).
 	UpdateOwnerWithResponse(ctx context.Context, id int64, body UpdateOwnerJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateOwnerResponse, error)
 
+	// CreatePaymentWithBodyWithResponse Take a payment (or record a waiver) against charges
+	//
+	// Roles: admin, clinic, intake. Charges are settled in the order given; a part payment settles the first first. 404 when the server keeps no payments. Send Idempotency-Key to make a retry safe.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/payments (the `CreatePayment` operationId).
+	CreatePaymentWithBodyWithResponse(ctx context.Context, params *CreatePaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePaymentResponse, error)
+
+	// CreatePaymentWithResponse Take a payment (or record a waiver) against charges
+	//
+	// Roles: admin, clinic, intake. Charges are settled in the order given; a part payment settles the first first. 404 when the server keeps no payments. Send Idempotency-Key to make a retry safe.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/payments (the `CreatePayment` operationId).
+	CreatePaymentWithResponse(ctx context.Context, params *CreatePaymentParams, body CreatePaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePaymentResponse, error)
+
+	// GetPaymentWithResponse A receipt: the payment and the charges it settled
+	//
+	// Roles: admin, clinic, intake. A clinic sees only its own site's payments. 404 when the server keeps no payments.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/payments/{id} (the `GetPayment` operationId).
+	GetPaymentWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*GetPaymentResponse, error)
+
+	// RefundPaymentWithBodyWithResponse Give back (part of) a payment
+	//
+	// Roles: admin, intake. lines name the charges given back; without them the payment's lines are given back in order. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/payments/{id}/refund (the `RefundPayment` operationId).
+	RefundPaymentWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RefundPaymentResponse, error)
+
+	// RefundPaymentWithResponse Give back (part of) a payment
+	//
+	// Roles: admin, intake. lines name the charges given back; without them the payment's lines are given back in order. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/payments/{id}/refund (the `RefundPayment` operationId).
+	RefundPaymentWithResponse(ctx context.Context, id int64, body RefundPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*RefundPaymentResponse, error)
+
+	// VoidPaymentWithBodyWithResponse Void a payment taken by mistake, the same day, in full
+	//
+	// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/payments/{id}/void (the `VoidPayment` operationId).
+	VoidPaymentWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VoidPaymentResponse, error)
+
+	// VoidPaymentWithResponse Void a payment taken by mistake, the same day, in full
+	//
+	// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/payments/{id}/void (the `VoidPayment` operationId).
+	VoidPaymentWithResponse(ctx context.Context, id int64, body VoidPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*VoidPaymentResponse, error)
+
+	// FindPermitsWithResponse Find permits
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/permits (the `FindPermits` operationId).
+	FindPermitsWithResponse(ctx context.Context, params *FindPermitsParams, reqEditors ...RequestEditorFn) (*FindPermitsResponse, error)
+
+	// ApplyPermitWithBodyWithResponse Apply for a permit; granted when nothing is pending
+	//
+	// Roles: admin, intake, officer. A refusal under the law is 409 citing its section; the denied permit is stored. 404 when the server keeps no permits. Send Idempotency-Key to make a retry safe.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits (the `ApplyPermit` operationId).
+	ApplyPermitWithBodyWithResponse(ctx context.Context, params *ApplyPermitParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ApplyPermitResponse, error)
+
+	// ApplyPermitWithResponse Apply for a permit; granted when nothing is pending
+	//
+	// Roles: admin, intake, officer. A refusal under the law is 409 citing its section; the denied permit is stored. 404 when the server keeps no permits. Send Idempotency-Key to make a retry safe.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits (the `ApplyPermit` operationId).
+	ApplyPermitWithResponse(ctx context.Context, params *ApplyPermitParams, body ApplyPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*ApplyPermitResponse, error)
+
+	// FindPermitsDueWithResponse The officer's list: permits, agreements and reports needing action, soonest first
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/permits/due (the `FindPermitsDue` operationId).
+	FindPermitsDueWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*FindPermitsDueResponse, error)
+
+	// GetPermitWithResponse A permit
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/permits/{id} (the `GetPermit` operationId).
+	GetPermitWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*GetPermitResponse, error)
+
+	// ActOnPermitWithBodyWithResponse Revoke, suspend or not renew a permit on a ground of its kind
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/action (the `ActOnPermit` operationId).
+	ActOnPermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ActOnPermitResponse, error)
+
+	// ActOnPermitWithResponse Revoke, suspend or not renew a permit on a ground of its kind
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/action (the `ActOnPermit` operationId).
+	ActOnPermitWithResponse(ctx context.Context, id int64, body ActOnPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*ActOnPermitResponse, error)
+
+	// AppealPermitWithBodyWithResponse File a notice of appeal (5-18(f))
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/appeal (the `AppealPermit` operationId).
+	AppealPermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AppealPermitResponse, error)
+
+	// AppealPermitWithResponse File a notice of appeal (5-18(f))
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/appeal (the `AppealPermit` operationId).
+	AppealPermitWithResponse(ctx context.Context, id int64, body AppealPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*AppealPermitResponse, error)
+
+	// DecidePermitAppealWithBodyWithResponse Record the council's order on an appeal (5-18(f)(1)-(3))
+	//
+	// Roles: admin, intake. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/appeal-order (the `DecidePermitAppeal` operationId).
+	DecidePermitAppealWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DecidePermitAppealResponse, error)
+
+	// DecidePermitAppealWithResponse Record the council's order on an appeal (5-18(f)(1)-(3))
+	//
+	// Roles: admin, intake. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/appeal-order (the `DecidePermitAppeal` operationId).
+	DecidePermitAppealWithResponse(ctx context.Context, id int64, body DecidePermitAppealJSONRequestBody, reqEditors ...RequestEditorFn) (*DecidePermitAppealResponse, error)
+
+	// UpdatePermitApplicationWithBodyWithResponse Replace a pending permit's application
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/application (the `UpdatePermitApplication` operationId).
+	UpdatePermitApplicationWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePermitApplicationResponse, error)
+
+	// UpdatePermitApplicationWithResponse Replace a pending permit's application
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/application (the `UpdatePermitApplication` operationId).
+	UpdatePermitApplicationWithResponse(ctx context.Context, id int64, body UpdatePermitApplicationJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePermitApplicationResponse, error)
+
+	// ChangePermitContactsWithBodyWithResponse Change a kennel's designated contact persons (5-18.2(b)(1))
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/contacts (the `ChangePermitContacts` operationId).
+	ChangePermitContactsWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChangePermitContactsResponse, error)
+
+	// ChangePermitContactsWithResponse Change a kennel's designated contact persons (5-18.2(b)(1))
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/contacts (the `ChangePermitContacts` operationId).
+	ChangePermitContactsWithResponse(ctx context.Context, id int64, body ChangePermitContactsJSONRequestBody, reqEditors ...RequestEditorFn) (*ChangePermitContactsResponse, error)
+
+	// GrantPermitWithBodyWithResponse Grant a pending permit
+	//
+	// Roles: admin, intake. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/grant (the `GrantPermit` operationId).
+	GrantPermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GrantPermitResponse, error)
+
+	// GrantPermitWithResponse Grant a pending permit
+	//
+	// Roles: admin, intake. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/grant (the `GrantPermit` operationId).
+	GrantPermitWithResponse(ctx context.Context, id int64, body GrantPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*GrantPermitResponse, error)
+
+	// InspectPermitWithBodyWithResponse Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/inspection (the `InspectPermit` operationId).
+	InspectPermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*InspectPermitResponse, error)
+
+	// InspectPermitWithResponse Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/inspection (the `InspectPermit` operationId).
+	InspectPermitWithResponse(ctx context.Context, id int64, body InspectPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*InspectPermitResponse, error)
+
+	// RegisterPermitWithBodyWithResponse Record a stable's annual registration (5-105)
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/registration (the `RegisterPermit` operationId).
+	RegisterPermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterPermitResponse, error)
+
+	// RegisterPermitWithResponse Record a stable's annual registration (5-105)
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/registration (the `RegisterPermit` operationId).
+	RegisterPermitWithResponse(ctx context.Context, id int64, body RegisterPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterPermitResponse, error)
+
+	// RenewPermitWithBodyWithResponse Renew a permit: a new permit for the next term
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/renew (the `RenewPermit` operationId).
+	RenewPermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RenewPermitResponse, error)
+
+	// RenewPermitWithResponse Renew a permit: a new permit for the next term
+	//
+	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/renew (the `RenewPermit` operationId).
+	RenewPermitWithResponse(ctx context.Context, id int64, body RenewPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*RenewPermitResponse, error)
+
 	// CreateQuarantineWithBodyWithResponse Order a quarantine
 	//
 	// Roles: admin, intake, officer.
@@ -6109,6 +11341,60 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/quarantines/{id}/release (the `ReleaseQuarantine` operationId).
 	ReleaseQuarantineWithResponse(ctx context.Context, id int64, body ReleaseQuarantineJSONRequestBody, reqEditors ...RequestEditorFn) (*ReleaseQuarantineResponse, error)
 
+	// GetCashUpWithResponse A day's takings by method and fee
+	//
+	// Roles: admin, clinic, intake. A clinic sees only its own site. format=csv answers the same as text/csv (a download). 404 when the server keeps no payments.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/reports/cash-up (the `GetCashUp` operationId).
+	GetCashUpWithResponse(ctx context.Context, params *GetCashUpParams, reqEditors ...RequestEditorFn) (*GetCashUpResponse, error)
+
+	// CloseCashUpWithBodyWithResponse Close a till's day: nothing more is recorded on it
+	//
+	// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/reports/cash-up/close (the `CloseCashUp` operationId).
+	CloseCashUpWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CloseCashUpResponse, error)
+
+	// CloseCashUpWithResponse Close a till's day: nothing more is recorded on it
+	//
+	// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/reports/cash-up/close (the `CloseCashUp` operationId).
+	CloseCashUpWithResponse(ctx context.Context, body CloseCashUpJSONRequestBody, reqEditors ...RequestEditorFn) (*CloseCashUpResponse, error)
+
+	// GetIntakeReportWithResponse Intakes and how stays ended, by month
+	//
+	// Roles: admin, intake, officer. format=csv answers the rows as text/csv. 404 when the server keeps no payments.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/reports/intakes (the `GetIntakeReport` operationId).
+	GetIntakeReportWithResponse(ctx context.Context, params *GetIntakeReportParams, reqEditors ...RequestEditorFn) (*GetIntakeReportResponse, error)
+
+	// GetSalesReportWithResponse Licences sold in a period, by month, city, species and fee
+	//
+	// Roles: admin, intake, officer. format=csv answers the rows as text/csv, format=svg a bar chart of licences sold by month (image/svg+xml). 404 when the server keeps no payments.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/reports/licences (the `GetSalesReport` operationId).
+	GetSalesReportWithResponse(ctx context.Context, params *GetSalesReportParams, reqEditors ...RequestEditorFn) (*GetSalesReportResponse, error)
+
+	// GetRemittanceWithResponse A clinic's monthly remittance (Minneapolis 64.30)
+	//
+	// Roles: admin, clinic, intake. A clinic sees only its own. 404 when the server keeps no payments.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/reports/remittance (the `GetRemittance` operationId).
+	GetRemittanceWithResponse(ctx context.Context, params *GetRemittanceParams, reqEditors ...RequestEditorFn) (*GetRemittanceResponse, error)
+
 	// FindScansWithResponse Recent scans
 	//
 	// Roles: admin, intake, officer.
@@ -6144,6 +11430,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/scans/stream (the `StreamScans` operationId).
 	StreamScansWithResponse(ctx context.Context, params *StreamScansParams, reqEditors ...RequestEditorFn) (*StreamScansResponse, error)
+
+	// GetSettlementWithResponse Whether a subject's charges are settled
+	//
+	// Roles: admin, clinic, intake, officer. 404 when the server keeps no payments.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/settlement (the `GetSettlement` operationId).
+	GetSettlementWithResponse(ctx context.Context, params *GetSettlementParams, reqEditors ...RequestEditorFn) (*GetSettlementResponse, error)
 
 	// FindTagBatchesWithResponse Tag batches
 	//
@@ -6257,6 +11552,518 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /metrics (the `Metrics` operationId).
 	MetricsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*MetricsResponse, error)
+}
+
+type FindAdoptionAgreementsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AgreementViewList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r FindAdoptionAgreementsResponse) GetJSON200() *AgreementViewList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r FindAdoptionAgreementsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r FindAdoptionAgreementsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r FindAdoptionAgreementsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r FindAdoptionAgreementsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r FindAdoptionAgreementsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r FindAdoptionAgreementsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r FindAdoptionAgreementsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r FindAdoptionAgreementsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r FindAdoptionAgreementsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateAdoptionAgreementResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *AdoptionAgreement
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateAdoptionAgreementResponse) GetJSON201() *AdoptionAgreement {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateAdoptionAgreementResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateAdoptionAgreementResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateAdoptionAgreementResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateAdoptionAgreementResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateAdoptionAgreementResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateAdoptionAgreementResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateAdoptionAgreementResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateAdoptionAgreementResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateAdoptionAgreementResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateAdoptionAgreementResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateAdoptionAgreementResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RecordSterilisationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AdoptionAgreement
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RecordSterilisationResponse) GetJSON200() *AdoptionAgreement {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RecordSterilisationResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RecordSterilisationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RecordSterilisationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RecordSterilisationResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RecordSterilisationResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r RecordSterilisationResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RecordSterilisationResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RecordSterilisationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RecordSterilisationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RecordSterilisationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RecordSterilisationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type FindAnimalReportsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AnimalReportList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r FindAnimalReportsResponse) GetJSON200() *AnimalReportList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r FindAnimalReportsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r FindAnimalReportsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r FindAnimalReportsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r FindAnimalReportsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r FindAnimalReportsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r FindAnimalReportsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r FindAnimalReportsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r FindAnimalReportsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r FindAnimalReportsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateAnimalReportResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *AnimalReport
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateAnimalReportResponse) GetJSON201() *AnimalReport {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateAnimalReportResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateAnimalReportResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateAnimalReportResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateAnimalReportResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateAnimalReportResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateAnimalReportResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateAnimalReportResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateAnimalReportResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateAnimalReportResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateAnimalReportResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateAnimalReportResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CloseAnimalReportResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AnimalReport
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CloseAnimalReportResponse) GetJSON200() *AnimalReport {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CloseAnimalReportResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CloseAnimalReportResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CloseAnimalReportResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CloseAnimalReportResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CloseAnimalReportResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CloseAnimalReportResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CloseAnimalReportResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CloseAnimalReportResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CloseAnimalReportResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CloseAnimalReportResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CloseAnimalReportResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 type FindAnimalsResponse struct {
@@ -6677,6 +12484,8 @@ type AddChipResponse struct {
 	JSON409 *Conflict
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *TooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Ambiguous
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 }
@@ -6716,6 +12525,11 @@ func (r AddChipResponse) GetJSON413() *TooLarge {
 	return r.JSON413
 }
 
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r AddChipResponse) GetJSON422() *Ambiguous {
+	return r.JSON422
+}
+
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
 func (r AddChipResponse) GetJSON500() *Internal {
 	return r.JSON500
@@ -6744,6 +12558,172 @@ func (r AddChipResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AddChipResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListAnimalExemptionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ExemptionList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListAnimalExemptionsResponse) GetJSON200() *ExemptionList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListAnimalExemptionsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListAnimalExemptionsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListAnimalExemptionsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListAnimalExemptionsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListAnimalExemptionsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListAnimalExemptionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListAnimalExemptionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListAnimalExemptionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListAnimalExemptionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UploadAnimalPhotoResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Animal
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r UploadAnimalPhotoResponse) GetJSON201() *Animal {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UploadAnimalPhotoResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UploadAnimalPhotoResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UploadAnimalPhotoResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UploadAnimalPhotoResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r UploadAnimalPhotoResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UploadAnimalPhotoResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UploadAnimalPhotoResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r UploadAnimalPhotoResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UploadAnimalPhotoResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UploadAnimalPhotoResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UploadAnimalPhotoResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7054,6 +13034,82 @@ func (r CreateBiteResponse) ContentType() string {
 	return ""
 }
 
+type FindChargesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ChargeList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r FindChargesResponse) GetJSON200() *ChargeList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r FindChargesResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r FindChargesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r FindChargesResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r FindChargesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r FindChargesResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r FindChargesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r FindChargesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r FindChargesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r FindChargesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type RemoveChipResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7124,6 +13180,248 @@ func (r RemoveChipResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RemoveChipResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type FindDepositsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DepositList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r FindDepositsResponse) GetJSON200() *DepositList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r FindDepositsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r FindDepositsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r FindDepositsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r FindDepositsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r FindDepositsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r FindDepositsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r FindDepositsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r FindDepositsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ForfeitDepositResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Charge
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ForfeitDepositResponse) GetJSON200() *Charge {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ForfeitDepositResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ForfeitDepositResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ForfeitDepositResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ForfeitDepositResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ForfeitDepositResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ForfeitDepositResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ForfeitDepositResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ForfeitDepositResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ForfeitDepositResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ForfeitDepositResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RefundDepositResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Payment
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r RefundDepositResponse) GetJSON201() *Payment {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RefundDepositResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RefundDepositResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RefundDepositResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RefundDepositResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RefundDepositResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r RefundDepositResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RefundDepositResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RefundDepositResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RefundDepositResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RefundDepositResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RefundDepositResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7372,6 +13670,96 @@ func (r ListDevicesResponse) ContentType() string {
 	return ""
 }
 
+type CreateExemptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Exemption
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateExemptionResponse) GetJSON201() *Exemption {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateExemptionResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateExemptionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateExemptionResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateExemptionResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreateExemptionResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateExemptionResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateExemptionResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateExemptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateExemptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateExemptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateExemptionResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type FindImpoundmentsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -7608,6 +13996,96 @@ func (r UpdateImpoundmentResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r UpdateImpoundmentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ChargeRedemptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *RedemptionCharges
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r ChargeRedemptionResponse) GetJSON201() *RedemptionCharges {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ChargeRedemptionResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ChargeRedemptionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ChargeRedemptionResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ChargeRedemptionResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ChargeRedemptionResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ChargeRedemptionResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ChargeRedemptionResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ChargeRedemptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ChargeRedemptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ChargeRedemptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ChargeRedemptionResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -8298,6 +14776,8 @@ type LookupResponse struct {
 	JSON403 *Forbidden
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Ambiguous
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 }
@@ -8325,6 +14805,11 @@ func (r LookupResponse) GetJSON403() *Forbidden {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r LookupResponse) GetJSON404() *NotFound {
 	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r LookupResponse) GetJSON422() *Ambiguous {
+	return r.JSON422
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -8727,6 +15212,1515 @@ func (r UpdateOwnerResponse) ContentType() string {
 	return ""
 }
 
+// CreatePaymentResponse200Headers the declared response headers of an HTTP 200 response for CreatePayment
+type CreatePaymentResponse200Headers struct {
+	IdempotentReplayed *string
+}
+
+// CreatePaymentResponse201Headers the declared response headers of an HTTP 201 response for CreatePayment
+type CreatePaymentResponse201Headers struct {
+	IdempotentReplayed *string
+}
+
+type CreatePaymentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Receipt
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Receipt
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CreatePaymentResponse200Headers
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreatePaymentResponse201Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r CreatePaymentResponse) GetJSON200() *Receipt {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreatePaymentResponse) GetJSON201() *Receipt {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreatePaymentResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreatePaymentResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreatePaymentResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreatePaymentResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CreatePaymentResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreatePaymentResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreatePaymentResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CreatePaymentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreatePaymentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreatePaymentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreatePaymentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetPaymentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Receipt
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPaymentResponse) GetJSON200() *Receipt {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetPaymentResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetPaymentResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetPaymentResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPaymentResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPaymentResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPaymentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPaymentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPaymentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPaymentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RefundPaymentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Receipt
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Receipt
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RefundPaymentResponse) GetJSON200() *Receipt {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r RefundPaymentResponse) GetJSON201() *Receipt {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RefundPaymentResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RefundPaymentResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RefundPaymentResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RefundPaymentResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RefundPaymentResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r RefundPaymentResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RefundPaymentResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RefundPaymentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RefundPaymentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RefundPaymentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RefundPaymentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type VoidPaymentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Receipt
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Receipt
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r VoidPaymentResponse) GetJSON200() *Receipt {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r VoidPaymentResponse) GetJSON201() *Receipt {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r VoidPaymentResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r VoidPaymentResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r VoidPaymentResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r VoidPaymentResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r VoidPaymentResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r VoidPaymentResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r VoidPaymentResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r VoidPaymentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r VoidPaymentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r VoidPaymentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r VoidPaymentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type FindPermitsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PermitList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r FindPermitsResponse) GetJSON200() *PermitList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r FindPermitsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r FindPermitsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r FindPermitsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r FindPermitsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r FindPermitsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r FindPermitsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r FindPermitsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r FindPermitsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r FindPermitsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ApplyPermitResponse201Headers the declared response headers of an HTTP 201 response for ApplyPermit
+type ApplyPermitResponse201Headers struct {
+	IdempotentReplayed *string
+}
+
+type ApplyPermitResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Permit
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *ApplyPermitResponse201Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r ApplyPermitResponse) GetJSON201() *Permit {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ApplyPermitResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ApplyPermitResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ApplyPermitResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ApplyPermitResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ApplyPermitResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ApplyPermitResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ApplyPermitResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ApplyPermitResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ApplyPermitResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ApplyPermitResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ApplyPermitResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type FindPermitsDueResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DueItemList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r FindPermitsDueResponse) GetJSON200() *DueItemList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r FindPermitsDueResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r FindPermitsDueResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r FindPermitsDueResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r FindPermitsDueResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r FindPermitsDueResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r FindPermitsDueResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r FindPermitsDueResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r FindPermitsDueResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetPermitResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Permit
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPermitResponse) GetJSON200() *Permit {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetPermitResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetPermitResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetPermitResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPermitResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPermitResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPermitResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPermitResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPermitResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPermitResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ActOnPermitResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Permit
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ActOnPermitResponse) GetJSON200() *Permit {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ActOnPermitResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ActOnPermitResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ActOnPermitResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ActOnPermitResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ActOnPermitResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ActOnPermitResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ActOnPermitResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ActOnPermitResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ActOnPermitResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ActOnPermitResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ActOnPermitResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type AppealPermitResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Permit
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AppealPermitResponse) GetJSON200() *Permit {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r AppealPermitResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r AppealPermitResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r AppealPermitResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r AppealPermitResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r AppealPermitResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r AppealPermitResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r AppealPermitResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r AppealPermitResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AppealPermitResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AppealPermitResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AppealPermitResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DecidePermitAppealResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Permit
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DecidePermitAppealResponse) GetJSON200() *Permit {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DecidePermitAppealResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DecidePermitAppealResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r DecidePermitAppealResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DecidePermitAppealResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r DecidePermitAppealResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r DecidePermitAppealResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DecidePermitAppealResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r DecidePermitAppealResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DecidePermitAppealResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DecidePermitAppealResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DecidePermitAppealResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type UpdatePermitApplicationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Permit
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdatePermitApplicationResponse) GetJSON200() *Permit {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r UpdatePermitApplicationResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r UpdatePermitApplicationResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r UpdatePermitApplicationResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r UpdatePermitApplicationResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r UpdatePermitApplicationResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r UpdatePermitApplicationResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r UpdatePermitApplicationResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdatePermitApplicationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdatePermitApplicationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdatePermitApplicationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdatePermitApplicationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ChangePermitContactsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Permit
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ChangePermitContactsResponse) GetJSON200() *Permit {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ChangePermitContactsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ChangePermitContactsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ChangePermitContactsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ChangePermitContactsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ChangePermitContactsResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ChangePermitContactsResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ChangePermitContactsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ChangePermitContactsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ChangePermitContactsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ChangePermitContactsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ChangePermitContactsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GrantPermitResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Permit
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GrantPermitResponse) GetJSON200() *Permit {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GrantPermitResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GrantPermitResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GrantPermitResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GrantPermitResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r GrantPermitResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r GrantPermitResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GrantPermitResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GrantPermitResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GrantPermitResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GrantPermitResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GrantPermitResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type InspectPermitResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Permit
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r InspectPermitResponse) GetJSON200() *Permit {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r InspectPermitResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r InspectPermitResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r InspectPermitResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r InspectPermitResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r InspectPermitResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r InspectPermitResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r InspectPermitResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r InspectPermitResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r InspectPermitResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r InspectPermitResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r InspectPermitResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RegisterPermitResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Permit
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RegisterPermitResponse) GetJSON200() *Permit {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RegisterPermitResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RegisterPermitResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RegisterPermitResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RegisterPermitResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RegisterPermitResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r RegisterPermitResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RegisterPermitResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RegisterPermitResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RegisterPermitResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RegisterPermitResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RegisterPermitResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RenewPermitResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Permit
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RenewPermitResponse) GetJSON200() *Permit {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RenewPermitResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RenewPermitResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RenewPermitResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RenewPermitResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RenewPermitResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r RenewPermitResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RenewPermitResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RenewPermitResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RenewPermitResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RenewPermitResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RenewPermitResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type CreateQuarantineResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8893,6 +16887,400 @@ func (r ReleaseQuarantineResponse) ContentType() string {
 	return ""
 }
 
+type GetCashUpResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CashUp
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetCashUpResponse) GetJSON200() *CashUp {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetCashUpResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCashUpResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetCashUpResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetCashUpResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetCashUpResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCashUpResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCashUpResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCashUpResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCashUpResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CloseCashUpResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *DayClose
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CloseCashUpResponse) GetJSON201() *DayClose {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CloseCashUpResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CloseCashUpResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CloseCashUpResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CloseCashUpResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r CloseCashUpResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CloseCashUpResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CloseCashUpResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r CloseCashUpResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CloseCashUpResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CloseCashUpResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CloseCashUpResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetIntakeReportResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *IntakeReport
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetIntakeReportResponse) GetJSON200() *IntakeReport {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetIntakeReportResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetIntakeReportResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetIntakeReportResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetIntakeReportResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetIntakeReportResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetIntakeReportResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetIntakeReportResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetIntakeReportResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetIntakeReportResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetSalesReportResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SalesReport
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetSalesReportResponse) GetJSON200() *SalesReport {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetSalesReportResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetSalesReportResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetSalesReportResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetSalesReportResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetSalesReportResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSalesReportResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSalesReportResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSalesReportResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSalesReportResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetRemittanceResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Remittance
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetRemittanceResponse) GetJSON200() *Remittance {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetRemittanceResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetRemittanceResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetRemittanceResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetRemittanceResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetRemittanceResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetRemittanceResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetRemittanceResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetRemittanceResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetRemittanceResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type FindScansResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -8986,6 +17374,8 @@ type PostScanResponse struct {
 	JSON409 *Conflict
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *TooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *Ambiguous
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *Internal
 }
@@ -9023,6 +17413,11 @@ func (r PostScanResponse) GetJSON409() *Conflict {
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
 func (r PostScanResponse) GetJSON413() *TooLarge {
 	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r PostScanResponse) GetJSON422() *Ambiguous {
+	return r.JSON422
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -9122,6 +17517,82 @@ func (r StreamScansResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r StreamScansResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetSettlementResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Settlement
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetSettlementResponse) GetJSON200() *Settlement {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetSettlementResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetSettlementResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetSettlementResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetSettlementResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetSettlementResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSettlementResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSettlementResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSettlementResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSettlementResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9875,6 +18346,156 @@ func (r MetricsResponse) ContentType() string {
 	return ""
 }
 
+// FindAdoptionAgreementsWithResponse Adoption agreements with their status
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/adoption-agreements (the `FindAdoptionAgreements` operationId).
+func (c *ClientWithResponses) FindAdoptionAgreementsWithResponse(ctx context.Context, params *FindAdoptionAgreementsParams, reqEditors ...RequestEditorFn) (*FindAdoptionAgreementsResponse, error) {
+	rsp, err := c.FindAdoptionAgreements(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFindAdoptionAgreementsResponse(rsp)
+}
+
+// CreateAdoptionAgreementWithBodyWithResponse Record a shelter adoption's sterilisation agreement and deposit (Minneapolis 64.140)
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
+func (c *ClientWithResponses) CreateAdoptionAgreementWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateAdoptionAgreementResponse, error) {
+	rsp, err := c.CreateAdoptionAgreementWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateAdoptionAgreementResponse(rsp)
+}
+
+// CreateAdoptionAgreementWithResponse Record a shelter adoption's sterilisation agreement and deposit (Minneapolis 64.140)
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
+func (c *ClientWithResponses) CreateAdoptionAgreementWithResponse(ctx context.Context, body CreateAdoptionAgreementJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAdoptionAgreementResponse, error) {
+	rsp, err := c.CreateAdoptionAgreement(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateAdoptionAgreementResponse(rsp)
+}
+
+// RecordSterilisationWithBodyWithResponse Record the veterinarian's statement of sterilisation (64.140(b))
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/adoption-agreements/{id}/sterilised (the `RecordSterilisation` operationId).
+func (c *ClientWithResponses) RecordSterilisationWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecordSterilisationResponse, error) {
+	rsp, err := c.RecordSterilisationWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecordSterilisationResponse(rsp)
+}
+
+// RecordSterilisationWithResponse Record the veterinarian's statement of sterilisation (64.140(b))
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/adoption-agreements/{id}/sterilised (the `RecordSterilisation` operationId).
+func (c *ClientWithResponses) RecordSterilisationWithResponse(ctx context.Context, id int64, body RecordSterilisationJSONRequestBody, reqEditors ...RequestEditorFn) (*RecordSterilisationResponse, error) {
+	rsp, err := c.RecordSterilisation(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecordSterilisationResponse(rsp)
+}
+
+// FindAnimalReportsWithResponse Bite and rabies-suspect reports
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/animal-reports (the `FindAnimalReports` operationId).
+func (c *ClientWithResponses) FindAnimalReportsWithResponse(ctx context.Context, params *FindAnimalReportsParams, reqEditors ...RequestEditorFn) (*FindAnimalReportsResponse, error) {
+	rsp, err := c.FindAnimalReports(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFindAnimalReportsResponse(rsp)
+}
+
+// CreateAnimalReportWithBodyWithResponse Take in a bite (66.60) or rabies-suspect (66.70) report
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/animal-reports (the `CreateAnimalReport` operationId).
+func (c *ClientWithResponses) CreateAnimalReportWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateAnimalReportResponse, error) {
+	rsp, err := c.CreateAnimalReportWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateAnimalReportResponse(rsp)
+}
+
+// CreateAnimalReportWithResponse Take in a bite (66.60) or rabies-suspect (66.70) report
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/animal-reports (the `CreateAnimalReport` operationId).
+func (c *ClientWithResponses) CreateAnimalReportWithResponse(ctx context.Context, body CreateAnimalReportJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAnimalReportResponse, error) {
+	rsp, err := c.CreateAnimalReport(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateAnimalReportResponse(rsp)
+}
+
+// CloseAnimalReportWithBodyWithResponse Close a report
+//
+// Roles: admin, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/animal-reports/{id}/close (the `CloseAnimalReport` operationId).
+func (c *ClientWithResponses) CloseAnimalReportWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CloseAnimalReportResponse, error) {
+	rsp, err := c.CloseAnimalReportWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCloseAnimalReportResponse(rsp)
+}
+
+// CloseAnimalReportWithResponse Close a report
+//
+// Roles: admin, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/animal-reports/{id}/close (the `CloseAnimalReport` operationId).
+func (c *ClientWithResponses) CloseAnimalReportWithResponse(ctx context.Context, id int64, body CloseAnimalReportJSONRequestBody, reqEditors ...RequestEditorFn) (*CloseAnimalReportResponse, error) {
+	rsp, err := c.CloseAnimalReport(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCloseAnimalReportResponse(rsp)
+}
+
 // FindAnimalsWithResponse Find animals
 //
 // Roles: admin, clinic, intake, officer.
@@ -10010,6 +18631,36 @@ func (c *ClientWithResponses) AddChipWithResponse(ctx context.Context, id int64,
 	return ParseAddChipResponse(rsp)
 }
 
+// ListAnimalExemptionsWithResponse An animal's fee exemptions
+//
+// Roles: admin, clinic, intake, officer.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/animals/{id}/exemptions (the `ListAnimalExemptions` operationId).
+func (c *ClientWithResponses) ListAnimalExemptionsWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*ListAnimalExemptionsResponse, error) {
+	rsp, err := c.ListAnimalExemptions(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListAnimalExemptionsResponse(rsp)
+}
+
+// UploadAnimalPhotoWithBodyWithResponse Upload an animal's photograph
+//
+// Roles: admin, clinic, intake. The body is the image itself, JPEG, PNG, WebP or GIF (its type read from its first bytes); the server names the file and answers the animal with its new photo. 404 when the server keeps no photographs.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/animals/{id}/photo (the `UploadAnimalPhoto` operationId).
+func (c *ClientWithResponses) UploadAnimalPhotoWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UploadAnimalPhotoResponse, error) {
+	rsp, err := c.UploadAnimalPhotoWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUploadAnimalPhotoResponse(rsp)
+}
+
 // GetAnimalRecordWithResponse The lookup answer for an animal
 //
 // Roles: admin, clinic, intake, officer.
@@ -10085,6 +18736,21 @@ func (c *ClientWithResponses) CreateBiteWithResponse(ctx context.Context, body C
 	return ParseCreateBiteResponse(rsp)
 }
 
+// FindChargesWithResponse The charges raised on a licence, impoundment or permit
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no payments.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/charges (the `FindCharges` operationId).
+func (c *ClientWithResponses) FindChargesWithResponse(ctx context.Context, params *FindChargesParams, reqEditors ...RequestEditorFn) (*FindChargesResponse, error) {
+	rsp, err := c.FindCharges(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFindChargesResponse(rsp)
+}
+
 // RemoveChipWithResponse Remove a chip entered in error
 //
 // Roles: admin, clinic, intake.
@@ -10098,6 +18764,66 @@ func (c *ClientWithResponses) RemoveChipWithResponse(ctx context.Context, id int
 		return nil, err
 	}
 	return ParseRemoveChipResponse(rsp)
+}
+
+// FindDepositsWithResponse Sterilisation deposits awaiting proof (Minneapolis 62.40(c)), soonest due first
+//
+// Roles: admin, intake, officer. 404 when the server keeps no payments.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/deposits (the `FindDeposits` operationId).
+func (c *ClientWithResponses) FindDepositsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*FindDepositsResponse, error) {
+	rsp, err := c.FindDeposits(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFindDepositsResponse(rsp)
+}
+
+// ForfeitDepositWithResponse Forfeit a sterilisation deposit after 45 days without proof
+//
+// Roles: admin, intake, officer. The id is the deposit's charge. 404 when the server keeps no payments.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/deposits/{id}/forfeit (the `ForfeitDeposit` operationId).
+func (c *ClientWithResponses) ForfeitDepositWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*ForfeitDepositResponse, error) {
+	rsp, err := c.ForfeitDeposit(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseForfeitDepositResponse(rsp)
+}
+
+// RefundDepositWithBodyWithResponse Refund a sterilisation deposit on proof of sterilisation
+//
+// Roles: admin, intake, officer. The id is the deposit's charge. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/deposits/{id}/refund (the `RefundDeposit` operationId).
+func (c *ClientWithResponses) RefundDepositWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RefundDepositResponse, error) {
+	rsp, err := c.RefundDepositWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRefundDepositResponse(rsp)
+}
+
+// RefundDepositWithResponse Refund a sterilisation deposit on proof of sterilisation
+//
+// Roles: admin, intake, officer. The id is the deposit's charge. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/deposits/{id}/refund (the `RefundDeposit` operationId).
+func (c *ClientWithResponses) RefundDepositWithResponse(ctx context.Context, id int64, body RefundDepositJSONRequestBody, reqEditors ...RequestEditorFn) (*RefundDepositResponse, error) {
+	rsp, err := c.RefundDeposit(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRefundDepositResponse(rsp)
 }
 
 // CreateDesignationWithBodyWithResponse Declare an animal dangerous or potentially dangerous
@@ -10175,6 +18901,36 @@ func (c *ClientWithResponses) ListDevicesWithResponse(ctx context.Context, reqEd
 	return ParseListDevicesResponse(rsp)
 }
 
+// CreateExemptionWithBodyWithResponse Grant an animal a fee exemption (service dog, foster)
+//
+// Roles: admin, intake. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/exemptions (the `CreateExemption` operationId).
+func (c *ClientWithResponses) CreateExemptionWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateExemptionResponse, error) {
+	rsp, err := c.CreateExemptionWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateExemptionResponse(rsp)
+}
+
+// CreateExemptionWithResponse Grant an animal a fee exemption (service dog, foster)
+//
+// Roles: admin, intake. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/exemptions (the `CreateExemption` operationId).
+func (c *ClientWithResponses) CreateExemptionWithResponse(ctx context.Context, body CreateExemptionJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateExemptionResponse, error) {
+	rsp, err := c.CreateExemption(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateExemptionResponse(rsp)
+}
+
 // FindImpoundmentsWithResponse Find impoundments
 //
 // Roles: admin, intake, officer.
@@ -10248,6 +19004,36 @@ func (c *ClientWithResponses) UpdateImpoundmentWithResponse(ctx context.Context,
 		return nil, err
 	}
 	return ParseUpdateImpoundmentResponse(rsp)
+}
+
+// ChargeRedemptionWithBodyWithResponse Raise a redemption's charges, with the amounts of fees set by resolution
+//
+// Roles: admin, intake, officer. entered_cents gives, by fee code, the amounts the law leaves to a resolution; not_set lists the codes still without one. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/impoundments/{id}/charges (the `ChargeRedemption` operationId).
+func (c *ClientWithResponses) ChargeRedemptionWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChargeRedemptionResponse, error) {
+	rsp, err := c.ChargeRedemptionWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChargeRedemptionResponse(rsp)
+}
+
+// ChargeRedemptionWithResponse Raise a redemption's charges, with the amounts of fees set by resolution
+//
+// Roles: admin, intake, officer. entered_cents gives, by fee code, the amounts the law leaves to a resolution; not_set lists the codes still without one. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/impoundments/{id}/charges (the `ChargeRedemption` operationId).
+func (c *ClientWithResponses) ChargeRedemptionWithResponse(ctx context.Context, id int64, body ChargeRedemptionJSONRequestBody, reqEditors ...RequestEditorFn) (*ChargeRedemptionResponse, error) {
+	rsp, err := c.ChargeRedemption(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChargeRedemptionResponse(rsp)
 }
 
 // FindJobsWithResponse Print and engrave jobs
@@ -10533,6 +19319,456 @@ func (c *ClientWithResponses) UpdateOwnerWithResponse(ctx context.Context, id in
 	return ParseUpdateOwnerResponse(rsp)
 }
 
+// CreatePaymentWithBodyWithResponse Take a payment (or record a waiver) against charges
+//
+// Roles: admin, clinic, intake. Charges are settled in the order given; a part payment settles the first first. 404 when the server keeps no payments. Send Idempotency-Key to make a retry safe.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/payments (the `CreatePayment` operationId).
+func (c *ClientWithResponses) CreatePaymentWithBodyWithResponse(ctx context.Context, params *CreatePaymentParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreatePaymentResponse, error) {
+	rsp, err := c.CreatePaymentWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePaymentResponse(rsp)
+}
+
+// CreatePaymentWithResponse Take a payment (or record a waiver) against charges
+//
+// Roles: admin, clinic, intake. Charges are settled in the order given; a part payment settles the first first. 404 when the server keeps no payments. Send Idempotency-Key to make a retry safe.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/payments (the `CreatePayment` operationId).
+func (c *ClientWithResponses) CreatePaymentWithResponse(ctx context.Context, params *CreatePaymentParams, body CreatePaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreatePaymentResponse, error) {
+	rsp, err := c.CreatePayment(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreatePaymentResponse(rsp)
+}
+
+// GetPaymentWithResponse A receipt: the payment and the charges it settled
+//
+// Roles: admin, clinic, intake. A clinic sees only its own site's payments. 404 when the server keeps no payments.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/payments/{id} (the `GetPayment` operationId).
+func (c *ClientWithResponses) GetPaymentWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*GetPaymentResponse, error) {
+	rsp, err := c.GetPayment(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPaymentResponse(rsp)
+}
+
+// RefundPaymentWithBodyWithResponse Give back (part of) a payment
+//
+// Roles: admin, intake. lines name the charges given back; without them the payment's lines are given back in order. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/payments/{id}/refund (the `RefundPayment` operationId).
+func (c *ClientWithResponses) RefundPaymentWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RefundPaymentResponse, error) {
+	rsp, err := c.RefundPaymentWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRefundPaymentResponse(rsp)
+}
+
+// RefundPaymentWithResponse Give back (part of) a payment
+//
+// Roles: admin, intake. lines name the charges given back; without them the payment's lines are given back in order. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/payments/{id}/refund (the `RefundPayment` operationId).
+func (c *ClientWithResponses) RefundPaymentWithResponse(ctx context.Context, id int64, body RefundPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*RefundPaymentResponse, error) {
+	rsp, err := c.RefundPayment(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRefundPaymentResponse(rsp)
+}
+
+// VoidPaymentWithBodyWithResponse Void a payment taken by mistake, the same day, in full
+//
+// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/payments/{id}/void (the `VoidPayment` operationId).
+func (c *ClientWithResponses) VoidPaymentWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*VoidPaymentResponse, error) {
+	rsp, err := c.VoidPaymentWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVoidPaymentResponse(rsp)
+}
+
+// VoidPaymentWithResponse Void a payment taken by mistake, the same day, in full
+//
+// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/payments/{id}/void (the `VoidPayment` operationId).
+func (c *ClientWithResponses) VoidPaymentWithResponse(ctx context.Context, id int64, body VoidPaymentJSONRequestBody, reqEditors ...RequestEditorFn) (*VoidPaymentResponse, error) {
+	rsp, err := c.VoidPayment(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseVoidPaymentResponse(rsp)
+}
+
+// FindPermitsWithResponse Find permits
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/permits (the `FindPermits` operationId).
+func (c *ClientWithResponses) FindPermitsWithResponse(ctx context.Context, params *FindPermitsParams, reqEditors ...RequestEditorFn) (*FindPermitsResponse, error) {
+	rsp, err := c.FindPermits(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFindPermitsResponse(rsp)
+}
+
+// ApplyPermitWithBodyWithResponse Apply for a permit; granted when nothing is pending
+//
+// Roles: admin, intake, officer. A refusal under the law is 409 citing its section; the denied permit is stored. 404 when the server keeps no permits. Send Idempotency-Key to make a retry safe.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits (the `ApplyPermit` operationId).
+func (c *ClientWithResponses) ApplyPermitWithBodyWithResponse(ctx context.Context, params *ApplyPermitParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ApplyPermitResponse, error) {
+	rsp, err := c.ApplyPermitWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseApplyPermitResponse(rsp)
+}
+
+// ApplyPermitWithResponse Apply for a permit; granted when nothing is pending
+//
+// Roles: admin, intake, officer. A refusal under the law is 409 citing its section; the denied permit is stored. 404 when the server keeps no permits. Send Idempotency-Key to make a retry safe.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits (the `ApplyPermit` operationId).
+func (c *ClientWithResponses) ApplyPermitWithResponse(ctx context.Context, params *ApplyPermitParams, body ApplyPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*ApplyPermitResponse, error) {
+	rsp, err := c.ApplyPermit(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseApplyPermitResponse(rsp)
+}
+
+// FindPermitsDueWithResponse The officer's list: permits, agreements and reports needing action, soonest first
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/permits/due (the `FindPermitsDue` operationId).
+func (c *ClientWithResponses) FindPermitsDueWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*FindPermitsDueResponse, error) {
+	rsp, err := c.FindPermitsDue(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFindPermitsDueResponse(rsp)
+}
+
+// GetPermitWithResponse A permit
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/permits/{id} (the `GetPermit` operationId).
+func (c *ClientWithResponses) GetPermitWithResponse(ctx context.Context, id int64, reqEditors ...RequestEditorFn) (*GetPermitResponse, error) {
+	rsp, err := c.GetPermit(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPermitResponse(rsp)
+}
+
+// ActOnPermitWithBodyWithResponse Revoke, suspend or not renew a permit on a ground of its kind
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/action (the `ActOnPermit` operationId).
+func (c *ClientWithResponses) ActOnPermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ActOnPermitResponse, error) {
+	rsp, err := c.ActOnPermitWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseActOnPermitResponse(rsp)
+}
+
+// ActOnPermitWithResponse Revoke, suspend or not renew a permit on a ground of its kind
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/action (the `ActOnPermit` operationId).
+func (c *ClientWithResponses) ActOnPermitWithResponse(ctx context.Context, id int64, body ActOnPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*ActOnPermitResponse, error) {
+	rsp, err := c.ActOnPermit(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseActOnPermitResponse(rsp)
+}
+
+// AppealPermitWithBodyWithResponse File a notice of appeal (5-18(f))
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/appeal (the `AppealPermit` operationId).
+func (c *ClientWithResponses) AppealPermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AppealPermitResponse, error) {
+	rsp, err := c.AppealPermitWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAppealPermitResponse(rsp)
+}
+
+// AppealPermitWithResponse File a notice of appeal (5-18(f))
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/appeal (the `AppealPermit` operationId).
+func (c *ClientWithResponses) AppealPermitWithResponse(ctx context.Context, id int64, body AppealPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*AppealPermitResponse, error) {
+	rsp, err := c.AppealPermit(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAppealPermitResponse(rsp)
+}
+
+// DecidePermitAppealWithBodyWithResponse Record the council's order on an appeal (5-18(f)(1)-(3))
+//
+// Roles: admin, intake. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/appeal-order (the `DecidePermitAppeal` operationId).
+func (c *ClientWithResponses) DecidePermitAppealWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*DecidePermitAppealResponse, error) {
+	rsp, err := c.DecidePermitAppealWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDecidePermitAppealResponse(rsp)
+}
+
+// DecidePermitAppealWithResponse Record the council's order on an appeal (5-18(f)(1)-(3))
+//
+// Roles: admin, intake. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/appeal-order (the `DecidePermitAppeal` operationId).
+func (c *ClientWithResponses) DecidePermitAppealWithResponse(ctx context.Context, id int64, body DecidePermitAppealJSONRequestBody, reqEditors ...RequestEditorFn) (*DecidePermitAppealResponse, error) {
+	rsp, err := c.DecidePermitAppeal(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDecidePermitAppealResponse(rsp)
+}
+
+// UpdatePermitApplicationWithBodyWithResponse Replace a pending permit's application
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/application (the `UpdatePermitApplication` operationId).
+func (c *ClientWithResponses) UpdatePermitApplicationWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdatePermitApplicationResponse, error) {
+	rsp, err := c.UpdatePermitApplicationWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdatePermitApplicationResponse(rsp)
+}
+
+// UpdatePermitApplicationWithResponse Replace a pending permit's application
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/application (the `UpdatePermitApplication` operationId).
+func (c *ClientWithResponses) UpdatePermitApplicationWithResponse(ctx context.Context, id int64, body UpdatePermitApplicationJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePermitApplicationResponse, error) {
+	rsp, err := c.UpdatePermitApplication(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdatePermitApplicationResponse(rsp)
+}
+
+// ChangePermitContactsWithBodyWithResponse Change a kennel's designated contact persons (5-18.2(b)(1))
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/contacts (the `ChangePermitContacts` operationId).
+func (c *ClientWithResponses) ChangePermitContactsWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChangePermitContactsResponse, error) {
+	rsp, err := c.ChangePermitContactsWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChangePermitContactsResponse(rsp)
+}
+
+// ChangePermitContactsWithResponse Change a kennel's designated contact persons (5-18.2(b)(1))
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/contacts (the `ChangePermitContacts` operationId).
+func (c *ClientWithResponses) ChangePermitContactsWithResponse(ctx context.Context, id int64, body ChangePermitContactsJSONRequestBody, reqEditors ...RequestEditorFn) (*ChangePermitContactsResponse, error) {
+	rsp, err := c.ChangePermitContacts(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChangePermitContactsResponse(rsp)
+}
+
+// GrantPermitWithBodyWithResponse Grant a pending permit
+//
+// Roles: admin, intake. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/grant (the `GrantPermit` operationId).
+func (c *ClientWithResponses) GrantPermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*GrantPermitResponse, error) {
+	rsp, err := c.GrantPermitWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGrantPermitResponse(rsp)
+}
+
+// GrantPermitWithResponse Grant a pending permit
+//
+// Roles: admin, intake. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/grant (the `GrantPermit` operationId).
+func (c *ClientWithResponses) GrantPermitWithResponse(ctx context.Context, id int64, body GrantPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*GrantPermitResponse, error) {
+	rsp, err := c.GrantPermit(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGrantPermitResponse(rsp)
+}
+
+// InspectPermitWithBodyWithResponse Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/inspection (the `InspectPermit` operationId).
+func (c *ClientWithResponses) InspectPermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*InspectPermitResponse, error) {
+	rsp, err := c.InspectPermitWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseInspectPermitResponse(rsp)
+}
+
+// InspectPermitWithResponse Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/inspection (the `InspectPermit` operationId).
+func (c *ClientWithResponses) InspectPermitWithResponse(ctx context.Context, id int64, body InspectPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*InspectPermitResponse, error) {
+	rsp, err := c.InspectPermit(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseInspectPermitResponse(rsp)
+}
+
+// RegisterPermitWithBodyWithResponse Record a stable's annual registration (5-105)
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/registration (the `RegisterPermit` operationId).
+func (c *ClientWithResponses) RegisterPermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterPermitResponse, error) {
+	rsp, err := c.RegisterPermitWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRegisterPermitResponse(rsp)
+}
+
+// RegisterPermitWithResponse Record a stable's annual registration (5-105)
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/registration (the `RegisterPermit` operationId).
+func (c *ClientWithResponses) RegisterPermitWithResponse(ctx context.Context, id int64, body RegisterPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterPermitResponse, error) {
+	rsp, err := c.RegisterPermit(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRegisterPermitResponse(rsp)
+}
+
+// RenewPermitWithBodyWithResponse Renew a permit: a new permit for the next term
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/renew (the `RenewPermit` operationId).
+func (c *ClientWithResponses) RenewPermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RenewPermitResponse, error) {
+	rsp, err := c.RenewPermitWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRenewPermitResponse(rsp)
+}
+
+// RenewPermitWithResponse Renew a permit: a new permit for the next term
+//
+// Roles: admin, intake, officer. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/renew (the `RenewPermit` operationId).
+func (c *ClientWithResponses) RenewPermitWithResponse(ctx context.Context, id int64, body RenewPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*RenewPermitResponse, error) {
+	rsp, err := c.RenewPermit(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRenewPermitResponse(rsp)
+}
+
 // CreateQuarantineWithBodyWithResponse Order a quarantine
 //
 // Roles: admin, intake, officer.
@@ -10593,6 +19829,96 @@ func (c *ClientWithResponses) ReleaseQuarantineWithResponse(ctx context.Context,
 	return ParseReleaseQuarantineResponse(rsp)
 }
 
+// GetCashUpWithResponse A day's takings by method and fee
+//
+// Roles: admin, clinic, intake. A clinic sees only its own site. format=csv answers the same as text/csv (a download). 404 when the server keeps no payments.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/reports/cash-up (the `GetCashUp` operationId).
+func (c *ClientWithResponses) GetCashUpWithResponse(ctx context.Context, params *GetCashUpParams, reqEditors ...RequestEditorFn) (*GetCashUpResponse, error) {
+	rsp, err := c.GetCashUp(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCashUpResponse(rsp)
+}
+
+// CloseCashUpWithBodyWithResponse Close a till's day: nothing more is recorded on it
+//
+// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/reports/cash-up/close (the `CloseCashUp` operationId).
+func (c *ClientWithResponses) CloseCashUpWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CloseCashUpResponse, error) {
+	rsp, err := c.CloseCashUpWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCloseCashUpResponse(rsp)
+}
+
+// CloseCashUpWithResponse Close a till's day: nothing more is recorded on it
+//
+// Roles: admin, clinic, intake. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/reports/cash-up/close (the `CloseCashUp` operationId).
+func (c *ClientWithResponses) CloseCashUpWithResponse(ctx context.Context, body CloseCashUpJSONRequestBody, reqEditors ...RequestEditorFn) (*CloseCashUpResponse, error) {
+	rsp, err := c.CloseCashUp(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCloseCashUpResponse(rsp)
+}
+
+// GetIntakeReportWithResponse Intakes and how stays ended, by month
+//
+// Roles: admin, intake, officer. format=csv answers the rows as text/csv. 404 when the server keeps no payments.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/reports/intakes (the `GetIntakeReport` operationId).
+func (c *ClientWithResponses) GetIntakeReportWithResponse(ctx context.Context, params *GetIntakeReportParams, reqEditors ...RequestEditorFn) (*GetIntakeReportResponse, error) {
+	rsp, err := c.GetIntakeReport(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetIntakeReportResponse(rsp)
+}
+
+// GetSalesReportWithResponse Licences sold in a period, by month, city, species and fee
+//
+// Roles: admin, intake, officer. format=csv answers the rows as text/csv, format=svg a bar chart of licences sold by month (image/svg+xml). 404 when the server keeps no payments.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/reports/licences (the `GetSalesReport` operationId).
+func (c *ClientWithResponses) GetSalesReportWithResponse(ctx context.Context, params *GetSalesReportParams, reqEditors ...RequestEditorFn) (*GetSalesReportResponse, error) {
+	rsp, err := c.GetSalesReport(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSalesReportResponse(rsp)
+}
+
+// GetRemittanceWithResponse A clinic's monthly remittance (Minneapolis 64.30)
+//
+// Roles: admin, clinic, intake. A clinic sees only its own. 404 when the server keeps no payments.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/reports/remittance (the `GetRemittance` operationId).
+func (c *ClientWithResponses) GetRemittanceWithResponse(ctx context.Context, params *GetRemittanceParams, reqEditors ...RequestEditorFn) (*GetRemittanceResponse, error) {
+	rsp, err := c.GetRemittance(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetRemittanceResponse(rsp)
+}
+
 // FindScansWithResponse Recent scans
 //
 // Roles: admin, intake, officer.
@@ -10651,6 +19977,21 @@ func (c *ClientWithResponses) StreamScansWithResponse(ctx context.Context, param
 		return nil, err
 	}
 	return ParseStreamScansResponse(rsp)
+}
+
+// GetSettlementWithResponse Whether a subject's charges are settled
+//
+// Roles: admin, clinic, intake, officer. 404 when the server keeps no payments.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/settlement (the `GetSettlement` operationId).
+func (c *ClientWithResponses) GetSettlementWithResponse(ctx context.Context, params *GetSettlementParams, reqEditors ...RequestEditorFn) (*GetSettlementResponse, error) {
+	rsp, err := c.GetSettlement(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSettlementResponse(rsp)
 }
 
 // FindTagBatchesWithResponse Tag batches
@@ -10842,6 +20183,428 @@ func (c *ClientWithResponses) MetricsWithResponse(ctx context.Context, reqEditor
 		return nil, err
 	}
 	return ParseMetricsResponse(rsp)
+}
+
+// ParseFindAdoptionAgreementsResponse parses an HTTP response from a FindAdoptionAgreementsWithResponse call
+func ParseFindAdoptionAgreementsResponse(rsp *http.Response) (*FindAdoptionAgreementsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &FindAdoptionAgreementsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AgreementViewList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateAdoptionAgreementResponse parses an HTTP response from a CreateAdoptionAgreementWithResponse call
+func ParseCreateAdoptionAgreementResponse(rsp *http.Response) (*CreateAdoptionAgreementResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateAdoptionAgreementResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest AdoptionAgreement
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRecordSterilisationResponse parses an HTTP response from a RecordSterilisationWithResponse call
+func ParseRecordSterilisationResponse(rsp *http.Response) (*RecordSterilisationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RecordSterilisationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AdoptionAgreement
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseFindAnimalReportsResponse parses an HTTP response from a FindAnimalReportsWithResponse call
+func ParseFindAnimalReportsResponse(rsp *http.Response) (*FindAnimalReportsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &FindAnimalReportsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AnimalReportList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateAnimalReportResponse parses an HTTP response from a CreateAnimalReportWithResponse call
+func ParseCreateAnimalReportResponse(rsp *http.Response) (*CreateAnimalReportResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateAnimalReportResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest AnimalReport
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCloseAnimalReportResponse parses an HTTP response from a CloseAnimalReportWithResponse call
+func ParseCloseAnimalReportResponse(rsp *http.Response) (*CloseAnimalReportResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CloseAnimalReportResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AnimalReport
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
 }
 
 // ParseFindAnimalsResponse parses an HTTP response from a FindAnimalsWithResponse call
@@ -11239,6 +21002,149 @@ func ParseAddChipResponse(rsp *http.Response) (*AddChipResponse, error) {
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Ambiguous
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListAnimalExemptionsResponse parses an HTTP response from a ListAnimalExemptionsWithResponse call
+func ParseListAnimalExemptionsResponse(rsp *http.Response) (*ListAnimalExemptionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListAnimalExemptionsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ExemptionList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUploadAnimalPhotoResponse parses an HTTP response from a UploadAnimalPhotoWithResponse call
+func ParseUploadAnimalPhotoResponse(rsp *http.Response) (*UploadAnimalPhotoResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UploadAnimalPhotoResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Animal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -11495,6 +21401,67 @@ func ParseCreateBiteResponse(rsp *http.Response) (*CreateBiteResponse, error) {
 	return response, nil
 }
 
+// ParseFindChargesResponse parses an HTTP response from a FindChargesWithResponse call
+func ParseFindChargesResponse(rsp *http.Response) (*FindChargesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &FindChargesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ChargeList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseRemoveChipResponse parses an HTTP response from a RemoveChipWithResponse call
 func ParseRemoveChipResponse(rsp *http.Response) (*RemoveChipResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -11546,6 +21513,203 @@ func ParseRemoveChipResponse(rsp *http.Response) (*RemoveChipResponse, error) {
 			return nil, err
 		}
 		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseFindDepositsResponse parses an HTTP response from a FindDepositsWithResponse call
+func ParseFindDepositsResponse(rsp *http.Response) (*FindDepositsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &FindDepositsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DepositList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseForfeitDepositResponse parses an HTTP response from a ForfeitDepositWithResponse call
+func ParseForfeitDepositResponse(rsp *http.Response) (*ForfeitDepositResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ForfeitDepositResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Charge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRefundDepositResponse parses an HTTP response from a RefundDepositWithResponse call
+func ParseRefundDepositResponse(rsp *http.Response) (*RefundDepositResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RefundDepositResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Payment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
@@ -11756,6 +21920,81 @@ func ParseListDevicesResponse(rsp *http.Response) (*ListDevicesResponse, error) 
 	return response, nil
 }
 
+// ParseCreateExemptionResponse parses an HTTP response from a CreateExemptionWithResponse call
+func ParseCreateExemptionResponse(rsp *http.Response) (*CreateExemptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateExemptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Exemption
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseFindImpoundmentsResponse parses an HTTP response from a FindImpoundmentsWithResponse call
 func ParseFindImpoundmentsResponse(rsp *http.Response) (*FindImpoundmentsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -11898,6 +22137,81 @@ func ParseUpdateImpoundmentResponse(rsp *http.Response) (*UpdateImpoundmentRespo
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseChargeRedemptionResponse parses an HTTP response from a ChargeRedemptionWithResponse call
+func ParseChargeRedemptionResponse(rsp *http.Response) (*ChargeRedemptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ChargeRedemptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest RedemptionCharges
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest Invalid
@@ -12568,6 +22882,13 @@ func ParseLookupResponse(rsp *http.Response) (*LookupResponse, error) {
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Ambiguous
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -12877,6 +23198,1275 @@ func ParseUpdateOwnerResponse(rsp *http.Response) (*UpdateOwnerResponse, error) 
 	return response, nil
 }
 
+// ParseCreatePaymentResponse parses an HTTP response from a CreatePaymentWithResponse call
+func ParseCreatePaymentResponse(rsp *http.Response) (*CreatePaymentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreatePaymentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Receipt
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Receipt
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers CreatePaymentResponse200Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 201:
+		var headers CreatePaymentResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPaymentResponse parses an HTTP response from a GetPaymentWithResponse call
+func ParseGetPaymentResponse(rsp *http.Response) (*GetPaymentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPaymentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Receipt
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRefundPaymentResponse parses an HTTP response from a RefundPaymentWithResponse call
+func ParseRefundPaymentResponse(rsp *http.Response) (*RefundPaymentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RefundPaymentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Receipt
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Receipt
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseVoidPaymentResponse parses an HTTP response from a VoidPaymentWithResponse call
+func ParseVoidPaymentResponse(rsp *http.Response) (*VoidPaymentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &VoidPaymentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Receipt
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Receipt
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseFindPermitsResponse parses an HTTP response from a FindPermitsWithResponse call
+func ParseFindPermitsResponse(rsp *http.Response) (*FindPermitsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &FindPermitsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PermitList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseApplyPermitResponse parses an HTTP response from a ApplyPermitWithResponse call
+func ParseApplyPermitResponse(rsp *http.Response) (*ApplyPermitResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ApplyPermitResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Permit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers ApplyPermitResponse201Headers
+		if values := rsp.Header.Values("Idempotent-Replayed"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Idempotent-Replayed", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.IdempotentReplayed = &value
+		}
+		response.Headers201 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseFindPermitsDueResponse parses an HTTP response from a FindPermitsDueWithResponse call
+func ParseFindPermitsDueResponse(rsp *http.Response) (*FindPermitsDueResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &FindPermitsDueResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DueItemList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetPermitResponse parses an HTTP response from a GetPermitWithResponse call
+func ParseGetPermitResponse(rsp *http.Response) (*GetPermitResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPermitResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Permit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseActOnPermitResponse parses an HTTP response from a ActOnPermitWithResponse call
+func ParseActOnPermitResponse(rsp *http.Response) (*ActOnPermitResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ActOnPermitResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Permit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseAppealPermitResponse parses an HTTP response from a AppealPermitWithResponse call
+func ParseAppealPermitResponse(rsp *http.Response) (*AppealPermitResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AppealPermitResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Permit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDecidePermitAppealResponse parses an HTTP response from a DecidePermitAppealWithResponse call
+func ParseDecidePermitAppealResponse(rsp *http.Response) (*DecidePermitAppealResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DecidePermitAppealResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Permit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseUpdatePermitApplicationResponse parses an HTTP response from a UpdatePermitApplicationWithResponse call
+func ParseUpdatePermitApplicationResponse(rsp *http.Response) (*UpdatePermitApplicationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdatePermitApplicationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Permit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseChangePermitContactsResponse parses an HTTP response from a ChangePermitContactsWithResponse call
+func ParseChangePermitContactsResponse(rsp *http.Response) (*ChangePermitContactsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ChangePermitContactsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Permit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGrantPermitResponse parses an HTTP response from a GrantPermitWithResponse call
+func ParseGrantPermitResponse(rsp *http.Response) (*GrantPermitResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GrantPermitResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Permit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseInspectPermitResponse parses an HTTP response from a InspectPermitWithResponse call
+func ParseInspectPermitResponse(rsp *http.Response) (*InspectPermitResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &InspectPermitResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Permit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRegisterPermitResponse parses an HTTP response from a RegisterPermitWithResponse call
+func ParseRegisterPermitResponse(rsp *http.Response) (*RegisterPermitResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RegisterPermitResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Permit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRenewPermitResponse parses an HTTP response from a RenewPermitWithResponse call
+func ParseRenewPermitResponse(rsp *http.Response) (*RenewPermitResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RenewPermitResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Permit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseCreateQuarantineResponse parses an HTTP response from a CreateQuarantineWithResponse call
 func ParseCreateQuarantineResponse(rsp *http.Response) (*CreateQuarantineResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -13016,6 +24606,325 @@ func ParseReleaseQuarantineResponse(rsp *http.Response) (*ReleaseQuarantineRespo
 	return response, nil
 }
 
+// ParseGetCashUpResponse parses an HTTP response from a GetCashUpWithResponse call
+func ParseGetCashUpResponse(rsp *http.Response) (*GetCashUpResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCashUpResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CashUp
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCloseCashUpResponse parses an HTTP response from a CloseCashUpWithResponse call
+func ParseCloseCashUpResponse(rsp *http.Response) (*CloseCashUpResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CloseCashUpResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest DayClose
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetIntakeReportResponse parses an HTTP response from a GetIntakeReportWithResponse call
+func ParseGetIntakeReportResponse(rsp *http.Response) (*GetIntakeReportResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetIntakeReportResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest IntakeReport
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetSalesReportResponse parses an HTTP response from a GetSalesReportWithResponse call
+func ParseGetSalesReportResponse(rsp *http.Response) (*GetSalesReportResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSalesReportResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SalesReport
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetRemittanceResponse parses an HTTP response from a GetRemittanceWithResponse call
+func ParseGetRemittanceResponse(rsp *http.Response) (*GetRemittanceResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetRemittanceResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Remittance
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseFindScansResponse parses an HTTP response from a FindScansWithResponse call
 func ParseFindScansResponse(rsp *http.Response) (*FindScansResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -13140,6 +25049,13 @@ func ParsePostScanResponse(rsp *http.Response) (*PostScanResponse, error) {
 		}
 		response.JSON413 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Ambiguous
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Internal
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13166,6 +25082,67 @@ func ParseStreamScansResponse(rsp *http.Response) (*StreamScansResponse, error) 
 	}
 
 	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetSettlementResponse parses an HTTP response from a GetSettlementWithResponse call
+func ParseGetSettlementResponse(rsp *http.Response) (*GetSettlementResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSettlementResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Settlement
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest Invalid
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
