@@ -80,7 +80,7 @@ if [ -z "${CHIPDESK_TEST_SMTP:-}" ]; then
 	log "starting aiosmtpd on 127.0.0.1:$smtpport"
 	/usr/bin/python3 -m aiosmtpd -n -l "127.0.0.1:$smtpport" -c aiosmtpd.handlers.Mailbox "$smtpdir/mail" >"$smtpdir/log" 2>&1 &
 	smtppid=$!
-	for _ in $(seq 50); do
+	for _ in $(seq 300); do
 		if (exec 3<>"/dev/tcp/127.0.0.1/$smtpport") 2>/dev/null; then break; fi
 		sleep 0.1
 	done
