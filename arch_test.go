@@ -83,6 +83,60 @@ var importRules = []importRule{
 	},
 }
 
+// doors are the packages a person or a device reaches the application
+// through (docs/architecture.md, "one application layer, many doors"):
+// they parse, call and render, and decide no rule, so they import
+// neither service/rules nor one another. cmd/chipdesk, which assembles
+// them, is no door.
+var doors = []string{"service/httpapi", "service/web", "service/hardware", "service/offline"}
+
+// doorOf returns the door a package belongs to, "" when none.
+func doorOf(path string) string {
+	for _, d := range doors {
+		if hasPrefixPath(path, module+"/"+d) {
+			return d
+		}
+	}
+	return ""
+}
+
+// checkDoors returns the imports of pkgs that break the doors' rule.
+func checkDoors(pkgs []listed) []string {
+	var bad []string
+	for _, p := range pkgs {
+		door := doorOf(p.ImportPath)
+		if door == "" {
+			continue
+		}
+		for _, imp := range p.Imports {
+			switch other := doorOf(imp); {
+			case hasPrefixPath(imp, module+"/service/rules"):
+				bad = append(bad, fmt.Sprintf("%s imports %s: a door asks the application layer (licensing, custody, incidents, lookup), which computes from service/rules", p.ImportPath, imp))
+			case other != "" && other != door:
+				bad = append(bad, fmt.Sprintf("%s imports %s: doors do not import each other; cmd/chipdesk joins them", p.ImportPath, imp))
+			}
+		}
+	}
+	return bad
+}
+
+// TestDoorsDecideNothing: no door imports service/rules or another door.
+func TestDoorsDecideNothing(t *testing.T) {
+	t.Parallel()
+	for _, v := range checkDoors(goList(t, nil, "./service/...")) {
+		t.Error(v)
+	}
+	// The checker finds what it must.
+	broken := []listed{
+		{ImportPath: module + "/service/web", Imports: []string{module + "/service/rules", module + "/service/hardware", module + "/service/licensing"}},
+		{ImportPath: module + "/service/httpapi/sub", Imports: []string{module + "/service/httpapi"}},
+		{ImportPath: module + "/service/cmd/chipdesk", Imports: []string{module + "/service/rules", module + "/service/web"}},
+	}
+	if got := checkDoors(broken); len(got) != 2 {
+		t.Errorf("checkDoors(broken) = %q, want the web's rules and hardware imports only", got)
+	}
+}
+
 // TestServiceFirmwareToolsOnlySim: of firmware-tools, the service may
 // reach only the simulators (firmware-tools/sim), never the toolbox's
 // commands or anything else.

@@ -17,7 +17,7 @@ if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 # --- Debian packages ---------------------------------------------------------
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
-for p in libusb-1.0-0-dev pkg-config postgresql chromium dmtx-utils zbar-tools; do
+for p in libusb-1.0-0-dev pkg-config postgresql chromium dmtx-utils zbar-tools python3-aiosmtpd; do
 	have_pkg "$p" || need+=("$p")
 done
 command -v node >/dev/null || need+=(nodejs)
@@ -33,6 +33,11 @@ if [ ! -d .tools/node/node_modules/zpl-renderer-js ]; then
 	log "installing zpl-renderer-js into .tools/node"
 	npm install --silent --no-audit --no-fund --prefix .tools/node zpl-renderer-js@3.4.0 >/dev/null
 fi
+# The OpenAPI linter (2.77.0 runs on Node 20.19 and later).
+if [ ! -d .tools/node/node_modules/@redocly/cli ]; then
+	log "installing @redocly/cli into .tools/node"
+	npm install --silent --no-audit --no-fund --prefix .tools/node @redocly/cli@2.77.0 >/dev/null
+fi
 
 # --- PostgreSQL on 127.0.0.1 (a private throwaway cluster) -------------------
 pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
@@ -43,7 +48,13 @@ stop_pg() {
 		rm -rf "$pgdir"
 	fi
 }
-trap stop_pg EXIT
+smtppid=""
+smtpdir=""
+stop_smtp() {
+	if [ -n "$smtppid" ]; then kill "$smtppid" 2>/dev/null || true; fi
+	if [ -n "$smtpdir" ]; then rm -rf "$smtpdir"; fi
+}
+trap 'stop_pg; stop_smtp' EXIT
 if [ -z "${CHIPDESK_TEST_POSTGRES:-}" ] && [ -n "$pgbin" ] && [ "$(id -u)" -eq 0 ]; then
 	pgdir=$(mktemp -d /tmp/chipdesk-pg.XXXXXX)
 	chown postgres "$pgdir"
@@ -57,6 +68,23 @@ if [ -z "${CHIPDESK_TEST_POSTGRES:-}" ] && [ -n "$pgbin" ] && [ "$(id -u)" -eq 0
 		exit 1
 	fi
 	export CHIPDESK_TEST_POSTGRES="postgres://postgres@127.0.0.1:$pgport/postgres?sslmode=disable"
+fi
+
+# --- SMTP on 127.0.0.1 (Debian's aiosmtpd; messages kept in a Maildir) -------
+# Plain SMTP, as a relay on the same host answers; the STARTTLS case runs
+# against a test server of the tests' own (service/money/smtptest).
+if [ -z "${CHIPDESK_TEST_SMTP:-}" ]; then
+	smtpdir=$(mktemp -d /tmp/chipdesk-smtp.XXXXXX)
+	smtpport=${CHIPDESK_SMTP_PORT:-52525}
+	while (exec 3<>"/dev/tcp/127.0.0.1/$smtpport") 2>/dev/null; do smtpport=$((smtpport + 1)); done
+	log "starting aiosmtpd on 127.0.0.1:$smtpport"
+	/usr/bin/python3 -m aiosmtpd -n -l "127.0.0.1:$smtpport" -c aiosmtpd.handlers.Mailbox "$smtpdir/mail" >"$smtpdir/log" 2>&1 &
+	smtppid=$!
+	for _ in $(seq 300); do
+		if (exec 3<>"/dev/tcp/127.0.0.1/$smtpport") 2>/dev/null; then break; fi
+		sleep 0.1
+	done
+	export CHIPDESK_TEST_SMTP="127.0.0.1:$smtpport" CHIPDESK_TEST_SMTP_MAILDIR="$smtpdir/mail"
 fi
 
 # --- checks, builds, tests ---------------------------------------------------
@@ -74,6 +102,10 @@ go vet -tags libusb ./...
 log "build (CGO_ENABLED=0, and -tags libusb)"
 CGO_ENABLED=0 go build ./...
 go build -tags libusb ./...
+
+log "OpenAPI: redocly lint of the document the server serves (no error allowed)"
+CHIPDESK_OPENAPI_OUT="$root/.tools/openapi.json" go test -count=1 -run '^TestOpenAPIServed$' ./service/httpapi
+REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true .tools/node/node_modules/.bin/redocly lint --format=stylish .tools/openapi.json
 
 log "go test"
 # Browser screenshots and other test artifacts land here.

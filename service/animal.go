@@ -2,6 +2,8 @@ package service
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/chipdesk/chipdesk/reader/chipid"
@@ -18,14 +20,26 @@ type Owner struct {
 	Phone    string `json:"phone,omitempty"`
 	Email    string `json:"email,omitempty"`
 
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // Validate reports an EINVALID error when o lacks required fields.
 func (o *Owner) Validate() error {
 	if o.Name == "" {
 		return Errorf(EINVALID, "Owner name required.")
+	}
+	return checkFields(MaxNameLen, map[string]string{"name": o.Name, "address": o.Address, "city": o.City,
+		"state": o.State, "postcode": o.Postcode, "phone": o.Phone, "email": o.Email})
+}
+
+// checkFields runs CheckName on each named field, in name order so the
+// error is the same every time.
+func checkFields(max int, fields map[string]string) error {
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
+		if err := CheckName(k, fields[k], max); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -38,9 +52,16 @@ type OwnerFilter struct {
 	Offset, Limit int
 }
 
-// OwnerUpdate holds the fields to change; nil fields stay.
+// OwnerUpdate holds the fields to change; nil fields stay. It is the
+// body of PATCH /api/v1/owners/{id}: a field absent (or null) stays as it is.
 type OwnerUpdate struct {
-	Name, Address, City, State, Postcode, Phone, Email *string
+	Name     *string `json:"name,omitempty"`
+	Address  *string `json:"address,omitempty"`
+	City     *string `json:"city,omitempty"`
+	State    *string `json:"state,omitempty"`
+	Postcode *string `json:"postcode,omitempty"`
+	Phone    *string `json:"phone,omitempty"`
+	Email    *string `json:"email,omitempty"`
 }
 
 // Apply changes o as u says (nil fields stay) and validates the
@@ -115,7 +136,7 @@ func (p Programme) Valid() bool {
 // Animal is one kept animal.
 type Animal struct {
 	ID      int64   `json:"id"`
-	OwnerID int64   `json:"ownerId,omitempty"` // 0: no known owner (stray)
+	OwnerID int64   `json:"owner_id,omitempty"` // 0: no known owner (stray)
 	Name    string  `json:"name,omitempty"`
 	Species Species `json:"species"`
 	Breed   string  `json:"breed,omitempty"`
@@ -123,17 +144,18 @@ type Animal struct {
 	Sex     Sex     `json:"sex,omitempty"`
 	// Altered is true when the animal is spayed or neutered.
 	Altered   bool `json:"altered"`
-	BirthDate Date `json:"birthDate,omitzero"`
+	BirthDate Date `json:"birth_date,omitzero"`
 	// Description holds markings and other identifying traits.
 	Description string `json:"description,omitempty"`
-	// Photo is a reference (file name or URL) to the animal's photograph.
+	// Photo is the id of the animal's photograph (ValidPhotoID), as the
+	// server issued it when the image was uploaded.
 	Photo     string    `json:"photo,omitempty"`
 	Programme Programme `json:"programme,omitempty"`
 	// DiedOn is the date of death, when known.
-	DiedOn Date `json:"diedOn,omitzero"`
+	DiedOn Date `json:"died_on,omitzero"`
 
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // Validate reports an EINVALID error for a bad species, sex or programme.
@@ -145,8 +167,13 @@ func (a *Animal) Validate() error {
 		return Errorf(EINVALID, "Sex must be male, female or empty.")
 	case !a.Programme.Valid():
 		return Errorf(EINVALID, "Programme must be service-dog, foster or empty.")
+	case a.Photo != "" && !ValidPhotoID(a.Photo):
+		return Errorf(EINVALID, "Photo must be the id of an uploaded photograph.")
 	}
-	return nil
+	if err := CheckText("description", a.Description, MaxTextLen); err != nil {
+		return err
+	}
+	return checkFields(MaxNameLen, map[string]string{"name": a.Name, "breed": a.Breed, "colour": a.Colour})
 }
 
 // AnimalFilter selects animals. Nil fields do not filter.
@@ -158,16 +185,21 @@ type AnimalFilter struct {
 	Offset, Limit int
 }
 
-// AnimalUpdate holds the fields to change; nil fields stay.
+// AnimalUpdate holds the fields to change; nil fields stay. It is the
+// body of PATCH /api/v1/animals/{id}: a field absent (or null) stays as it is.
 type AnimalUpdate struct {
-	OwnerID                          *int64
-	Name, Breed, Colour, Description *string
-	Photo                            *string
-	Species                          *Species
-	Sex                              *Sex
-	Altered                          *bool
-	BirthDate, DiedOn                *Date
-	Programme                        *Programme
+	OwnerID     *int64     `json:"owner_id,omitempty"`
+	Name        *string    `json:"name,omitempty"`
+	Breed       *string    `json:"breed,omitempty"`
+	Colour      *string    `json:"colour,omitempty"`
+	Description *string    `json:"description,omitempty"`
+	Photo       *string    `json:"photo,omitempty"`
+	Species     *Species   `json:"species,omitempty"`
+	Sex         *Sex       `json:"sex,omitempty"`
+	Altered     *bool      `json:"altered,omitempty"`
+	BirthDate   *Date      `json:"birth_date,omitempty"`
+	DiedOn      *Date      `json:"died_on,omitempty"`
+	Programme   *Programme `json:"programme,omitempty"`
 }
 
 // Apply changes a as u says (nil fields stay) and validates the
@@ -192,15 +224,15 @@ func (a *Animal) Apply(u AnimalUpdate) error {
 // several (double chipping happens).
 type Chip struct {
 	ID       int64 `json:"id"`
-	AnimalID int64 `json:"animalId"`
+	AnimalID int64 `json:"animal_id"`
 	// Code is the normalised chip id (chipid.ID.Code); unique across
 	// all animals.
 	Code         string      `json:"code"`
 	Kind         chipid.Kind `json:"kind"`
 	Manufacturer string      `json:"manufacturer,omitempty"`
-	ImplantDate  Date        `json:"implantDate,omitzero"`
+	ImplantDate  Date        `json:"implant_date,omitzero"`
 
-	CreatedAt time.Time `json:"createdAt"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // Validate checks what a store needs to keep the chip.

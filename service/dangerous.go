@@ -22,30 +22,30 @@ const (
 // when a hearing decided later (Minneapolis 64.110(g), (i)).
 type DangerousDesignation struct {
 	ID       int64       `json:"id"`
-	AnimalID int64       `json:"animalId"`
+	AnimalID int64       `json:"animal_id"`
 	Level    DangerLevel `json:"level"`
 	// Jurisdiction is the profile id of the declaring authority.
 	Jurisdiction string `json:"jurisdiction"`
-	DeclaredOn   Date   `json:"declaredOn"`
+	DeclaredOn   Date   `json:"declared_on"`
 	// DecisionOn is the date of a hearing decision, when one was held.
-	DecisionOn Date   `json:"decisionOn,omitzero"`
+	DecisionOn Date   `json:"decision_on,omitzero"`
 	Authority  string `json:"authority,omitempty"`
 	Conditions string `json:"conditions,omitempty"`
 
-	RegisteredOn       Date   `json:"registeredOn,omitzero"`
-	RegistrationNumber string `json:"registrationNumber,omitempty"`
-	SignOn             Date   `json:"signOn,omitzero"`
-	MicrochipOn        Date   `json:"microchipOn,omitzero"`
-	SterilisedOn       Date   `json:"sterilisedOn,omitzero"`
-	PhotoOn            Date   `json:"photoOn,omitzero"`
-	InsuredOn          Date   `json:"insuredOn,omitzero"`
-	InsuranceCents     int64  `json:"insuranceCents,omitempty"`
-	InsuranceExpires   Date   `json:"insuranceExpires,omitzero"`
+	RegisteredOn       Date   `json:"registered_on,omitzero"`
+	RegistrationNumber string `json:"registration_number,omitempty"`
+	SignOn             Date   `json:"sign_on,omitzero"`
+	MicrochipOn        Date   `json:"microchip_on,omitzero"`
+	SterilisedOn       Date   `json:"sterilised_on,omitzero"`
+	PhotoOn            Date   `json:"photo_on,omitzero"`
+	InsuredOn          Date   `json:"insured_on,omitzero"`
+	InsuranceCents     int64  `json:"insurance_cents,omitempty"`
+	InsuranceExpires   Date   `json:"insurance_expires,omitzero"`
 	// RescindedOn ends the designation (review, death, error).
-	RescindedOn Date `json:"rescindedOn,omitzero"`
+	RescindedOn Date `json:"rescinded_on,omitzero"`
 
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // Validate checks a designation.
@@ -67,11 +67,18 @@ func (d *DangerousDesignation) Validate() error {
 
 // DesignationUpdate records compliance steps; nil fields stay.
 type DesignationUpdate struct {
-	DecisionOn, RegisteredOn, SignOn, MicrochipOn *Date
-	SterilisedOn, PhotoOn, InsuredOn              *Date
-	InsuranceExpires, RescindedOn                 *Date
-	RegistrationNumber, Conditions                *string
-	InsuranceCents                                *int64
+	DecisionOn         *Date   `json:"decision_on,omitempty"`
+	RegisteredOn       *Date   `json:"registered_on,omitempty"`
+	SignOn             *Date   `json:"sign_on,omitempty"`
+	MicrochipOn        *Date   `json:"microchip_on,omitempty"`
+	SterilisedOn       *Date   `json:"sterilised_on,omitempty"`
+	PhotoOn            *Date   `json:"photo_on,omitempty"`
+	InsuredOn          *Date   `json:"insured_on,omitempty"`
+	InsuranceExpires   *Date   `json:"insurance_expires,omitempty"`
+	RescindedOn        *Date   `json:"rescinded_on,omitempty"`
+	RegistrationNumber *string `json:"registration_number,omitempty"`
+	Conditions         *string `json:"conditions,omitempty"`
+	InsuranceCents     *int64  `json:"insurance_cents,omitempty"`
 }
 
 // Apply changes d as u says (nil fields stay) and validates the

@@ -35,17 +35,46 @@ func DateIn(t time.Time, loc *time.Location) Date {
 	return DateOf(t.In(loc))
 }
 
+// DateError reports text that is not a calendar date in the form
+// YYYY-MM-DD ("2026-02-30", "10/06/2026"). Adapters use Text to find the
+// field that held it.
+type DateError struct{ Text string }
+
+func (e *DateError) Error() string {
+	return fmt.Sprintf("service: bad date %q, want YYYY-MM-DD", e.Text)
+}
+
 // ParseDate parses the ISO 8601 form YYYY-MM-DD. The empty string parses
-// to the zero Date.
+// to the zero Date. A text that is not a calendar date is a *DateError.
 func ParseDate(s string) (Date, error) {
 	if s == "" {
 		return 0, nil
 	}
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil || t.Year() < 1 {
-		return 0, fmt.Errorf("service: bad date %q, want YYYY-MM-DD", s)
+		return 0, &DateError{Text: s}
 	}
 	return DateOf(t), nil
+}
+
+// ParseDateField parses a date a person typed into field, answering an
+// EINVALID error that names the field when it is not a calendar date.
+func ParseDateField(field, s string) (Date, error) {
+	d, err := ParseDate(s)
+	if err != nil {
+		return 0, Invalidf(field, "%s: %q is not a calendar date (YYYY-MM-DD).", field, s)
+	}
+	return d, nil
+}
+
+// NotFuture refuses a date after today for an event that has happened
+// (a bite, an intake, a declaration, a vaccination): EINVALID naming
+// field.
+func NotFuture(field string, d, today Date) error {
+	if !d.IsZero() && d > today {
+		return Invalidf(field, "%s: %s is in the future (today is %s).", field, d, today)
+	}
+	return nil
 }
 
 // MustDate is NewDate for constants in tests and examples.

@@ -26,6 +26,13 @@ type DeviceEvent struct {
 	At   time.Time `json:"at"`
 	User string    `json:"user,omitempty"`
 	Site string    `json:"site,omitempty"`
+	// ClaimedUser is the user the device named when it was not the
+	// token that pushed the event, which the server records as User:
+	// kept beside it, never taken for the actor.
+	ClaimedUser string `json:"claimed_user,omitempty"`
+	// Role and TokenID are the pushing token's, set by the server.
+	Role    Role  `json:"-"`
+	TokenID int64 `json:"-"`
 	// Scan is set for DeviceScan, Bite for DeviceBite.
 	Scan *Scan         `json:"scan,omitempty"`
 	Bite *BiteIncident `json:"bite,omitempty"`
@@ -74,8 +81,12 @@ func (e *DeviceEvent) BiteAudit(biteID int64, at time.Time) *AuditEvent {
 	if actor == "" {
 		actor = e.Device
 	}
-	return &AuditEvent{At: at, Actor: actor, Action: "bite.create", Entity: "bite", EntityID: biteID,
-		Detail: "device " + e.Device + " event " + e.ID, Site: e.Site}
+	detail := "device " + e.Device + " event " + e.ID
+	if e.ClaimedUser != "" {
+		detail += "; claimed user " + e.ClaimedUser
+	}
+	return &AuditEvent{At: at, Actor: actor, Role: e.Role, Action: "bite.create", Entity: "bite", EntityID: biteID,
+		Detail: detail, Site: e.Site, TokenID: e.TokenID}
 }
 
 // DeviceEventService applies events pushed by offline devices.

@@ -13,13 +13,16 @@ const (
 	ENOTFOUND     = "not_found"    // no such entity
 	EUNAUTHORIZED = "unauthorized" // no or bad credentials
 	EFORBIDDEN    = "forbidden"    // credentials good, role not allowed
+	EAMBIGUOUS    = "ambiguous"    // the text names more than one thing; the caller chooses (a chip number with two readings)
 )
 
-// Error is an application error: a code from the list above and a message
-// meant for the end user.
+// Error is an application error: a code from the list above, a message
+// meant for the end user and, when one field of the request is at fault,
+// its name as the request spells it ("end", "issued_on").
 type Error struct {
 	Code    string
 	Message string
+	Field   string
 }
 
 // Error implements the error interface.
@@ -30,6 +33,31 @@ func (e *Error) Error() string {
 // Errorf returns an *Error with code and a formatted message.
 func Errorf(code string, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// FieldErrorf returns an *Error with code, the field at fault and a
+// formatted message.
+func FieldErrorf(code, field string, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Field: field}
+}
+
+// Conflictf is an ECONFLICT error: the action conflicts with the state
+// of a record (a licence already in force, an animal already held).
+func Conflictf(format string, args ...any) *Error { return Errorf(ECONFLICT, format, args...) }
+
+// Invalidf is an EINVALID error naming the field at fault.
+func Invalidf(field, format string, args ...any) *Error {
+	return FieldErrorf(EINVALID, field, format, args...)
+}
+
+// ErrorField returns the field of the first *Error in err's chain, ""
+// when there is none or it names no field.
+func ErrorField(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Field
+	}
+	return ""
 }
 
 // ErrorCode returns the code of the first *Error in err's chain, "" for a

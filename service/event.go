@@ -13,13 +13,13 @@ type Scan struct {
 	At time.Time `json:"at"`
 	// Reader names the reader (its String()).
 	Reader   string      `json:"reader"`
-	ChipCode string      `json:"chipCode"`
-	ChipKind chipid.Kind `json:"chipKind"`
+	ChipCode string      `json:"chip_code"`
+	ChipKind chipid.Kind `json:"chip_kind"`
 	// User names the token or person; Site the place.
 	User string `json:"user,omitempty"`
 	Site string `json:"site,omitempty"`
 	// AnimalID is the animal the chip resolved to, 0 when unknown.
-	AnimalID int64 `json:"animalId,omitempty"`
+	AnimalID int64 `json:"animal_id,omitempty"`
 }
 
 // Validate checks what a store needs to keep the scan.
@@ -54,10 +54,14 @@ type AuditEvent struct {
 	Action string    `json:"action"` // "licence.create", "record.view", ...
 	// Entity and EntityID name the record acted on.
 	Entity   string `json:"entity,omitempty"`
-	EntityID int64  `json:"entityId,omitempty"`
+	EntityID int64  `json:"entity_id,omitempty"`
 	Detail   string `json:"detail,omitempty"`
 	// Site names the place the actor worked from (the token's site).
 	Site string `json:"site,omitempty"`
+	// TokenID is the API token that acted; for a person signed in to
+	// the pages with an account, the account's id negated. 0: the
+	// service itself (a reader's scan, a command).
+	TokenID int64 `json:"token_id,omitempty"`
 }
 
 // Validate checks what a store needs to keep the event.

@@ -20,25 +20,25 @@ const (
 // Form 51 certificate.
 type RabiesVaccination struct {
 	ID       int64       `json:"id"`
-	AnimalID int64       `json:"animalId"`
+	AnimalID int64       `json:"animal_id"`
 	Date     Date        `json:"date"`
 	Type     VaccineType `json:"type,omitempty"`
 	// DurationMonths is the duration on the certificate (12, 36, ...);
 	// 0 when not stated.
-	DurationMonths int `json:"durationMonths,omitempty"`
+	DurationMonths int `json:"duration_months,omitempty"`
 	// ExtendedCertified records the written certification by a licensed
 	// veterinarian that immunity exceeds one year (Chanhassen 5-37(a)).
-	ExtendedCertified bool   `json:"extendedCertified,omitempty"`
+	ExtendedCertified bool   `json:"extended_certified,omitempty"`
 	Product           string `json:"product,omitempty"`
 	Manufacturer      string `json:"manufacturer,omitempty"`
 	Lot               string `json:"lot,omitempty"` // serial (lot) number
-	LotExpires        Date   `json:"lotExpires,omitzero"`
+	LotExpires        Date   `json:"lot_expires,omitzero"`
 	Veterinarian      string `json:"veterinarian,omitempty"`
-	VetLicence        string `json:"vetLicence,omitempty"`
+	VetLicence        string `json:"vet_licence,omitempty"`
 	Certificate       string `json:"certificate,omitempty"` // certificate number
-	RabiesTag         string `json:"rabiesTag,omitempty"`
+	RabiesTag         string `json:"rabies_tag,omitempty"`
 
-	CreatedAt time.Time `json:"createdAt"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // Validate checks a vaccination record.
@@ -68,16 +68,16 @@ const (
 // BiteIncident is one reported bite by an animal.
 type BiteIncident struct {
 	ID       int64  `json:"id"`
-	AnimalID int64  `json:"animalId"`
+	AnimalID int64  `json:"animal_id"`
 	Date     Date   `json:"date"`
 	Victim   Victim `json:"victim"`
 	// SkinBroken records an abrasion or puncture of the skin (66.40(a)).
-	SkinBroken bool   `json:"skinBroken"`
+	SkinBroken bool   `json:"skin_broken"`
 	Provoked   bool   `json:"provoked"`
 	Location   string `json:"location,omitempty"`
 	Notes      string `json:"notes,omitempty"`
 
-	CreatedAt time.Time `json:"createdAt"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // Validate checks what a store needs to keep the bite.
@@ -116,17 +116,17 @@ const (
 // Quarantine is a confinement period for observation.
 type Quarantine struct {
 	ID       int64           `json:"id"`
-	AnimalID int64           `json:"animalId"`
-	BiteID   int64           `json:"biteId,omitempty"`
+	AnimalID int64           `json:"animal_id"`
+	BiteID   int64           `json:"bite_id,omitempty"`
 	Kind     QuarantineKind  `json:"kind"`
 	Place    QuarantinePlace `json:"place"`
 	Start    Date            `json:"start"`
 	// End is the last day of confinement, computed by package rules.
 	End        Date   `json:"end"`
-	ReleasedOn Date   `json:"releasedOn,omitzero"`
+	ReleasedOn Date   `json:"released_on,omitzero"`
 	Notes      string `json:"notes,omitempty"`
 
-	CreatedAt time.Time `json:"createdAt"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // Validate checks a quarantine.

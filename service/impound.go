@@ -31,30 +31,30 @@ func (d Disposition) Valid() bool {
 // subd. 2 asks for the traits, where and when seized, and where it went.
 type Impoundment struct {
 	ID       int64 `json:"id"`
-	AnimalID int64 `json:"animalId"`
+	AnimalID int64 `json:"animal_id"`
 	// Jurisdiction is the profile whose fees and holds apply.
 	Jurisdiction string    `json:"jurisdiction"`
-	IntakeAt     time.Time `json:"intakeAt"`
-	IntakeOn     Date      `json:"intakeOn"`
+	IntakeAt     time.Time `json:"intake_at"`
+	IntakeOn     Date      `json:"intake_on"`
 	Site         string    `json:"site,omitempty"`
-	WhereFound   string    `json:"whereFound,omitempty"`
+	WhereFound   string    `json:"where_found,omitempty"`
 	// NoticeOn is when notice of impounding was posted or given
 	// (Chanhassen 5-73(a)).
-	NoticeOn Date `json:"noticeOn,omitzero"`
+	NoticeOn Date `json:"notice_on,omitzero"`
 	// HoldUntil is the first day the animal may be disposed of, computed
 	// by package rules.
-	HoldUntil Date `json:"holdUntil,omitzero"`
+	HoldUntil Date `json:"hold_until,omitzero"`
 	// BiteCase is true when the animal has bitten or been bitten and is
 	// held under the rabies rules instead (62.40(a), 66.40).
-	BiteCase        bool        `json:"biteCase,omitempty"`
+	BiteCase        bool        `json:"bite_case,omitempty"`
 	Disposition     Disposition `json:"disposition,omitempty"`
-	DispositionOn   Date        `json:"dispositionOn,omitzero"`
-	DispositionNote string      `json:"dispositionNote,omitempty"`
+	DispositionOn   Date        `json:"disposition_on,omitzero"`
+	DispositionNote string      `json:"disposition_note,omitempty"`
 	// FeesCents is what was charged at release.
-	FeesCents int64 `json:"feesCents,omitempty"`
+	FeesCents int64 `json:"fees_cents,omitempty"`
 
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // Validate checks an impoundment.
@@ -76,10 +76,28 @@ func (i *Impoundment) Validate() error {
 
 // ImpoundUpdate changes an impoundment; nil fields stay.
 type ImpoundUpdate struct {
-	NoticeOn, HoldUntil, DispositionOn *Date
-	Disposition                        *Disposition
-	DispositionNote                    *string
-	FeesCents                          *int64
+	NoticeOn        *Date        `json:"notice_on,omitempty"`
+	HoldUntil       *Date        `json:"hold_until,omitempty"`
+	DispositionOn   *Date        `json:"disposition_on,omitempty"`
+	Disposition     *Disposition `json:"disposition,omitempty"`
+	DispositionNote *string      `json:"disposition_note,omitempty"`
+	FeesCents       *int64       `json:"fees_cents,omitempty"`
+	// Fees, when set, are the redemption's fee lines frozen at release,
+	// stored with the update in its transaction (service/custody sets
+	// them; no client does).
+	Fees []ReleaseFee `json:"-"`
+}
+
+// ReleaseFee is one fee line of a redemption as computed at release.
+// Cents is nil for a fee the ordinance leaves to a resolution.
+type ReleaseFee struct {
+	Code        string `json:"code,omitempty"`
+	Description string `json:"description"`
+	Cents       *int64 `json:"cents"`
+	Quantity    int    `json:"quantity,omitempty"`
+	State       string `json:"state"`
+	Section     string `json:"section,omitempty"`
+	Note        string `json:"note,omitempty"`
 }
 
 // Apply changes i as u says (nil fields stay) and validates the
@@ -110,4 +128,7 @@ type ImpoundService interface {
 	UpdateImpoundment(ctx context.Context, id int64, u ImpoundUpdate) (*Impoundment, error)
 	FindImpoundmentByID(ctx context.Context, id int64) (*Impoundment, error)
 	FindImpoundments(ctx context.Context, f ImpoundFilter) ([]*Impoundment, int, error)
+	// FindReleaseFees returns the fee lines frozen at the release of
+	// impoundment id (ImpoundUpdate.Fees), nil when none were.
+	FindReleaseFees(ctx context.Context, id int64) ([]ReleaseFee, error)
 }

@@ -19,24 +19,34 @@ const (
 type JobState string
 
 // Job states: queued → sent → done, or failed (with the device's error).
-// A failed job may be queued again.
+// Two ends need a person to look at the tag: unconfirmed (sent, not
+// confirmed: the printer's link gives no status back, as a Brother QL
+// on the network) and check (an engraving whose end could not be
+// confirmed; the tag may be complete). A failed, unconfirmed or check
+// job may be queued again, with the same number.
 const (
-	JobQueued JobState = "queued"
-	JobSent   JobState = "sent"
-	JobDone   JobState = "done"
-	JobFailed JobState = "failed"
+	JobQueued      JobState = "queued"
+	JobSent        JobState = "sent"
+	JobDone        JobState = "done"
+	JobFailed      JobState = "failed"
+	JobUnconfirmed JobState = "unconfirmed"
+	JobCheck       JobState = "check"
 )
 
 // Valid reports whether s is a known state.
 func (s JobState) Valid() bool {
-	return s == JobQueued || s == JobSent || s == JobDone || s == JobFailed
+	switch s {
+	case JobQueued, JobSent, JobDone, JobFailed, JobUnconfirmed, JobCheck:
+		return true
+	}
+	return false
 }
 
 // Job is one print or engrave order for a licence tag.
 type Job struct {
 	ID        int64   `json:"id"`
 	Kind      JobKind `json:"kind"`
-	LicenceID int64   `json:"licenceId"`
+	LicenceID int64   `json:"licence_id"`
 	// Reason is why the tag is made: "new", "duplicate", "reprint".
 	Reason string `json:"reason"`
 	// Key makes creation idempotent; it defaults to JobKey(LicenceID,
@@ -47,8 +57,8 @@ type Job struct {
 	Error    string   `json:"error,omitempty"` // the device's last error
 	Attempts int      `json:"attempts"`
 
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // Validate checks a job to be created: a print or engrave order for a
@@ -85,7 +95,7 @@ func (j *Job) Apply(u JobUpdate) {
 // Validate checks the new state, if any.
 func (u *JobUpdate) Validate() error {
 	if u.State != nil && !u.State.Valid() {
-		return Errorf(EINVALID, "Job state must be queued, sent, done or failed.")
+		return Errorf(EINVALID, "Job state must be queued, sent, done, failed, unconfirmed or check.")
 	}
 	return nil
 }

@@ -50,36 +50,47 @@ const (
 // Jurisdiction and Year.
 type Licence struct {
 	ID           int64       `json:"id"`
-	AnimalID     int64       `json:"animalId"`
+	AnimalID     int64       `json:"animal_id"`
 	Kind         LicenceKind `json:"kind"`
 	Jurisdiction string      `json:"jurisdiction"` // profile id, "minneapolis"
 	// Year is the tag year. Create fills it from IssuedOn when 0.
 	Year int `json:"year"`
 	// TagNumber is the register number stamped on the tag. Create
 	// assigns the next free number when 0.
-	TagNumber int           `json:"tagNumber"`
-	IssuedOn  Date          `json:"issuedOn"`
-	ExpiresOn Date          `json:"expiresOn"`
+	TagNumber int           `json:"tag_number"`
+	IssuedOn  Date          `json:"issued_on"`
+	ExpiresOn Date          `json:"expires_on"`
 	Status    LicenceStatus `json:"status"`
 	// FeeCents is the fee paid; FeeCode names the fee line (rules).
-	FeeCents int64  `json:"feeCents"`
-	FeeCode  string `json:"feeCode,omitempty"`
-	IssuedBy Issuer `json:"issuedBy"`
+	FeeCents int64  `json:"fee_cents"`
+	FeeCode  string `json:"fee_code,omitempty"`
+	IssuedBy Issuer `json:"issued_by"`
 	// Clinic names the issuing clinic when IssuedBy is IssuerClinic, and
 	// ClinicPayCents is what the city owes it (64.30).
 	Clinic         string `json:"clinic,omitempty"`
-	ClinicPayCents int64  `json:"clinicPayCents,omitempty"`
+	ClinicPayCents int64  `json:"clinic_pay_cents,omitempty"`
 	// Replaces is the licence whose lost or stolen tag this one
 	// duplicates (64.40), with the reason.
 	Replaces      int64         `json:"replaces,omitempty"`
-	ReplaceReason ReplaceReason `json:"replaceReason,omitempty"`
+	ReplaceReason ReplaceReason `json:"replace_reason,omitempty"`
 	// Site names the office, shelter or clinic that issued the licence
 	// (the issuing token's site), so that several sites can share one
 	// database.
 	Site string `json:"site,omitempty"`
+	// Vaccination, when set on create, is the rabies certificate shown
+	// at the sale: the store keeps it in the licence's transaction.
+	Vaccination *RabiesVaccination `json:"-"`
 
-	CreatedAt time.Time `json:"createdAt"`
+	CreatedAt time.Time `json:"created_at"`
 }
+
+// Bounds on typed numbers: no tag design holds more than nine digits,
+// and no fee of the ordinances or their resolutions comes near a
+// million dollars; past these a number is a typing error or a probe.
+const (
+	MaxTagNumber = 999_999_999
+	MaxFeeCents  = 100_000_000
+)
 
 // Validate checks the fields a store needs.
 func (l *Licence) Validate() error {
@@ -92,10 +103,12 @@ func (l *Licence) Validate() error {
 		return Errorf(EINVALID, "Licence issue and expiry dates required.")
 	case l.ExpiresOn < l.IssuedOn:
 		return Errorf(EINVALID, "Licence expires before it is issued.")
-	case l.TagNumber < 0:
-		return Errorf(EINVALID, "Tag number must be positive.")
+	case l.TagNumber < 0 || l.TagNumber > MaxTagNumber:
+		return Errorf(EINVALID, "Tag number must be between 1 and %d.", MaxTagNumber)
 	case l.FeeCents < 0 || l.ClinicPayCents < 0:
 		return Errorf(EINVALID, "Fees cannot be negative.")
+	case l.FeeCents > MaxFeeCents || l.ClinicPayCents > MaxFeeCents:
+		return Errorf(EINVALID, "A fee is at most %d cents.", MaxFeeCents)
 	case l.Kind != "" && l.Kind != KindLicence && l.Kind != KindOffLeash:
 		return Errorf(EINVALID, "Licence kind must be licence or off-leash.")
 	case l.IssuedBy != "" && l.IssuedBy != IssuerOffice && l.IssuedBy != IssuerClinic:

@@ -30,12 +30,17 @@ type Record struct {
 	Impounds []Impoundment `json:"impounds"`
 	// Bites holds bites in the last twelve months, newest first.
 	Bites []BiteIncident `json:"bites"`
+	// Permits are the permits held for the animal (an off-leash permit,
+	// 64.55) and Agreements its open shelter sterilisation agreements
+	// (64.140), in id order; permit.go.
+	Permits    []Permit            `json:"permits,omitempty"`
+	Agreements []AdoptionAgreement `json:"agreements,omitempty"`
 
 	// MatchedLicence is the licence a tag lookup found (it may be revoked
 	// or replaced: a stolen tag), nil for other lookups.
-	MatchedLicence *Licence `json:"matchedLicence,omitempty"`
+	MatchedLicence *Licence `json:"matched_licence,omitempty"`
 	// MatchedChip is the chip a chip lookup found.
-	MatchedChip *Chip `json:"matchedChip,omitempty"`
+	MatchedChip *Chip `json:"matched_chip,omitempty"`
 }
 
 // Sort puts the record's lists in the order documented on Record:

@@ -20,6 +20,8 @@ type Store interface {
 	DeviceEventService
 	TagBatchService
 	IdempotencyService
+	MoneyService
+	PermitService // permit.go
 
 	// Ping checks the backend is reachable.
 	Ping(ctx context.Context) error

@@ -33,8 +33,8 @@ type TagBatch struct {
 	Error    string `json:"error,omitempty"`
 	Attempts int    `json:"attempts"`
 
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // Count is the number of tags in the batch.
@@ -85,7 +85,7 @@ func (b *TagBatch) Apply(u TagBatchUpdate) error {
 // against the stored batch.
 func (u *TagBatchUpdate) Validate() error {
 	if u.State != nil && !u.State.Valid() {
-		return Errorf(EINVALID, "Batch state must be queued, sent, done or failed.")
+		return Errorf(EINVALID, "Batch state must be queued, sent, done, failed, unconfirmed or check.")
 	}
 	return nil
 }

@@ -39,11 +39,11 @@ type Token struct {
 	Site string `json:"site,omitempty"`
 	// Hash is SHA-256 of the secret.
 	Hash      [32]byte  `json:"-"`
-	CreatedAt time.Time `json:"createdAt"`
+	CreatedAt time.Time `json:"created_at"`
 	// ExpiresAt is zero for a token that does not expire.
-	ExpiresAt  time.Time `json:"expiresAt,omitzero"`
-	RevokedAt  time.Time `json:"revokedAt,omitzero"`
-	LastUsedAt time.Time `json:"lastUsedAt,omitzero"`
+	ExpiresAt  time.Time `json:"expires_at,omitzero"`
+	RevokedAt  time.Time `json:"revoked_at,omitzero"`
+	LastUsedAt time.Time `json:"last_used_at,omitzero"`
 }
 
 // Validate checks a token to be created: a name and a known role.

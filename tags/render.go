@@ -27,7 +27,15 @@ type Opts struct {
 	// Hatch is the distance in mm between hatch strokes of engraved
 	// marks (about the laser's spot size); 0 means the default, a
 	// negative value no hatch (outlines only, e.g. for a drag engraver).
+	// Set it from the engraver's line interval.
 	Hatch float64
+	// Beam is the engraver's beam (spot) width in mm. A beam burns half
+	// its width either side of the path, so the paths of code modules
+	// are traced Beam/2 inside the module's edges and their fill lines
+	// end Beam/2 short of them: the burned module comes out its design
+	// size, as the code needs. Text fill strokes are shortened the same
+	// way (glyph contours stay on the edge). 0 means a hairline tool.
+	Beam float64
 }
 
 // DefaultOpts are the options used for a nil *Opts.
@@ -71,6 +79,9 @@ func NewRenderer(o *Opts) (*Renderer, error) {
 		}
 		if opts.Hatch == 0 {
 			opts.Hatch = DefaultOpts.Hatch
+		}
+		if opts.Beam < 0 || opts.Beam > 2 || math.IsNaN(opts.Beam) {
+			return nil, fmt.Errorf("tags: beam width %g mm outside 0-2", opts.Beam)
 		}
 	}
 	data := opts.Font
@@ -271,13 +282,71 @@ func (r *Renderer) paths(t *Tag) (*toolpath.Job, error) {
 	half := float64(m.n) * d.Code.Module / 2
 	s := &scene{code: m, module: d.Code.Module, codeX: d.Code.X - half, codeY: d.Code.Y - half}
 	s.runs(func(x0, y0, x1, y1 float64) {
-		j.Outline = append(j.Outline, toolpath.Polyline{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}, {X: x0, Y: y0}})
-		for y := y0 + r.o.Hatch/2; r.o.Hatch > 0 && y < y1; y += r.o.Hatch {
-			j.Hatch = append(j.Hatch, toolpath.Polyline{{X: x0, Y: y}, {X: x1, Y: y}})
-		}
+		o, h := moduleRun(x0, y0, x1, y1, r.o.Beam, r.o.Hatch)
+		j.Outline = append(j.Outline, o)
+		j.Hatch = append(j.Hatch, h...)
 	})
 	j.Cut = []toolpath.Polyline{d.Outline(r.o.Tolerance), circle(pt{X: d.Hole.X, Y: d.Hole.Y}, d.Hole.Diameter/2, r.o.Tolerance)}
 	return j, nil
+}
+
+// moduleRun returns the outline and fill of a run of dark modules from
+// (x0, y0) to (x1, y1) mm for a beam beam mm wide and fill lines hatch
+// mm apart: the outline inset by beam/2 (collapsed to a centre line
+// where the run is narrower than the beam), and fill lines from
+// beam/2 inside the top edge to beam/2 inside the bottom one, evenly
+// spread at most hatch apart. With beam 0 this is the run's own edge
+// and lines half a hatch in.
+func moduleRun(x0, y0, x1, y1, beam, hatch float64) (toolpath.Polyline, []toolpath.Polyline) {
+	b := beam / 2
+	ix0, ix1, iy0, iy1 := x0+b, x1-b, y0+b, y1-b
+	if ix0 > ix1 {
+		ix0, ix1 = (x0+x1)/2, (x0+x1)/2
+	}
+	if iy0 > iy1 {
+		iy0, iy1 = (y0+y1)/2, (y0+y1)/2
+	}
+	outline := toolpath.Polyline{{X: ix0, Y: iy0}, {X: ix1, Y: iy0}, {X: ix1, Y: iy1}, {X: ix0, Y: iy1}, {X: ix0, Y: iy0}}
+	if hatch <= 0 {
+		return outline, nil
+	}
+	var fill []toolpath.Polyline
+	if beam == 0 {
+		for y := y0 + hatch/2; y < y1; y += hatch {
+			fill = append(fill, toolpath.Polyline{{X: x0, Y: y}, {X: x1, Y: y}})
+		}
+		return outline, fill
+	}
+	n := int(math.Ceil((iy1-iy0)/hatch-1e-9)) + 1
+	for i := range n {
+		y := iy0
+		if n > 1 {
+			y = iy0 + (iy1-iy0)*float64(i)/float64(n-1)
+		}
+		fill = append(fill, toolpath.Polyline{{X: ix0, Y: y}, {X: ix1, Y: y}})
+	}
+	return outline, fill
+}
+
+// shorten trims each horizontal fill stroke by b mm at both ends,
+// dropping strokes shorter than 2b: the beam's half width, so a fill
+// does not burn past its glyph.
+func shorten(strokes []toolpath.Polyline, b float64) []toolpath.Polyline {
+	if b <= 0 {
+		return strokes
+	}
+	out := make([]toolpath.Polyline, 0, len(strokes))
+	for _, s := range strokes {
+		if len(s) != 2 || math.Abs(s[1].X-s[0].X) <= 2*b {
+			continue
+		}
+		d := b
+		if s[1].X < s[0].X {
+			d = -b
+		}
+		out = append(out, toolpath.Polyline{{X: s[0].X + d, Y: s[0].Y}, {X: s[1].X - d, Y: s[1].Y}})
+	}
+	return out
 }
 
 // fieldPaths returns the contours and hatch of text line i of t; lines
@@ -299,7 +368,7 @@ func (r *Renderer) fieldPaths(t *Tag, i int, f Field) (*fieldPaths, error) {
 	if err != nil {
 		return nil, err
 	}
-	fp := &fieldPaths{outline: c, hatch: toolpath.Hatch(c, r.o.Hatch)}
+	fp := &fieldPaths{outline: c, hatch: shorten(toolpath.Hatch(c, r.o.Hatch), r.o.Beam/2)}
 	if shared {
 		r.mu.Lock()
 		r.fields[key] = fp

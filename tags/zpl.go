@@ -69,7 +69,10 @@ func (r *Renderer) ZPL(t *Tag, o *ZPLOpts) (*Label, error) {
 
 	gfa, pad := r.outlineGFA(d, opts.Dpmm)
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "^XA\n^CI28\n^PW%d\n^LL%d\n^LH0,0\n", labelW, labelH)
+	// The resolution is stated in the format (^FX comment): a saved
+	// label printed on a printer of another resolution comes out scaled.
+	fmt.Fprintf(&b, "^XA\n^FXchipdesk label at %d dots/mm (%d dpi)^FS\n^CI28\n^PW%d\n^LL%d\n^LH0,0\n",
+		opts.Dpmm, int(math.Round(float64(opts.Dpmm)*25.4)), labelW, labelH)
 	fmt.Fprintf(&b, "^FO%d,%d%s^FS\n", tx-pad, ty-pad, gfa)
 	for _, f := range d.Fields {
 		text := t.Text(f.Text)

@@ -26,3 +26,17 @@ func FromToolpath(t *toolpath.Job, cut bool) []Path {
 	}
 	return out
 }
+
+// OutlineOf returns the blank's outline of a rendered tag (the first
+// cut line) in engraver coordinates, for a frame; nil for a plate of
+// several tags (their bounds frame the plate).
+func OutlineOf(t *toolpath.Job) Path {
+	if len(t.Cut) == 0 || len(t.Cut) > 2 {
+		return nil
+	}
+	p := make(Path, len(t.Cut[0]))
+	for i, pt := range t.Cut[0] {
+		p[i] = Point{X: pt.X, Y: t.Height - pt.Y}
+	}
+	return p
+}

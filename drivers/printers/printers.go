@@ -7,10 +7,25 @@ import (
 	"strings"
 )
 
+// Artwork is a label that draws itself in the form a printer asks for.
+// The service makes one per job (package tags: Renderer.Artwork) and
+// each driver takes its own language at its own resolution, so nothing
+// above the Printer interface needs to know which printer it is.
+type Artwork interface {
+	// ZPL returns a complete ^XA … ^XZ format at dpmm dots per mm.
+	ZPL(dpmm int) ([]byte, error)
+	// Raster returns the label as a picture at dpmm dots per mm for
+	// media widthMM wide (printable), black where the printer marks.
+	Raster(dpmm, widthMM float64) (image.Image, error)
+}
+
 // Label is one label to print. A driver uses what its printer language
-// needs: a ZPL printer sends ZPL when it is set and otherwise turns Image
-// into a ^GFA graphic field; a raster printer needs Image.
+// needs: Art when it is set; else a ZPL printer sends ZPL when it is set
+// and otherwise turns Image into a ^GFA graphic field, and a raster
+// printer needs Image.
 type Label struct {
+	// Art draws the label for the printer (see Artwork).
+	Art Artwork
 	// Image is the rendered label at the printer's resolution; black
 	// where the printer should mark.
 	Image image.Image
@@ -32,6 +47,24 @@ type Printer interface {
 	Status(ctx context.Context) (Status, error)
 	String() string
 	Close() error
+}
+
+// Confirmer is a printer that knows whether its Print is confirmed by
+// the device (a status reply after the job) without asking it again.
+type Confirmer interface {
+	Confirms() bool
+}
+
+// Unconfirmed reports whether p cannot confirm a finished Print: its
+// link gives no status back, so a job it took is "sent, not confirmed"
+// and a person checks the label. A Confirmer says so itself; any other
+// printer is asked for its status (ErrStatusUnavailable).
+func Unconfirmed(ctx context.Context, p Printer) bool {
+	if c, ok := p.(Confirmer); ok {
+		return !c.Confirms()
+	}
+	_, err := p.Status(ctx)
+	return errors.Is(err, ErrStatusUnavailable)
 }
 
 // Status is what a printer reported.

@@ -1,6 +1,7 @@
 package printers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -61,4 +62,19 @@ func ExampleFault() {
 	// Output:
 	// zpl: printer not ready: printers: paper out, paused
 	// true
+}
+
+type confirming struct {
+	Printer
+	confirms bool
+}
+
+func (c confirming) Confirms() bool { return c.confirms }
+
+func TestUnconfirmed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	if Unconfirmed(ctx, confirming{confirms: true}) || !Unconfirmed(ctx, confirming{confirms: false}) {
+		t.Error("Unconfirmed does not follow Confirms")
+	}
 }

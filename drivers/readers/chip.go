@@ -7,9 +7,10 @@ import (
 
 // ChipText reads the chip number a reader printed, through
 // chipid.Parse: chip numbers are read by package chipid alone. Drivers
-// cut the number out of their frame first.
-func ChipText(text string) (chipid.ID, error) {
-	return chipid.Parse(text, nil)
+// cut the number out of their frame first and pass the form their
+// reader writes, so that a scan is never ambiguous.
+func ChipText(text string, form chipid.Form) (chipid.ID, error) {
+	return chipid.Parse(text, &chipid.Opts{Form: form})
 }
 
 // ChipISO returns the chip id of a code decoded with all its 64 bits

@@ -11,6 +11,7 @@ const (
 	KindAVID   Kind = "avid"     // AVID FriendChip / Encrypted, 9 digits
 	KindFECAVA Kind = "fecava"   // FDX-A / FECAVA / Destron / HomeAgain legacy, 10 hex
 	KindTrovan Kind = "trovan"   // Trovan Unique, 10 hex
+	KindEM4102 Kind = "em4102"   // EM4102 / EM4100 family, 10 hex; only where a reader says so
 )
 
 // ID is one normalised chip identity.
@@ -26,4 +27,8 @@ type ID struct {
 	// and reserved field are known. It is false when only the 15 digits
 	// were given: those bits are then zero and unknown.
 	Full bool
+	// AnimalStated reports that the reader stated the animal flag held
+	// in ISO (the A of an Allflex "LA" line or of the Datamars form),
+	// though the other bits are not known.
+	AnimalStated bool
 }

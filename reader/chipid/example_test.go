@@ -37,7 +37,7 @@ func ExampleID_Manufacturer() {
 }
 
 func ExampleAmbiguousError() {
-	_, err := chipid.Parse("8000004000100000", &chipid.Opts{Locale: "en_US"})
+	_, err := chipid.Parse("8000010000100000", &chipid.Opts{Locale: "en_US"})
 	var ae *chipid.AmbiguousError
 	if errors.As(err, &ae) {
 		fmt.Println(len(ae.Candidates), "readings")
@@ -45,5 +45,5 @@ func ExampleAmbiguousError() {
 	}
 	// Output:
 	// 2 readings
-	// chipid: "8000004000100000" is ambiguous: 001 000001048576 or 032 000033554433 non-animal (Argentina)
+	// chipid: "8000010000100000" is ambiguous: 004 000001048576 (Afghanistan) or 032 000008388609 non-animal (Argentina)
 }

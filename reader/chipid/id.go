@@ -27,10 +27,11 @@ func (id ID) String() string {
 }
 
 // Animal reports the animal flag of an ISO code, and whether it is
-// known: only when the id came with all 64 bits (Full). The 15-digit
-// form and the non-ISO codes do not carry it.
+// known: when the id came with all 64 bits (Full) or the reader stated
+// it (AnimalStated). The bare 15-digit form and the non-ISO codes do not
+// carry it.
 func (id ID) Animal() (animal, known bool) {
-	if id.Kind != KindISO || !id.Full {
+	if id.Kind != KindISO || !id.Full && !id.AnimalStated {
 		return false, false
 	}
 	return id.ISO.Animal(), true

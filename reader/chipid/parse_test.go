@@ -3,7 +3,9 @@ package chipid
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -39,8 +41,8 @@ func TestParse(t *testing.T) {
 		{"dash", "982-000001088420", nil, allflex},
 		{"underscore (Priority 1 Design)", "982_000001088420", nil, allflex},
 		{"slash", "982/000001088420", nil, allflex},
-		{"Allflex LA line", "LA 982 000001088420\r\n", nil, allflex},
-		{"lower-case la", "la 982 000001088420", nil, allflex},
+		{"Allflex LA line", "LA 982 000001088420\r\n", nil, allflex.withAnimal(true)},
+		{"lower-case la", "la 982 000001088420", nil, allflex.withAnimal(true)},
 		{"ISO word", "ISO: 982000001088420", nil, allflex},
 		{"FDX-B word", "FDX-B 982 000001088420", nil, allflex},
 		{"HDX word", "HDX 982-000001088420", nil, allflex},
@@ -52,7 +54,17 @@ func TestParse(t *testing.T) {
 		{"16 hex value lower case", "8000f65c2c6e5f94", nil, homeAgainFull},
 		{"16 hex air order (Proxmark Raw)", "29FA76343A6F0001", nil, homeAgainFull},
 		{"16 hex air order, AEG ARE record", "2858997D3A4F0000", nil, aeg},
-		{"16 hex forced raw", "29FA76343A6F0001", &Opts{Hex16: Hex16Raw}, homeAgainFull},
+		{"16 hex forced raw", "29FA76343A6F0001", &Opts{Form: FormHexAir}, homeAgainFull},
+		{"MULTITAG Z line", "Z2858997D3A4F0000", nil, aeg},
+		{"Tru-Test 16 digits", "0826012345600001", nil, ID{Kind: KindISO, Code: "826012345600001", ISO: iso(t, "826012345600001")}},
+		{"Tru-Test declared", "0982000123456789", &Opts{Form: FormDecimal}, ID{Kind: KindISO, Code: "982000123456789", ISO: iso(t, "982000123456789")}},
+		{"4-digit country", "0999 000000123456", nil, ID{Kind: KindISO, Code: "999000000123456", ISO: iso(t, "999000000123456")}},
+		{"TIRIS style LA line", "LA 00000 0 982 000001088420\r\n", nil, allflex.withAnimal(true)},
+		{"Datamars A form", "A 00000 0 982 000017383201", nil, ID{Kind: KindISO, Code: "982000017383201", ISO: iso(t, "982000017383201")}.withAnimal(true)},
+		{"Digi-Star compact A form", "A0000000964000000123456", nil, ID{Kind: KindISO, Code: "964000000123456", ISO: iso(t, "964000000123456")}.withAnimal(true)},
+		{"23 digits, not an animal", "00000010964000000123456", nil, ID{Kind: KindISO, Code: "964000000123456", ISO: iso(t, "964000000123456").WithDataBlock(true)}.withAnimal(false)},
+		{"EM4102 word", "EM4102 06001259E3", nil, ID{Kind: KindEM4102, Code: "06001259E3"}},
+		{"EM4102 declared", "06001259E3", &Opts{Form: FormEM4102}, ID{Kind: KindEM4102, Code: "06001259E3"}},
 		{"AVID 9 digits", "012345678", nil, avid},
 		{"AVID stars", "012*345*678", nil, avid},
 		{"AVID dashes", "012-345-678", nil, avid},
@@ -99,11 +111,14 @@ func TestParseErrors(t *testing.T) {
 		{"Trovan over 39 bits", "80-1234-5678", nil, ErrInvalid},
 		{"FECAVA word with Trovan grouping of AVID", "AVID 00-1234-5678", nil, ErrInvalid},
 		{"whole RAT reply is a driver's frame", "999_000000001007_1_0_AEC4_000000", nil, ErrInvalid},
-		{"TIRIS style line is a driver's frame", "LA 00000 0 982 000001088420", nil, ErrInvalid},
+		{"reserved form, data-block flag 2", "A 00000 2 982 000017383201", nil, ErrInvalid},
+		{"4-digit country over 999", "1999 000000123456", nil, ErrInvalid},
+		{"23 digits, flag 2", "20000000964000000123456", nil, ErrInvalid},
+		{"EM4102 word with 16 hex", "EM 29FA76343A6F0001", nil, ErrInvalid},
 		{"Allflex industrial", "LR 0006 0000000018514348", nil, ErrInvalid},
 		{"status reply", "?1", nil, ErrInvalid},
 		{"country 1023 in both bit orders", "8000FFC00001B669", nil, ErrInvalid},
-		{"16 hex forced value, country 1023", "8000FFC00001B669", &Opts{Hex16: Hex16Value}, ErrInvalid},
+		{"16 hex forced value, country 1023", "8000FFC00001B669", &Opts{Form: FormHex64}, ErrInvalid},
 		{"non-ASCII", "985 1210045152２0", nil, ErrInvalid},
 		{"hex country with dash", "3DD-003BA20748", nil, ErrInvalid},
 		{"too many groups", "1 2 3 4 5 6 7 8 9", nil, ErrInvalid},
@@ -122,23 +137,18 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-// TestParseAmbiguous: 16 hex digits that are a plausible code in both
-// bit orders are reported, not guessed.
+// TestParseAmbiguous: 16 hex digits that are a possible code in both
+// bit orders are reported, not guessed; the declared form picks one.
 func TestParseAmbiguous(t *testing.T) {
 	t.Parallel()
-	// A value whose bit reversal is a plausible code too: country and
-	// national fields in both orders, flag bits clear.
-	// a: animal, country 1, national 2^20; reversed: country 32,
-	// national 2^25+1.
-	a, _ := iso11784.New(1, 1<<20, true)
+	// a: animal, country 4 (Afghanistan), national 2^20; its bit
+	// reversal: country 32 (Argentina), national 2^23+1, not an animal.
+	a, _ := iso11784.New(4, 1<<20, true)
 	b := iso11784.FromReversed(uint64(a))
-	if !plausible(a) || !plausible(b) || a == b {
+	if !plausible(a) || !plausible(b) || !Possible(a) || !Possible(b) || a == b {
 		t.Fatalf("test value not ambiguous: %#v / %#v", a, b)
 	}
-	in := strconv.FormatUint(uint64(a), 16)
-	for len(in) < 16 {
-		in = "0" + in
-	}
+	in := fmt.Sprintf("%016X", uint64(a))
 	_, err := Parse(in, &Opts{Locale: "en_US"})
 	var ae *AmbiguousError
 	if !errors.As(err, &ae) || !errors.Is(err, ErrAmbiguous) {
@@ -151,13 +161,18 @@ func TestParseAmbiguous(t *testing.T) {
 		t.Error("empty error text")
 	}
 	for _, o := range []struct {
-		h    Hex16
+		f    Form
 		want iso11784.Code
-	}{{Hex16Value, a}, {Hex16Raw, b}} {
-		got, err := Parse(in, &Opts{Hex16: o.h})
+	}{{FormHex64, a}, {FormHexAir, b}} {
+		got, err := Parse(in, &Opts{Form: o.f})
 		if err != nil || got != FromISO(o.want) {
-			t.Errorf("Parse(%q, Hex16=%d) = %+v, %v, want %#v", in, o.h, got, err, o.want)
+			t.Errorf("Parse(%q, %s) = %+v, %v, want %#v", in, o.f, got, err, o.want)
 		}
+	}
+	// The case: the Tru-Test text's air-order reading has
+	// country 26, which ISO 3166 does not assign: decimal it is.
+	if got, err := Parse("0826012345600001", nil); err != nil || got.Code != "826012345600001" {
+		t.Errorf("Parse(Tru-Test) = %+v, %v", got, err)
 	}
 }
 
@@ -238,7 +253,7 @@ func TestReaderLines(t *testing.T) {
 	wants := map[string]want{
 		"LA 982 000001088420\r\n":            {"982000001088420", "", "", -1},
 		"LA 982 000000255895\r\n":            {"982000000255895", "", "", -1},
-		"LA 00000 0 982 000001088420\r\n":    {"", "982 000001088420", "982000001088420", -1},
+		"LA 00000 0 982 000001088420\r\n":    {"982000001088420", "", "", -1},
 		"LR 0006 0000000018514348\r\n":       {"", "", "", -1}, // industrial tag, not an animal chip
 		"LA 982 000000678234\r\n":            {"982000000678234", "", "", -1},
 		"999_000000001008\r":                 {"999000000001008", "", "", -1},
@@ -333,7 +348,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q) = %+v; Parse(%q) = %v", s, id, id.String(), err)
 		}
 		want := id
-		if id.Full {
+		if id.Full || id.AnimalStated {
 			want = ID{Kind: KindISO, Code: id.Code, ISO: id.ISO.ID15()}
 		}
 		if back != want {
@@ -352,8 +367,8 @@ func FuzzFromISO(f *testing.F) {
 	f.Add(uint64(0x0000F25CBE991A14))
 	f.Fuzz(func(t *testing.T, v uint64) {
 		c := iso11784.Code(v)
-		if !plausible(c) {
-			return
+		if !plausible(c) || !Possible(c) {
+			return // no real chip's code
 		}
 		for _, form := range []uint64{v, c.Reversed()} {
 			in := strconv.FormatUint(form, 16)
@@ -364,7 +379,7 @@ func FuzzFromISO(f *testing.F) {
 			var ae *AmbiguousError
 			switch {
 			case errors.As(err, &ae):
-				if ae.Candidates[0] != FromISO(c) && ae.Candidates[1] != FromISO(c) {
+				if !slices.Contains(ae.Candidates, FromISO(c)) {
 					t.Fatalf("Parse(%q) = %v, does not name %#v", in, err, c)
 				}
 			case err != nil || id != FromISO(c):

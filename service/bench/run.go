@@ -54,6 +54,7 @@ type Opts struct {
 // Targets from the issues; see the package documentation.
 const (
 	targetLookups    = 20_000 // lookups/s at 1,000,000 animals
+	targetFloorShare = 0.6    // of the bare-stack floor, same run
 	targetScanP99    = 5      // ms
 	targetRSS        = 100    // MB
 	targetImport     = 20     // s for 1,000,000 licences
@@ -175,7 +176,9 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
 	defer sim.Close()
-	if err := lookupFigures(ctx, r, o, srv, token, ds, "SQLite", at, step); err != nil {
+	if err := floorAround(ctx, r, o, dbPath, token, ds, "SQLite", step, func() error {
+		return lookupFigures(ctx, r, o, srv, token, ds, "SQLite", at, step)
+	}); err != nil {
 		return nil, err
 	}
 	r.add(Figure{Name: "  store lookup by chip, SQLite, in process", Value: us(storeLookup), Unit: "µs",
@@ -237,7 +240,7 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 func startServe(ctx context.Context, bin, db string, args ...string) (*Server, error) {
 	sctx, cancel := context.WithTimeout(ctx, postgresStartMax)
 	defer cancel()
-	return StartServer(sctx, bin, append([]string{"serve", "--db", db, "--listen", "127.0.0.1:0"}, args...)...)
+	return StartServer(sctx, bin, append([]string{"serve", "--dev-keys", "--db", db, "--listen", "127.0.0.1:0"}, args...)...)
 }
 
 // lookupFigures runs the lookup load and adds its figures.
@@ -393,7 +396,92 @@ func postgresFigures(ctx context.Context, r *Report, o *Opts, ds *Dataset, now f
 		return err
 	}
 	defer srv.Stop(15 * time.Second)
-	return lookupFigures(ctx, r, o, srv, token, ds, "PostgreSQL", at, step)
+	return floorAround(ctx, r, o, dsn, token, ds, "PostgreSQL", step, func() error {
+		return lookupFigures(ctx, r, o, srv, token, ds, "PostgreSQL", at, step)
+	})
+}
+
+// floorAround builds the bare rows of db, runs the bare server on them
+// and drives it with the lookup load for half the lookup time before
+// lookups (which measures the lookups) and half after, so that a change
+// of the machine's load during the run weighs on both alike; it adds
+// the floor's rate and sets the lookup figure's ratio to it.
+func floorAround(ctx context.Context, r *Report, o *Opts, db, token string, ds *Dataset, backend string, step func(string, ...any),
+	lookups func() error) error {
+	step("building the bare-stack rows on %s", backend)
+	if err := BuildBare(ctx, db); err != nil {
+		return err
+	}
+	sctx, cancel := context.WithTimeout(ctx, postgresStartMax)
+	srv, err := StartServer(sctx, o.Binary, "bench", "--bare-serve", db, "--listen", "127.0.0.1:0")
+	cancel()
+	if err != nil {
+		return err
+	}
+	defer srv.Stop(15 * time.Second)
+	d := o.LookupTime / 2
+	if d <= 0 {
+		d = 5 * time.Second
+	}
+	var (
+		reqs    int
+		elapsed time.Duration
+		cpu     time.Duration
+		p99     time.Duration
+	)
+	half := func(seed uint64) error {
+		step("bare-stack floor on %s", backend)
+		m, err := measureLoad(ctx, srv, &LoadOpts{URL: srv.URL, Token: token, Clients: o.Clients, Duration: d, Seed: seed,
+			Path: func(rng *mrand.Rand) string { return barePath + "?chip=" + ds.Chips[rng.IntN(len(ds.Chips))] }})
+		if err != nil {
+			return err
+		}
+		if m.res.Errors > 0 {
+			return fmt.Errorf("bench: %d of %d bare-stack lookups on %s failed: %s", m.res.Errors, m.res.Requests, backend, m.res.FirstError)
+		}
+		reqs += m.res.Requests
+		elapsed += m.res.Elapsed
+		cpu += m.server * time.Duration(m.res.Requests)
+		p99 = max(p99, m.res.Latency.P99)
+		return nil
+	}
+	if err := half(3); err != nil {
+		return err
+	}
+	if err := lookups(); err != nil {
+		return err
+	}
+	if err := half(4); err != nil {
+		return err
+	}
+	if reqs == 0 || elapsed <= 0 {
+		return fmt.Errorf("bench: no bare-stack lookups on %s", backend)
+	}
+	floor := float64(reqs) / elapsed.Seconds()
+	r.add(Figure{Name: "bare-stack floor, " + backend, Value: floor, Unit: "/s",
+		Note: fmt.Sprintf("net/http + %s + encoding/json, one row per chip, no token, rules or audit; half before the lookups, half after; p99 %s; server CPU %.0f µs per lookup",
+			bareDriver(backend), ms(p99), us(cpu/time.Duration(reqs)))})
+	// The lookup's target is now its share of this floor, measured in
+	// the same run on the same cores.
+	for i := range r.Figures {
+		f := &r.Figures[i]
+		if f.Name != "lookup by chip, "+backend+", HTTP" || f.Skipped != "" || floor <= 0 {
+			continue
+		}
+		f.Target = targetFloorShare * floor
+		f.Note = fmt.Sprintf("%.2f × the bare-stack floor (target %.1f ×); %s", f.Value/floor, targetFloorShare, f.Note)
+		f.judge()
+		r.add(Figure{Name: "  lookup / bare-stack floor, " + backend, Value: f.Value / floor, Unit: "×",
+			Target: targetFloorShare, Better: Higher, Note: "same load, same run"})
+	}
+	return nil
+}
+
+func bareDriver(backend string) string {
+	if backend == "PostgreSQL" {
+		return "pgx"
+	}
+	return "modernc SQLite"
 }
 
 // recordForRules returns the record of a dangerous dog (or of the

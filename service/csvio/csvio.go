@@ -279,7 +279,7 @@ func (r *row) str(col string) string {
 	if !ok || i >= len(r.fields) {
 		return ""
 	}
-	return strings.TrimSpace(r.fields[i])
+	return strings.TrimSpace(Restore(strings.TrimSpace(r.fields[i])))
 }
 
 func (r *row) bad(col, format string, a ...any) { r.d.errs.add(r.t, r.line, col, format, a...) }
@@ -667,32 +667,32 @@ func Export(ctx context.Context, st service.BulkService, t Table, w io.Writer) e
 	case Owners:
 		err = st.EachOwner(ctx, func(o *service.Owner) error {
 			fill(rec, i64(o.ID), o.Name, o.Address, o.City, o.State, o.Postcode, o.Phone, o.Email)
-			return cw.Write(rec)
+			return write(cw, rec)
 		})
 	case Animals:
 		err = st.EachAnimal(ctx, func(a *service.Animal) error {
 			fill(rec, i64(a.ID), i64(a.OwnerID), a.Name, string(a.Species), a.Breed, a.Colour, string(a.Sex), b2s(a.Altered),
 				a.BirthDate.String(), a.Description, a.Photo, string(a.Programme), a.DiedOn.String())
-			return cw.Write(rec)
+			return write(cw, rec)
 		})
 	case Chips:
 		err = st.EachChip(ctx, func(c *service.Chip) error {
 			fill(rec, i64(c.ID), i64(c.AnimalID), c.Code, string(c.Kind), c.Manufacturer, c.ImplantDate.String())
-			return cw.Write(rec)
+			return write(cw, rec)
 		})
 	case Licences:
 		err = st.EachLicence(ctx, func(l *service.Licence) error {
 			fill(rec, i64(l.ID), i64(l.AnimalID), string(l.Kind), l.Jurisdiction, strconv.Itoa(l.Year), strconv.Itoa(l.TagNumber),
 				l.IssuedOn.String(), l.ExpiresOn.String(), string(l.Status), strconv.FormatInt(l.FeeCents, 10), l.FeeCode,
 				string(l.IssuedBy), l.Clinic, strconv.FormatInt(l.ClinicPayCents, 10), i64(l.Replaces), string(l.ReplaceReason), l.Site)
-			return cw.Write(rec)
+			return write(cw, rec)
 		})
 	case Vaccinations:
 		err = st.EachVaccination(ctx, func(v *service.RabiesVaccination) error {
 			fill(rec, i64(v.ID), i64(v.AnimalID), v.Date.String(), string(v.Type), strconv.Itoa(v.DurationMonths),
 				b2s(v.ExtendedCertified), v.Product, v.Manufacturer, v.Lot, v.LotExpires.String(), v.Veterinarian,
 				v.VetLicence, v.Certificate, v.RabiesTag)
-			return cw.Write(rec)
+			return write(cw, rec)
 		})
 	default:
 		return fmt.Errorf("csvio: unknown table %q", t)
@@ -708,6 +708,14 @@ func Export(ctx context.Context, st service.BulkService, t Table, w io.Writer) e
 }
 
 func fill(rec []string, vals ...string) { copy(rec, vals) }
+
+// write writes rec with every cell neutralised (formula.go).
+func write(cw *csv.Writer, rec []string) error {
+	for i, c := range rec {
+		rec[i] = Neutralise(c)
+	}
+	return cw.Write(rec)
+}
 
 // i64 formats an id, 0 as empty.
 func i64(n int64) string {

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port/serialport"
-	"github.com/chipdesk/chipdesk/drivers/readers"
-	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
 	"github.com/chipdesk/chipdesk/drivers/readers/runner"
 	"github.com/chipdesk/chipdesk/reader"
 )
@@ -95,7 +93,7 @@ func (m *Manager) AddSpec(sp Spec) error {
 
 // openSerial opens sp's serial port and the catalog driver on it.
 func (m *Manager) openSerial(ctx context.Context, sp Spec) (reader.Reader, error) {
-	proto, err := catalog.Lookup(sp.Kind)
+	proto, err := sp.protocol()
 	if err != nil {
 		return nil, err
 	}
@@ -103,17 +101,12 @@ func (m *Manager) openSerial(ctx context.Context, sp Spec) (reader.Reader, error
 	if err != nil {
 		return nil, err
 	}
+	// The port is open in its final mode (the spec's, which defaults to
+	// the protocol's); the driver sets no line.
 	rd, err := proto.New(p, m.o.Now)
 	if err != nil {
 		p.Close()
 		return nil, err
-	}
-	if sp.Mode != proto.Mode {
-		// The driver set its protocol's line; the spec asked for another.
-		if err := readers.SetMode(p, sp.Mode); err != nil {
-			rd.Close()
-			return nil, err
-		}
 	}
 	return rd, nil
 }

@@ -4,13 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/drivers/port/porttest"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/reader"
 	"github.com/chipdesk/chipdesk/reader/readertest"
 	"github.com/chipdesk/chipdesk/service"
@@ -160,7 +163,7 @@ func TestManagerDebounceAndReconnect(t *testing.T) {
 func TestManagerSerialPTY(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	for _, kind := range []string{"wl134", "allflex", "iso24631"} {
+	for _, kind := range []string{"wl134", "allflex", "iso24631", "avid", "datamars", "agrident", "aabb"} {
 		t.Run(kind, func(t *testing.T) {
 			sim, err := readersim.Start(&readersim.Opts{Protocol: kind})
 			if err != nil {
@@ -205,5 +208,53 @@ func TestManagerSerialPTY(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestManagerLinefmt: a configured line reader, as --reader or the
+// config file's readers give it, reads its lines on a pseudo-terminal
+// into scan events.
+func TestManagerLinefmt(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	pty, err := porttest.NewPTY()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer pty.Close()
+	go io.Copy(io.Discard, pty)
+	m, err := hardware.NewManager(&hardware.ManagerOpts{Pipeline: f.pipe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Add("linefmt:" + pty.Path() + ",name=gallagher,form=decimal,pattern=^ID:(?P<code>\\d{3} \\d{12})$"); err != nil {
+		t.Fatal(err)
+	}
+	sub := f.hub.Subscribe("gallagher")
+	defer sub.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	line := "ID:" + biscuitChip[:3] + " " + biscuitChip[3:] + "\r\n"
+	deadline := time.After(testtime.Scale(10 * time.Second))
+	for {
+		if _, err := pty.Write([]byte("noise\r\n" + line)); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case ev := <-sub.C():
+			var se lookup.ScanEvent
+			if err := json.Unmarshal(ev.Data, &se); err != nil {
+				t.Fatal(err)
+			}
+			if se.Chip.Code != biscuitChip || se.Lookup.Animal == nil || se.Lookup.Animal.ID != f.animal {
+				t.Errorf("event %s, want Biscuit", ev.Data)
+			}
+			return
+		case <-time.After(testtime.Scale(100 * time.Millisecond)):
+		case <-deadline:
+			t.Fatalf("no scan event from the linefmt reader; status %+v", m.Status())
+		}
 	}
 }

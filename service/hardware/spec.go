@@ -3,10 +3,13 @@ package hardware
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
+	"github.com/chipdesk/chipdesk/drivers/readers/linefmt"
+	"github.com/chipdesk/chipdesk/reader"
 	"github.com/chipdesk/chipdesk/service/devspec"
 )
 
@@ -24,6 +27,17 @@ type Spec struct {
 	// Debounce is how long a repeated read of the same chip is
 	// suppressed; DefaultDebounce when 0.
 	Debounce time.Duration
+	// Line describes a configured line reader (Kind "linefmt"); nil
+	// for the catalog's protocols.
+	Line *linefmt.Spec
+}
+
+// protocol returns the catalog protocol sp names.
+func (sp Spec) protocol() (catalog.Protocol, error) {
+	if sp.Line != nil {
+		return catalog.Linefmt(*sp.Line)
+	}
+	return catalog.Lookup(sp.Kind)
 }
 
 // DefaultDebounce suppresses the repeats a reader sends while a chip
@@ -32,20 +46,56 @@ const DefaultDebounce = 2 * time.Second
 
 // ParseSpec reads KIND:PORT[,option=value...]. Options: name=NAME,
 // baud=N, debounce=DURATION ("1500ms"). The kind must be one of the
-// catalog's protocols.
+// catalog's protocols, or linefmt, a configured line reader, with the
+// options pattern=REGEXP (required; it comes last and runs to the end
+// of the spec, commas included), form=FORM (the chipid form of its code
+// group), framing=8N1 and air=PROTOCOL (the air protocol of its reads):
+//
+//	linefmt:/dev/ttyUSB0,baud=19200,form=decimal,pattern=^ID (?P<code>\d{15})$
 func ParseSpec(s string) (Spec, error) {
-	ds, err := devspec.Parse(s)
+	head, pattern, hasPattern := strings.Cut(s, ",pattern=")
+	ds, err := devspec.Parse(head)
 	if err != nil {
 		return Spec{}, fmt.Errorf("hardware: reader %q: %w", s, err)
 	}
-	proto, err := catalog.Lookup(ds.Kind)
+	var line *linefmt.Spec
+	switch {
+	case ds.Kind == catalog.LinefmtName && !hasPattern:
+		return Spec{}, fmt.Errorf("hardware: reader %q: a linefmt reader needs pattern=REGEXP (last)", s)
+	case ds.Kind == catalog.LinefmtName:
+		line = &linefmt.Spec{Name: catalog.LinefmtName, Pattern: pattern}
+	case hasPattern:
+		return Spec{}, fmt.Errorf("hardware: reader %q: pattern is an option of linefmt readers only", s)
+	}
+	sp := Spec{Kind: ds.Kind, Port: ds.Addr, Name: ds.Head(), Debounce: DefaultDebounce, Line: line}
+	for _, o := range ds.Options {
+		if line == nil {
+			break
+		}
+		switch o.Key {
+		case "form":
+			line.Form = o.Value
+		case "framing":
+			line.Framing = o.Value
+		case "air":
+			line.Protocol = reader.Protocol(o.Value)
+		}
+	}
+	proto, err := sp.protocol()
 	if err != nil {
 		return Spec{}, fmt.Errorf("hardware: reader %q: %w", s, err)
 	}
-	sp := Spec{Kind: ds.Kind, Port: ds.Addr, Name: ds.Head(), Mode: proto.Mode, Debounce: DefaultDebounce}
+	sp.Mode = proto.Mode
+	if line != nil && sp.Mode.Baud == 0 {
+		sp.Mode.Baud = 9600 // a configured reader's line: 9600 unless baud= says
+	}
 	for _, o := range ds.Options {
 		k, v := o.Key, o.Value
 		switch k {
+		case "form", "framing", "air":
+			if line == nil {
+				return Spec{}, fmt.Errorf("hardware: reader %q: %s is an option of linefmt readers only", s, k)
+			}
 		case "name":
 			sp.Name = v
 		case "baud":
@@ -61,7 +111,7 @@ func ParseSpec(s string) (Spec, error) {
 			}
 			sp.Debounce = d
 		default:
-			return Spec{}, fmt.Errorf("hardware: reader %q: unknown option %q (want name, baud or debounce)", s, k)
+			return Spec{}, fmt.Errorf("hardware: reader %q: unknown option %q (want name, baud or debounce; linefmt also form, framing, air, pattern)", s, k)
 		}
 	}
 	return sp, nil
@@ -73,11 +123,23 @@ func (sp Spec) String() string {
 	if sp.Name != sp.Kind+":"+sp.Port {
 		s += ",name=" + sp.Name
 	}
-	if p, err := catalog.Lookup(sp.Kind); err == nil && sp.Mode.Baud != p.Mode.Baud {
+	if p, err := sp.protocol(); err == nil && sp.Mode.Baud != p.Mode.Baud && (sp.Line == nil || sp.Mode.Baud != 9600) {
 		s += ",baud=" + strconv.Itoa(sp.Mode.Baud)
 	}
 	if sp.Debounce != DefaultDebounce {
 		s += ",debounce=" + sp.Debounce.String()
+	}
+	if l := sp.Line; l != nil {
+		if l.Form != "" {
+			s += ",form=" + l.Form
+		}
+		if l.Framing != "" {
+			s += ",framing=" + l.Framing
+		}
+		if l.Protocol != "" {
+			s += ",air=" + string(l.Protocol)
+		}
+		s += ",pattern=" + l.Pattern
 	}
 	return s
 }

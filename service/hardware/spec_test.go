@@ -1,6 +1,7 @@
 package hardware
 
 import (
+	"reflect"
 	"testing"
 	"time"
 )
@@ -23,6 +24,15 @@ func TestParseSpec(t *testing.T) {
 		{name: "bad option", in: "wl134:/dev/ttyUSB0,colour=red", wantErr: true},
 		{name: "bad baud", in: "wl134:/dev/ttyUSB0,baud=fast", wantErr: true},
 		{name: "option without value", in: "wl134:/dev/ttyUSB0,name", wantErr: true},
+		{name: "new families", in: "avid:/dev/ttyUSB1", wantName: "avid:/dev/ttyUSB1", wantBaud: 9600, wantDeb: DefaultDebounce},
+		{name: "linefmt", in: "linefmt:/dev/ttyUSB0,baud=19200,form=decimal,pattern=^ID (?P<code>\\d{3,4} ?\\d{12})$", wantName: "linefmt:/dev/ttyUSB0", wantBaud: 19200, wantDeb: DefaultDebounce},
+		{name: "linefmt, default line", in: "linefmt:/dev/ttyUSB0,pattern=(?P<code>\\d{15})", wantName: "linefmt:/dev/ttyUSB0", wantBaud: 9600, wantDeb: DefaultDebounce},
+		{name: "linefmt without pattern", in: "linefmt:/dev/ttyUSB0,baud=9600", wantErr: true},
+		{name: "linefmt, bad pattern", in: "linefmt:/dev/ttyUSB0,pattern=(?P<code>", wantErr: true},
+		{name: "linefmt, no code group", in: "linefmt:/dev/ttyUSB0,pattern=\\d{15}", wantErr: true},
+		{name: "linefmt, bad form", in: "linefmt:/dev/ttyUSB0,form=octal,pattern=(?P<code>\\d{15})", wantErr: true},
+		{name: "pattern on another kind", in: "wl134:/dev/ttyUSB0,pattern=x", wantErr: true},
+		{name: "form on another kind", in: "wl134:/dev/ttyUSB0,form=decimal", wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -37,7 +47,7 @@ func TestParseSpec(t *testing.T) {
 				t.Errorf("ParseSpec(%q) = name %q baud %d debounce %v, want %q %d %v", tt.in, sp.Name, sp.Mode.Baud, sp.Debounce, tt.wantName, tt.wantBaud, tt.wantDeb)
 			}
 			back, err := ParseSpec(sp.String())
-			if err != nil || back != sp {
+			if err != nil || !reflect.DeepEqual(back, sp) {
 				t.Errorf("ParseSpec(%q.String() = %q) = %+v, %v; want %+v", tt.in, sp.String(), back, err, sp)
 			}
 		})
@@ -45,7 +55,8 @@ func TestParseSpec(t *testing.T) {
 }
 
 func FuzzParseSpec(f *testing.F) {
-	for _, s := range []string{"wl134:/dev/ttyUSB0", "allflex:/dev/rfcomm0,name=van-3,baud=19200,debounce=500ms", "x", "are:COM3,baud=0"} {
+	for _, s := range []string{"wl134:/dev/ttyUSB0", "allflex:/dev/rfcomm0,name=van-3,baud=19200,debounce=500ms", "x", "are:COM3,baud=0",
+		"linefmt:/dev/ttyUSB0,baud=19200,form=decimal,pattern=^ID (?P<code>\\d{15})$"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -54,7 +65,7 @@ func FuzzParseSpec(f *testing.F) {
 			return
 		}
 		back, err := ParseSpec(sp.String())
-		if err != nil || back != sp {
+		if err != nil || !reflect.DeepEqual(back, sp) {
 			t.Errorf("ParseSpec(%q) = %+v; String %q reads back as %+v, %v", s, sp, sp.String(), back, err)
 		}
 	})

@@ -12,7 +12,7 @@ type tokenRequest struct {
 	Role service.Role `json:"role"`
 	Site string       `json:"site,omitempty"`
 	// ExpiresAt is optional.
-	ExpiresAt time.Time `json:"expiresAt,omitzero"`
+	ExpiresAt time.Time `json:"expires_at,omitzero"`
 }
 
 type tokenAnswer struct {
@@ -61,6 +61,7 @@ func (s *Server) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.forgetToken(id)
+	s.access.RevokedToken(id) // this process's streams end at once
 	s.change(r, "token.revoke", "token", id, "")
 	w.WriteHeader(http.StatusNoContent)
 }

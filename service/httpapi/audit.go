@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,6 +68,7 @@ func newAuditWriter(store service.AuditService, log *slog.Logger) *auditWriter {
 // add queues ev. When wait is set it returns after ev is stored, or when
 // ctx is done.
 func (a *auditWriter) add(ctx context.Context, ev *service.AuditEvent, wait bool) {
+	enrich(ctx, ev)
 	it := auditItem{ev: ev}
 	if wait {
 		it.sync = make(chan struct{})
@@ -88,6 +90,25 @@ func (a *auditWriter) add(ctx context.Context, ev *service.AuditEvent, wait bool
 		case <-it.sync:
 		case <-ctx.Done():
 		}
+	}
+}
+
+// enrich completes ev from the request it was logged in: the caller's
+// token id (one per entry: two tokens may share a name) and, for a
+// PATCH, the fields it changed.
+func enrich(ctx context.Context, ev *service.AuditEvent) {
+	if ev == nil {
+		return // a flush's marker
+	}
+	if t := callerOf(ctx); t != nil && ev.TokenID == 0 {
+		ev.TokenID = t.ID
+	}
+	if f := fieldsOf(ctx); len(f) > 0 && strings.HasSuffix(ev.Action, ".update") && !strings.Contains(ev.Detail, "fields: ") {
+		d := "fields: " + strings.Join(f, ",")
+		if ev.Detail != "" {
+			d = ev.Detail + "; " + d
+		}
+		ev.Detail = d
 	}
 }
 
@@ -139,14 +160,18 @@ func (a *auditWriter) write(batch []auditItem) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if ba, ok := a.store.(batchAuditor); ok && len(batch) > 1 {
-		evs := make([]*service.AuditEvent, len(batch))
-		for i, it := range batch {
-			evs[i] = it.ev
+		evs := make([]*service.AuditEvent, 0, len(batch))
+		for _, it := range batch {
+			if it.ev != nil {
+				evs = append(evs, it.ev)
+			}
 		}
-		if err := ba.CreateAuditEvents(ctx, evs); err != nil {
-			// One bad event must not lose the batch: store them singly.
-			a.log.Warn("httpapi: audit batch refused, writing one by one", "events", len(evs), "err", err)
-			a.writeEach(ctx, batch)
+		if len(evs) > 0 {
+			if err := ba.CreateAuditEvents(ctx, evs); err != nil {
+				// One bad event must not lose the batch: store them singly.
+				a.log.Warn("httpapi: audit batch refused, writing one by one", "events", len(evs), "err", err)
+				a.writeEach(ctx, batch)
+			}
 		}
 	} else {
 		a.writeEach(ctx, batch)
@@ -161,12 +186,20 @@ func (a *auditWriter) write(batch []auditItem) {
 // writeEach stores the events one by one, logging those refused.
 func (a *auditWriter) writeEach(ctx context.Context, batch []auditItem) {
 	for _, it := range batch {
+		if it.ev == nil {
+			continue // a flush's mark
+		}
 		it.ev.ID = 0 // an id from a rolled-back batch is not taken
 		if err := a.store.CreateAuditEvent(ctx, it.ev); err != nil {
 			a.log.Error("httpapi: audit write failed", "action", it.ev.Action, "err", err)
 		}
 	}
 }
+
+// flush returns once every event queued before it is stored, or when
+// ctx is done: a change whose event its store writes (Server.changing)
+// flushes first, so that the stored order stays the order of logging.
+func (a *auditWriter) flush(ctx context.Context) { a.add(ctx, nil, true) }
 
 // close writes everything queued and stops the writer. Events logged
 // after close are dropped.

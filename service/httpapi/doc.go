@@ -21,12 +21,29 @@
 //
 // # Answers and errors
 //
-// Answers are JSON. Errors are {"error":{"code","message"}} with the
+// Answers are JSON, every name snake_case. Errors are
+// {"error":{"code","message","field"}} (field naming the request field at
+// fault, when one is) with the
 // service.Error code mapped to the status (invalid 400, unauthorized
 // 401, forbidden 403, not_found 404, conflict 409, internal 500); an
 // error that is not a service.Error is logged and answered "Internal
 // error." so no internal text reaches a client. Request bodies are
-// limited (413 beyond), unknown JSON fields are refused.
+// limited (413 beyond), unknown JSON fields are refused. A PATCH changes
+// only the fields it sends.
+//
+// # The OpenAPI document
+//
+// openapi.json is generated (GenerateOpenAPI) from the route table, one
+// opDoc per route (operationId, summary, the Go types the handler decodes
+// and answers) and those types themselves, by reflection over their JSON
+// names: enums for closed sets, format date for service.Date, readOnly
+// server-set fields, typed list items, a request schema without the
+// server-set fields and a PATCH schema with every field optional. Tests
+// check the file is what the generator makes now, that every Go field is
+// in its schema and every property a Go field, and that every answer of
+// every HTTP test matches the document exactly and spells its keys
+// snake_case. After adding a route, add its opDoc and run
+// go test ./service/httpapi -run TestOpenAPIFile -update.
 //
 // # Audit
 //

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/incidents"
 )
 
 // create decodes a record of type T, stores it with fn and answers it.
@@ -31,7 +32,7 @@ func create[T any](s *Server, w http.ResponseWriter, r *http.Request, action, en
 func (s *Server) handleCreateVaccination(w http.ResponseWriter, r *http.Request) {
 	create(s, w, r, "vaccination.create", "vaccination",
 		func(v *service.RabiesVaccination) error { v.ID = 0; return nil },
-		func(v *service.RabiesVaccination) error { return s.store.CreateVaccination(r.Context(), v) },
+		func(v *service.RabiesVaccination) error { return s.lic.Vaccinate(r.Context(), v) },
 		func(v *service.RabiesVaccination) int64 { return v.ID })
 }
 
@@ -52,36 +53,37 @@ func (s *Server) handleAnimalVaccinations(w http.ResponseWriter, r *http.Request
 	s.writeJSON(w, r, http.StatusOK, list[*service.RabiesVaccination]{Items: nonNil(vs), Total: len(vs)})
 }
 
-// biteAnswer is the bite with the quarantine the rules ordered for it.
-type biteAnswer struct {
-	*service.BiteIncident
-	Quarantine *service.Quarantine `json:"quarantine,omitempty"`
-}
-
 func (s *Server) handleCreateBite(w http.ResponseWriter, r *http.Request) {
 	var b service.BiteIncident
 	if err := decodeJSON(r, &b); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	b.ID = 0
-	q, err := s.lookup.RecordBite(r.Context(), &b)
+	out, err := s.inc.RecordBite(r.Context(), &b)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	s.change(r, "bite.create", "bite", b.ID, "")
-	if q != nil {
-		s.change(r, "quarantine.create", "quarantine", q.ID, "ordered for bite")
+	if out.Quarantine != nil {
+		s.change(r, "quarantine.create", "quarantine", out.Quarantine.ID, "ordered for bite")
 	}
-	s.writeJSON(w, r, http.StatusCreated, biteAnswer{BiteIncident: &b, Quarantine: q})
+	s.writeJSON(w, r, http.StatusCreated, out)
 }
 
 func (s *Server) handleCreateQuarantine(w http.ResponseWriter, r *http.Request) {
-	create(s, w, r, "quarantine.create", "quarantine",
-		func(q *service.Quarantine) error { q.ID = 0; return nil },
-		func(q *service.Quarantine) error { return s.store.CreateQuarantine(r.Context(), q) },
-		func(q *service.Quarantine) int64 { return q.ID })
+	var req incidents.QuarantineRequest
+	if err := decodeJSON(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	q, err := s.inc.Quarantine(r.Context(), &req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, "quarantine.create", "quarantine", q.ID, q.Option)
+	s.writeJSON(w, r, http.StatusCreated, q.Quarantine)
 }
 
 type releaseRequest struct {
@@ -99,11 +101,7 @@ func (s *Server) handleReleaseQuarantine(w http.ResponseWriter, r *http.Request)
 		s.writeError(w, r, err)
 		return
 	}
-	if req.On.IsZero() {
-		s.writeError(w, r, service.Errorf(service.EINVALID, "Release date (on) required."))
-		return
-	}
-	if err := s.store.ReleaseQuarantine(r.Context(), id, req.On); err != nil {
+	if err := s.inc.ReleaseQuarantine(r.Context(), id, req.On); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -117,16 +115,16 @@ func (s *Server) handleCreateImpoundment(w http.ResponseWriter, r *http.Request)
 		s.writeError(w, r, err)
 		return
 	}
-	i.ID = 0
 	if i.Site == "" {
 		i.Site = callerOf(r.Context()).Site
 	}
-	if err := s.lookup.Impound(r.Context(), &i); err != nil {
+	st, err := s.custody.Impound(r.Context(), &i)
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	s.change(r, "impoundment.create", "impoundment", i.ID, "")
-	s.writeJSON(w, r, http.StatusCreated, &i)
+	s.writeJSON(w, r, http.StatusCreated, st.Impoundment)
 }
 
 func (s *Server) handleUpdateImpoundment(w http.ResponseWriter, r *http.Request) {
@@ -140,13 +138,16 @@ func (s *Server) handleUpdateImpoundment(w http.ResponseWriter, r *http.Request)
 		s.writeError(w, r, err)
 		return
 	}
-	i, err := s.store.UpdateImpoundment(r.Context(), id, u)
+	st, err := s.custody.Update(r.Context(), id, u)
+	if err == nil {
+		err = s.chargeRedemption(r, st.Impoundment)
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "impoundment.update", "impoundment", id, "")
-	s.writeJSON(w, r, http.StatusOK, i)
+	s.change(r, "impoundment.update", "impoundment", id, string(st.Disposition))
+	s.writeJSON(w, r, http.StatusOK, st.Impoundment)
 }
 
 func (s *Server) handleFindImpoundments(w http.ResponseWriter, r *http.Request) {
@@ -173,10 +174,17 @@ func (s *Server) handleFindImpoundments(w http.ResponseWriter, r *http.Request) 
 }
 
 func (s *Server) handleCreateDesignation(w http.ResponseWriter, r *http.Request) {
-	create(s, w, r, "designation.create", "designation",
-		func(d *service.DangerousDesignation) error { d.ID = 0; return nil },
-		func(d *service.DangerousDesignation) error { return s.store.CreateDesignation(r.Context(), d) },
-		func(d *service.DangerousDesignation) int64 { return d.ID })
+	var d service.DangerousDesignation
+	if err := decodeJSON(r, &d); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if _, err := s.inc.Designate(r.Context(), &d); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, "designation.create", "designation", d.ID, string(d.Level))
+	s.writeJSON(w, r, http.StatusCreated, &d)
 }
 
 func (s *Server) handleUpdateDesignation(w http.ResponseWriter, r *http.Request) {
@@ -190,7 +198,7 @@ func (s *Server) handleUpdateDesignation(w http.ResponseWriter, r *http.Request)
 		s.writeError(w, r, err)
 		return
 	}
-	d, err := s.store.UpdateDesignation(r.Context(), id, u)
+	d, err := s.inc.UpdateDesignation(r.Context(), id, u)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

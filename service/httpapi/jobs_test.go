@@ -41,6 +41,9 @@ func newJobsHarness(t *testing.T) *jobsHarness {
 		t.Fatal(err)
 	}
 	is := &jobs.Issuer{Store: h.store, Rules: rs, Designs: ds, Keys: check.DevelopmentKeys()}
+	if err := is.ApproveAll(context.Background(), "test-admin", testNow, 2026, 2027); err != nil {
+		t.Fatal(err)
+	}
 	sim, err := zplsim.Listen(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +71,7 @@ func newJobsHarness(t *testing.T) *jobsHarness {
 		t.Fatal(err)
 	}
 	h.srv.Close()
-	h.srv = httptest.NewServer(api)
+	h.srv = httptest.NewServer(answerChecker(t, api))
 	t.Cleanup(func() { api.Close() })
 	return &jobsHarness{harness: h, sim: sim, dev: dev, runner: runner}
 }
@@ -78,7 +81,7 @@ func newJobsHarness(t *testing.T) *jobsHarness {
 func (h *jobsHarness) licence(animal, replaces int64) *service.Licence {
 	h.t.Helper()
 	l := &service.Licence{AnimalID: animal, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-06-10"),
-		ExpiresOn: service.MustDate("2027-06-30"), FeeCents: 3500}
+		ExpiresOn: service.MustDate("2027-06-30"), FeeCents: 3500, Site: "desk-clinic"} // sold by the clinic token
 	if replaces != 0 {
 		l.Replaces, l.ReplaceReason, l.FeeCents, l.FeeCode = replaces, service.TagLost, 500, "duplicate"
 	}
@@ -234,6 +237,9 @@ func TestJobRoles(t *testing.T) {
 		for _, r := range roles {
 			code, b := h.do(r, tt.method, tt.path, body)
 			allowed := r == service.RoleAdmin || slices.Contains(tt.roles, r)
+			if r == service.RoleClinic && httpapi.ClinicRefused(tt.method+" "+tt.path) {
+				allowed = false
+			}
 			if allowed && (code == http.StatusUnauthorized || code == http.StatusForbidden) || !allowed && code != http.StatusForbidden {
 				t.Errorf("%s %s as %s = %d %s (allowed %v)", tt.method, tt.path, r, code, b, allowed)
 			}

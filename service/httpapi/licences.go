@@ -2,31 +2,34 @@ package httpapi
 
 import (
 	"net/http"
+	"strconv"
 
-	"github.com/chipdesk/chipdesk/service"
-	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/licensing"
 )
 
 // handleIssueLicence issues a licence: the fee and the expiry come from
 // the jurisdiction's rules, the tag number is the next free one.
 func (s *Server) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
-	var req lookup.LicenceRequest
+	var req licensing.LicenceRequest
 	if err := decodeJSON(r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	t := callerOf(r.Context())
-	req.Site = t.Site
-	if t.Role == service.RoleClinic {
-		// A clinic sells as a clinic, in its own name (Minneapolis 64.30).
-		req.IssuedBy, req.Clinic = service.IssuerClinic, clinicName(t)
+	req.Seller = callerOf(r.Context())
+	action, detail := "licence.create", req.Jurisdiction
+	if req.Replaces != 0 {
+		action, detail = "licence.duplicate", "replaces licence "+strconv.FormatInt(req.Replaces, 10)
 	}
-	l, err := s.lookup.IssueLicence(r.Context(), &req)
+	ctx, ch := s.changing(r, action, "licence", 0, detail)
+	l, err := s.lic.Issue(ctx, &req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "licence.create", "licence", l.ID, l.Jurisdiction)
+	s.changed(r, ch, l.ID)
+	if l.VaccinationID != 0 {
+		s.change(r, "vaccination.create", "vaccination", l.VaccinationID, "with licence")
+	}
 	s.writeJSON(w, r, http.StatusCreated, l)
 }
 
@@ -36,22 +39,19 @@ func (s *Server) handleRenewLicence(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	var req lookup.RenewRequest
+	var req licensing.RenewRequest
 	if err := decodeJSON(r, &req); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	t := callerOf(r.Context())
-	req.Site = t.Site
-	if t.Role == service.RoleClinic {
-		req.IssuedBy, req.Clinic = service.IssuerClinic, clinicName(t)
-	}
-	l, err := s.lookup.RenewLicence(r.Context(), id, &req)
+	req.Seller = callerOf(r.Context())
+	ctx, ch := s.changing(r, "licence.renew", "licence", 0, "renews licence "+strconv.FormatInt(id, 10))
+	l, err := s.lic.Renew(ctx, id, &req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "licence.renew", "licence", l.ID, "renews licence")
+	s.changed(r, ch, l.ID)
 	s.writeJSON(w, r, http.StatusCreated, l)
 }
 
@@ -76,19 +76,11 @@ func (s *Server) handleRevokeLicence(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.store.RevokeLicence(r.Context(), id); err != nil {
+	ctx, ch := s.changing(r, "licence.revoke", "licence", id, "")
+	if err := s.store.RevokeLicence(ctx, id); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "licence.revoke", "licence", id, "")
+	s.changed(r, ch, id)
 	w.WriteHeader(http.StatusNoContent)
-}
-
-// clinicName is the clinic a clinic token sells for: its site, else its
-// name.
-func clinicName(t *service.Token) string {
-	if t.Site != "" {
-		return t.Site
-	}
-	return t.Name
 }

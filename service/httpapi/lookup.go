@@ -15,42 +15,61 @@ import (
 func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	var (
-		a      *lookup.Answer
-		err    error
+		lq     lookup.Query
 		by     string
 		detail string
+		err    error
 	)
+	if lq.AsOf, err = s.asOf(r); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	switch {
 	case q.Has("chip"):
-		by, detail = "chip", q.Get("chip")
-		a, err = s.lookup.ByChip(r.Context(), q.Get("chip"))
+		by, detail, lq.Chip = "chip", q.Get("chip"), q.Get("chip")
+		if lq.Chip == "" {
+			s.writeError(w, r, service.Invalidf("chip", "chip is empty: give the number read from the chip."))
+			return
+		}
 	case q.Has("tag"):
 		by = "tag"
-		var tag, year int
-		tag, err = strconv.Atoi(q.Get("tag"))
-		if err != nil || tag <= 0 {
-			s.writeError(w, r, service.Errorf(service.EINVALID, "tag must be a positive number."))
+		lq.Tag, err = strconv.Atoi(q.Get("tag"))
+		if err != nil || lq.Tag <= 0 {
+			s.writeError(w, r, service.Invalidf("tag", "tag must be a positive number."))
 			return
 		}
 		if y := q.Get("year"); y != "" {
-			year, err = strconv.Atoi(y)
-			if err != nil || year < 1900 || year > 9999 {
-				s.writeError(w, r, service.Errorf(service.EINVALID, "year must be a four-digit year."))
+			lq.Year, err = strconv.Atoi(y)
+			if err != nil || lq.Year < 1900 || lq.Year > 9999 {
+				s.writeError(w, r, service.Invalidf("year", "year must be a four-digit year."))
 				return
 			}
 		}
-		j := q.Get("jurisdiction")
-		detail = j + " " + strconv.Itoa(year) + " " + strconv.Itoa(tag)
-		a, err = s.lookup.ByTag(r.Context(), j, year, tag)
+		lq.Jurisdiction = q.Get("jurisdiction")
+		detail = lq.Jurisdiction + " " + strconv.Itoa(lq.Year) + " " + strconv.Itoa(lq.Tag)
 	default:
 		s.writeError(w, r, service.Errorf(service.EINVALID, "Give chip, or tag with jurisdiction and year."))
 		return
 	}
+	a, err := s.lookup.Lookup(r.Context(), lq)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	s.answer(w, r, by, detail, a)
+}
+
+// asOf reads as_of=YYYY-MM-DD, the day a staff member asks about ("what
+// would redemption cost on Friday"); the public role gets today only.
+func (s *Server) asOf(r *http.Request) (service.Date, error) {
+	v := r.URL.Query().Get("as_of")
+	if v == "" {
+		return 0, nil
+	}
+	if t := callerOf(r.Context()); t == nil || t.Role == service.RolePublic {
+		return 0, service.FieldErrorf(service.EFORBIDDEN, "as_of", "as_of is for staff; the public lookup answers for today.")
+	}
+	return service.ParseDateField("as_of", v)
 }
 
 // handleAnimalRecord answers the lookup for an animal by id.
@@ -60,7 +79,12 @@ func (s *Server) handleAnimalRecord(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	a, err := s.lookup.ByAnimal(r.Context(), id)
+	asOf, err := s.asOf(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	a, err := s.lookup.Lookup(r.Context(), lookup.Query{AnimalID: id, AsOf: asOf})
 	if err != nil {
 		s.writeError(w, r, err)
 		return

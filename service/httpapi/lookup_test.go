@@ -136,6 +136,29 @@ func TestLookupErrors(t *testing.T) {
 	}
 }
 
+// A chip number with two readings is answered 422 "ambiguous" with both
+// candidates, and no lookup: the person chooses.
+func TestLookupAmbiguousChip(t *testing.T) {
+	h := newHarness(t)
+	code, b := h.do(service.RoleIntake, "GET", "/api/v1/lookup?chip=8000010000100000", nil)
+	if code != http.StatusUnprocessableEntity {
+		t.Fatalf("lookup = %d %s, want 422", code, b)
+	}
+	var e struct {
+		Error struct {
+			Code       string
+			Candidates []struct{ Code, Kind string }
+		}
+	}
+	if err := json.Unmarshal(b, &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.Error.Code != "ambiguous" || len(e.Error.Candidates) != 2 ||
+		e.Error.Candidates[0].Code != "004000001048576" || e.Error.Candidates[1].Code != "032000008388609" {
+		t.Errorf("body = %s", b)
+	}
+}
+
 func TestBodyLimit(t *testing.T) {
 	h := newHarness(t)
 	big := `{"name":"` + strings.Repeat("x", 100<<10) + `"}`

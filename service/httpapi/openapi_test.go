@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -37,11 +38,44 @@ func TestOpenAPIValid(t *testing.T) {
 	}
 }
 
+// TestOpenAPIServed gets the document as a client does. With
+// CHIPDESK_OPENAPI_OUT set it writes what was served there, for test.sh
+// to lint (redocly lint).
 func TestOpenAPIServed(t *testing.T) {
 	h := newHarness(t)
 	code, b := h.do("", "GET", "/api/v1/openapi.json", nil)
 	if code != http.StatusOK || !bytes.Equal(b, httpapi.OpenAPI()) {
 		t.Errorf("GET /api/v1/openapi.json = %d, %d bytes; want 200 and the document", code, len(b))
+	}
+	if out := os.Getenv("CHIPDESK_OPENAPI_OUT"); out != "" {
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestOperationIDs: every operation of the served document has an
+// operationId, each a different one (a generator names its methods by
+// them).
+func TestOperationIDs(t *testing.T) {
+	t.Parallel()
+	doc := loadDoc(t)
+	seen := map[string]string{}
+	n := 0
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			n++
+			where := method + " " + path
+			if op.OperationID == "" {
+				t.Errorf("%s has no operationId", where)
+			} else if prev, dup := seen[op.OperationID]; dup {
+				t.Errorf("operationId %s on %s and %s", op.OperationID, prev, where)
+			}
+			seen[op.OperationID] = where
+		}
+	}
+	if n < 40 {
+		t.Errorf("%d operations in the document, want every route's", n)
 	}
 }
 
@@ -62,9 +96,9 @@ func TestAnswersMatchOpenAPI(t *testing.T) {
 	impounded := map[string]int64{}
 	for _, j := range []string{"minneapolis", "chanhassen"} {
 		var an struct{ ID int64 }
-		h.mustJSON(service.RoleIntake, "POST", "/api/v1/animals", map[string]any{"ownerId": s.owner, "name": "Pip", "species": "dog"}, http.StatusCreated, &an)
+		h.mustJSON(service.RoleIntake, "POST", "/api/v1/animals", map[string]any{"owner_id": s.owner, "name": "Pip", "species": "dog"}, http.StatusCreated, &an)
 		h.mustJSON(service.RoleIntake, "POST", "/api/v1/impoundments", map[string]any{
-			"animalId": an.ID, "jurisdiction": j, "intakeOn": "2026-06-08", "whereFound": "Lake Ann Park",
+			"animal_id": an.ID, "jurisdiction": j, "intake_on": "2026-06-08", "where_found": "Lake Ann Park",
 		}, http.StatusCreated, nil)
 		impounded[j] = an.ID
 	}

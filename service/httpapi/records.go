@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -51,6 +52,34 @@ func (s *Server) change(r *http.Request, action, entity string, id int64, detail
 	s.logAudit(r, action, entity, id, detail, true)
 }
 
+// changing returns r's context carrying the audit event of the change
+// the handler is about to make (service.WithChange): the store writes
+// the event in the change's own transaction. An id of 0 is filled in by
+// the store for the record the change creates. After the change,
+// changed logs the event through the audit queue only if no store wrote
+// it.
+func (s *Server) changing(r *http.Request, action, entity string, id int64, detail string) (context.Context, *service.Change) {
+	ev := &service.AuditEvent{At: s.now().UTC(), Action: action, Entity: entity, EntityID: id, Detail: detail}
+	if t := callerOf(r.Context()); t != nil {
+		ev.Actor, ev.Role, ev.Site = t.Name, t.Role, t.Site
+	}
+	enrich(r.Context(), ev)
+	s.audit.flush(r.Context())
+	return service.WithChange(r.Context(), ev)
+}
+
+// changed logs ch's event, as the change of the record id, unless the
+// store wrote it with the change.
+func (s *Server) changed(r *http.Request, ch *service.Change, id int64) {
+	if ch.Stored() {
+		return
+	}
+	if ch.Event.EntityID == 0 {
+		ch.Event.EntityID = id
+	}
+	s.audit.add(r.Context(), ch.Event, true)
+}
+
 func (s *Server) logAudit(r *http.Request, action, entity string, id int64, detail string, wait bool) {
 	ev := &service.AuditEvent{At: s.now().UTC(), Action: action, Entity: entity, EntityID: id, Detail: detail}
 	if t := callerOf(r.Context()); t != nil {
@@ -68,11 +97,12 @@ func (s *Server) handleCreateOwner(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o.ID = 0
-	if err := s.store.CreateOwner(r.Context(), &o); err != nil {
+	ctx, ch := s.changing(r, "owner.create", "owner", 0, "")
+	if err := s.store.CreateOwner(ctx, &o); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "owner.create", "owner", o.ID, "")
+	s.changed(r, ch, o.ID)
 	s.writeJSON(w, r, http.StatusCreated, &o)
 }
 
@@ -121,12 +151,13 @@ func (s *Server) handleUpdateOwner(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	o, err := s.store.UpdateOwner(r.Context(), id, u)
+	ctx, ch := s.changing(r, "owner.update", "owner", id, "")
+	o, err := s.store.UpdateOwner(ctx, id, u)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "owner.update", "owner", id, "")
+	s.changed(r, ch, id)
 	s.writeJSON(w, r, http.StatusOK, o)
 }
 
@@ -139,11 +170,12 @@ func (s *Server) handleCreateAnimal(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.ID = 0
-	if err := s.store.CreateAnimal(r.Context(), &a); err != nil {
+	ctx, ch := s.changing(r, "animal.create", "animal", 0, "")
+	if err := s.store.CreateAnimal(ctx, &a); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "animal.create", "animal", a.ID, "")
+	s.changed(r, ch, a.ID)
 	s.writeJSON(w, r, http.StatusCreated, &a)
 }
 
@@ -201,12 +233,13 @@ func (s *Server) handleUpdateAnimal(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	a, err := s.store.UpdateAnimal(r.Context(), id, u)
+	ctx, ch := s.changing(r, "animal.update", "animal", id, "")
+	a, err := s.store.UpdateAnimal(ctx, id, u)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "animal.update", "animal", id, "")
+	s.changed(r, ch, id)
 	s.writeJSON(w, r, http.StatusOK, a)
 }
 
@@ -214,7 +247,7 @@ func (s *Server) handleUpdateAnimal(w http.ResponseWriter, r *http.Request) {
 // reader/chipid (in package lookup), never parsed here.
 type chipRequest struct {
 	Chip        string       `json:"chip"`
-	ImplantDate service.Date `json:"implantDate,omitzero"`
+	ImplantDate service.Date `json:"implant_date,omitzero"`
 }
 
 func (s *Server) handleAddChip(w http.ResponseWriter, r *http.Request) {
@@ -234,11 +267,12 @@ func (s *Server) handleAddChip(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.AnimalID, c.ImplantDate = id, req.ImplantDate
-	if err := s.store.AddChip(r.Context(), c); err != nil {
+	ctx, ch := s.changing(r, "chip.add", "animal", id, c.Code)
+	if err := s.store.AddChip(ctx, c); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "chip.add", "animal", id, c.Code)
+	s.changed(r, ch, id)
 	s.writeJSON(w, r, http.StatusCreated, c)
 }
 
@@ -248,11 +282,12 @@ func (s *Server) handleRemoveChip(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.store.RemoveChip(r.Context(), id); err != nil {
+	ctx, ch := s.changing(r, "chip.remove", "chip", id, "")
+	if err := s.store.RemoveChip(ctx, id); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "chip.remove", "chip", id, "")
+	s.changed(r, ch, id)
 	w.WriteHeader(http.StatusNoContent)
 }
 

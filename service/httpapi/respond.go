@@ -7,10 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/lookup"
 )
 
 // errorBody is the JSON body of every error answer.
@@ -18,16 +20,24 @@ type errorBody struct {
 	Error errorDetail `json:"error"`
 }
 
+// errorDetail is {"code", "message", "field"}: field names the request
+// field at fault, when one is.
 type errorDetail struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	Field   string `json:"field,omitempty"`
+	// Candidates are the chips an ambiguous chip number could be.
+	Candidates []*lookup.Chip `json:"candidates,omitempty"`
 }
 
-// statusOf maps an application error code to an HTTP status.
+// statusOf maps an application error code to an HTTP status: invalid
+// 400, unauthorized 401, forbidden 403, not found 404, conflict 409.
 func statusOf(code string) int {
 	switch code {
 	case service.EINVALID:
 		return http.StatusBadRequest
+	case service.EAMBIGUOUS:
+		return http.StatusUnprocessableEntity
 	case service.EUNAUTHORIZED:
 		return http.StatusUnauthorized
 	case service.EFORBIDDEN:
@@ -103,19 +113,38 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == service.EUNAUTHORIZED {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="chipdesk"`)
 	}
-	s.writeJSON(w, r, statusOf(code), errorBody{errorDetail{Code: code, Message: msg}})
+	d := errorDetail{Code: code, Message: msg, Field: service.ErrorField(err)}
+	var amb *lookup.AmbiguousChipError
+	if errors.As(err, &amb) {
+		d.Candidates = amb.Candidates
+	}
+	s.writeJSON(w, r, statusOf(code), errorBody{d})
 }
 
 // decodeJSON reads the request body into v. The body is already limited
 // by the server's size limit; unknown fields and trailing data are
 // errors, reported as EINVALID.
 func decodeJSON(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return err // a *http.MaxBytesError, answered 413
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return err
+		var de *service.DateError
+		if errors.As(err, &de) {
+			// A date that is no calendar date ("2026-02-30"): name the
+			// field that held it.
+			f := fieldHolding(body, de.Text)
+			return service.Invalidf(f, "%s: %q is not a calendar date (YYYY-MM-DD).", f, de.Text)
+		}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return service.Invalidf(te.Field, "Invalid JSON body: %s.", jsonProblem(err))
+		}
+		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok && len(f) < 64 {
+			return service.Invalidf(strings.Trim(f, `"`), "Invalid JSON body: %s.", jsonProblem(err))
 		}
 		return service.Errorf(service.EINVALID, "Invalid JSON body: %s.", jsonProblem(err))
 	}
@@ -123,6 +152,46 @@ func decodeJSON(r *http.Request, v any) error {
 		return service.Errorf(service.EINVALID, "Invalid JSON body: trailing data.")
 	}
 	return nil
+}
+
+// fieldHolding returns the key path ("issued_on", "vaccination.date") of
+// the first string value equal to text in the JSON body, "" when none.
+func fieldHolding(body []byte, text string) string {
+	var doc any
+	if json.Unmarshal(body, &doc) != nil {
+		return ""
+	}
+	var walk func(v any, path string) (string, bool)
+	walk = func(v any, path string) (string, bool) {
+		switch x := v.(type) {
+		case string:
+			return path, x == text
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				p := k
+				if path != "" {
+					p = path + "." + k
+				}
+				if f, ok := walk(x[k], p); ok {
+					return f, true
+				}
+			}
+		case []any:
+			for i, e := range x {
+				if f, ok := walk(e, path+"["+strconv.Itoa(i)+"]"); ok {
+					return f, true
+				}
+			}
+		}
+		return "", false
+	}
+	f, _ := walk(doc, "")
+	return f
 }
 
 // jsonProblem describes a decoding error without internal detail.

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/chipdesk/chipdesk/service"
 )
@@ -31,9 +32,14 @@ func (s *Server) routes() {
 	}
 	m.Handle("GET /metrics", s.require(s.metricsHandler().ServeHTTP, adminOnly...))
 
-	for _, rt := range append(s.apiRoutes(), s.jobRoutes()...) {
+	for _, rt := range s.allRoutes() {
 		m.Handle(rt.pattern, s.require(rt.h, rt.roles...))
 	}
+}
+
+// allRoutes is every authenticated API endpoint.
+func (s *Server) allRoutes() []route {
+	return slices.Concat(s.apiRoutes(), s.jobRoutes(), s.photoRoutes(), s.permitRoutes())
 }
 
 // route is one authenticated API endpoint.
@@ -44,7 +50,7 @@ type route struct {
 }
 
 func (s *Server) apiRoutes() []route {
-	return []route{
+	return append([]route{
 		{"GET /api/v1/lookup", anyRole, s.handleLookup},
 		{"GET /api/v1/animals/{id}/record", staff, s.handleAnimalRecord},
 
@@ -85,7 +91,7 @@ func (s *Server) apiRoutes() []route {
 		{"POST /api/v1/tokens", adminOnly, s.handleCreateToken},
 		{"DELETE /api/v1/tokens/{id}", adminOnly, s.handleRevokeToken},
 		{"GET /api/v1/audit", adminOnly, s.handleFindAudit},
-	}
+	}, s.moneyRoutes()...)
 }
 
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {

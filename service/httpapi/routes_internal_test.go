@@ -31,7 +31,7 @@ func TestRoutesDocumented(t *testing.T) {
 		}
 	}
 	s := &Server{}
-	for _, rt := range append(s.apiRoutes(), s.jobRoutes()...) {
+	for _, rt := range s.allRoutes() {
 		want := append([]service.Role{service.RoleAdmin}, rt.roles...)
 		got, ok := documented[rt.pattern]
 		if !ok {

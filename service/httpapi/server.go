@@ -6,24 +6,37 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/access"
+	"github.com/chipdesk/chipdesk/service/custody"
 	"github.com/chipdesk/chipdesk/service/events"
+	"github.com/chipdesk/chipdesk/service/incidents"
 	"github.com/chipdesk/chipdesk/service/jobs"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/money"
+	"github.com/chipdesk/chipdesk/service/permits"
+	"github.com/chipdesk/chipdesk/service/ratelimit"
 )
 
 // Opts configures a Server. Store and Lookup are required.
 type Opts struct {
 	// Store holds every record, the tokens and the audit log.
 	Store service.Store
-	// Lookup resolves chips, tags and animals to the lookup answer and
-	// issues licences with the fees and dates of service/rules.
+	// Lookup resolves chips, tags and animals to the lookup answer.
 	Lookup *lookup.Service
+	// Licensing, Custody and Incidents are the application layer that
+	// decides every licence sale, impound and incident; nil makes each
+	// over Store and Lookup's rules.
+	Licensing *licensing.Service
+	Custody   *custody.Service
+	Incidents *incidents.Service
 	// Hub carries scan events to /api/v1/scans/stream; nil disables
 	// the stream.
 	Hub *events.Hub
@@ -39,6 +52,12 @@ type Opts struct {
 	// queued and reports the devices at /api/v1/devices.
 	Jobs   *jobs.Issuer
 	Runner *jobs.Runner
+	// Money keeps charges and payments (/api/v1/payments, /charges,
+	// /reports, /deposits); nil answers 404 there.
+	Money *money.Service
+	// Permits serves /api/v1/permits, agreements and reports
+	// (permits.go); nil answers 404 there.
+	Permits *permits.Service
 	// Logger receives request errors; nil discards.
 	Logger *slog.Logger
 	// Registry receives the server's metrics and is served at /metrics;
@@ -54,6 +73,18 @@ type Opts struct {
 	// stops at once). 0 means DefaultTokenCacheTTL; negative disables
 	// the cache.
 	TokenCacheTTL time.Duration
+	// Access knows the revoked tokens and disabled accounts of every
+	// process (the database, polled); a cached check, an event stream or
+	// a session of what it lists ends within its poll. nil makes one on
+	// Store, run until Close.
+	Access *access.Watcher
+	// Photos, when set, is the folder that keeps the animals'
+	// photographs (POST /api/v1/animals/{id}/photo); nil answers 404
+	// there.
+	Photos *os.Root
+	// Limits are the request limits; the zero Config limits nothing,
+	// nil means ratelimit.DefaultConfig.
+	Limits *ratelimit.Config
 }
 
 // Defaults.
@@ -73,11 +104,16 @@ type ScanHandler interface {
 type Server struct {
 	store   service.Store
 	lookup  *lookup.Service
+	lic     *licensing.Service
+	custody *custody.Service
+	inc     *incidents.Service
 	hub     *events.Hub
 	scans   ScanHandler
 	web     http.Handler
 	jobs    *jobs.Issuer
 	runner  *jobs.Runner
+	money   *money.Service
+	permits *permits.Service
 	log     *slog.Logger
 	now     func() time.Time
 	maxBody int64
@@ -88,6 +124,11 @@ type Server struct {
 	audit   *auditWriter
 	mux     *http.ServeMux
 
+	photos     *os.Root
+	access     *access.Watcher
+	stopAccess context.CancelFunc
+	limits     limiters
+
 	tokMu  sync.Mutex
 	tokens map[[32]byte]cachedToken
 
@@ -95,6 +136,31 @@ type Server struct {
 	// jsonType is the Content-Type value of JSON answers, shared by
 	// them all (net/http only reads it; Header.Add would copy it).
 	jsonType []string
+}
+
+// layer takes the application layer from o, making the parts not given
+// over the store and the lookup's jurisdiction rules.
+func (s *Server) layer(o *Opts) (err error) {
+	s.lic, s.custody, s.inc = o.Licensing, o.Custody, o.Incidents
+	if s.lic == nil {
+		if s.lic, err = licensing.New(&licensing.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Now: o.Now}); err != nil {
+			return err
+		}
+	}
+	if s.custody == nil {
+		if s.custody, err = custody.New(&custody.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Now: o.Now}); err != nil {
+			return err
+		}
+	}
+	if s.inc == nil {
+		s.inc, err = incidents.New(&incidents.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Jurisdiction: o.Lookup.Home(), Now: o.Now})
+	}
+	return err
+}
+
+// limiters are the request limits of Opts.Limits.
+type limiters struct {
+	badToken, lookup *ratelimit.Limiter
 }
 
 type cachedToken struct {
@@ -115,12 +181,17 @@ func New(o *Opts) (*Server, error) {
 		web:     o.Web,
 		jobs:    o.Jobs,
 		runner:  o.Runner,
+		money:   o.Money,
+		permits: o.Permits,
 		log:     o.Logger,
 		now:     o.Now,
 		maxBody: o.MaxBodyBytes,
 		ttl:     o.TokenCacheTTL,
 		reg:     o.Registry,
 		tokens:  make(map[[32]byte]cachedToken),
+	}
+	if err := s.layer(o); err != nil {
+		return nil, err
 	}
 	s.jsonBufs.New = newJSONBuf
 	s.jsonType = []string{"application/json"}
@@ -144,6 +215,20 @@ func New(o *Opts) (*Server, error) {
 		return nil, err
 	}
 	s.metrics = m
+	lc := ratelimit.DefaultConfig()
+	if o.Limits != nil {
+		lc = *o.Limits
+	}
+	s.limits = limiters{badToken: ratelimit.New(lc.BadToken, s.now), lookup: ratelimit.New(lc.PublicLookup, s.now)}
+	s.access = o.Access
+	s.photos = o.Photos
+	if s.access == nil {
+		users, _ := s.store.(service.UserService)
+		s.access = access.NewWatcher(&access.WatchOpts{Tokens: s.store, Users: users, Logger: s.log})
+		ctx, cancel := context.WithCancel(context.Background())
+		s.stopAccess = cancel
+		go s.access.Run(ctx)
+	}
 	s.audit = newAuditWriter(s.store, s.log)
 	s.mux = http.NewServeMux()
 	s.routes()
@@ -153,6 +238,9 @@ func New(o *Opts) (*Server, error) {
 // Close stops the audit writer after storing every queued event. The
 // server must not serve requests after Close.
 func (s *Server) Close() error {
+	if s.stopAccess != nil {
+		s.stopAccess()
+	}
 	s.audit.close()
 	return nil
 }
@@ -186,7 +274,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // checked within the TTL.
 func (s *Server) authenticate(ctx context.Context, secret string) (*service.Token, error) {
 	if s.ttl < 0 {
-		return s.store.Authenticate(ctx, secret)
+		t, err := s.store.Authenticate(ctx, secret)
+		if err == nil && s.access.TokenRevoked(t.ID) {
+			// The database read may be a replica's, behind the revocation.
+			return nil, service.Errorf(service.EUNAUTHORIZED, "Token revoked.")
+		}
+		return t, err
 	}
 	var buf [128]byte // secrets are shorter: hashed without an allocation
 	h := sha256.Sum256(append(buf[:0], secret...))
@@ -194,12 +287,15 @@ func (s *Server) authenticate(ctx context.Context, secret string) (*service.Toke
 	s.tokMu.Lock()
 	c, ok := s.tokens[h]
 	s.tokMu.Unlock()
-	if ok && now.Sub(c.at) < s.ttl && c.tok.Usable(now) {
+	if ok && now.Sub(c.at) < s.ttl && c.tok.Usable(now) && !s.access.TokenRevoked(c.tok.ID) {
 		return c.tok, nil
 	}
 	t, err := s.store.Authenticate(ctx, secret)
 	if err != nil {
 		return nil, err
+	}
+	if s.access.TokenRevoked(t.ID) {
+		return nil, service.Errorf(service.EUNAUTHORIZED, "Token revoked.")
 	}
 	s.tokMu.Lock()
 	if len(s.tokens) > 10000 {

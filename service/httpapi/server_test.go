@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/chipdesk/chipdesk/service/incidents"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,8 @@ import (
 	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/httpapi"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/money"
+	"github.com/chipdesk/chipdesk/service/permits"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/service/store/postgres/pgtest"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
@@ -64,11 +67,23 @@ func newHarnessOn(t *testing.T, st service.Store) *harness {
 	if err != nil {
 		t.Fatalf("hardware.NewPipeline: %v", err)
 	}
-	api, err := httpapi.New(&httpapi.Opts{Store: st, Lookup: lk, Hub: hub, Scans: pl, Now: now, MaxBodyBytes: 64 << 10})
+	mon, err := money.New(&money.Opts{Store: st, Rules: rs, Now: now})
+	if err != nil {
+		t.Fatalf("money.New: %v", err)
+	}
+	inc, err := incidents.New(&incidents.Opts{Store: st, Rules: rs, Jurisdiction: lk.Home(), Now: now})
+	if err != nil {
+		t.Fatalf("incidents.New: %v", err)
+	}
+	pm, err := permits.New(&permits.Opts{Store: st, Rules: rs, Bites: inc, Now: now})
+	if err != nil {
+		t.Fatalf("permits.New: %v", err)
+	}
+	api, err := httpapi.New(&httpapi.Opts{Store: st, Lookup: lk, Hub: hub, Scans: pl, Money: mon, Permits: pm, Now: now, MaxBodyBytes: 64 << 10})
 	if err != nil {
 		t.Fatalf("httpapi.New: %v", err)
 	}
-	h := &harness{t: t, store: st, api: api, hub: hub, srv: httptest.NewServer(api), tokens: map[service.Role]string{}}
+	h := &harness{t: t, store: st, api: api, hub: hub, srv: httptest.NewServer(answerChecker(t, api)), tokens: map[service.Role]string{}}
 	t.Cleanup(func() {
 		h.srv.CloseClientConnections()
 		h.srv.Close()

@@ -26,6 +26,13 @@ func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, service.Errorf(service.ENOTFOUND, "No scan stream on this server."))
 		return
 	}
+	caller := callerOf(r.Context())
+	if caller != nil && caller.Role == service.RoleClinic {
+		// Scans carry any owner's address: not a clinic's (see scope),
+		// as GET /api/v1/scans is not.
+		s.writeError(w, r, service.Errorf(service.EFORBIDDEN, "The clinic role may not follow the scan stream."))
+		return
+	}
 	rc := http.NewResponseController(w)
 	readerName := r.URL.Query().Get("reader")
 	since := r.Header.Get("Last-Event-ID")
@@ -66,6 +73,13 @@ func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-s.access.Changed():
+			// A revocation anywhere: a stream of a revoked or expired
+			// token ends (within the watcher's poll of the revoke).
+			if caller != nil && (s.access.TokenRevoked(caller.ID) || !caller.Usable(s.now())) {
+				return
+			}
+			continue
 		case <-tick.C:
 			if _, err := w.Write([]byte(": keep-alive\n\n")); err != nil {
 				return

@@ -52,7 +52,7 @@ func (h *harness) vaccinate(role service.Role, animal int64, date, typ string) {
 		months = 12
 	}
 	h.mustJSON(role, "POST", "/api/v1/vaccinations", map[string]any{
-		"animalId": animal, "date": date, "type": typ, "durationMonths": months, "certificate": "MN-" + date,
+		"animal_id": animal, "date": date, "type": typ, "duration_months": months, "certificate": "MN-" + date,
 	}, http.StatusCreated, nil)
 }
 
@@ -74,9 +74,15 @@ func testIssueLicenceMinneapolis(t *testing.T, h *harness) {
 	if l1.FeeCents != 1500 || l1.Expires != "2027-01-31" || l1.Year != 2026 || l1.TagNumber <= 0 {
 		t.Errorf("issued %+v, want fee 1500, expires 2027-01-31, year 2026 and a tag number (64.30)", l1)
 	}
-	h.mustJSON(service.RoleClinic, "POST", fmt.Sprintf("/api/v1/licences/%d/renew", l1.ID), map[string]any{}, http.StatusCreated, &l2)
-	if l2.TagNumber != l1.TagNumber+1 {
-		t.Errorf("renewal tag %d, want the next number %d", l2.TagNumber, l1.TagNumber+1)
+	// A clinic renews only what its site issued (scope).
+	if code, b := h.do(service.RoleClinic, "POST", fmt.Sprintf("/api/v1/licences/%d/renew", l1.ID), map[string]any{}); code != http.StatusNotFound {
+		t.Errorf("clinic renewing the office's licence = %d %s, want 404", code, b)
+	}
+	// A renewal before the term ends is the next term: from 2027-02-01
+	// to 2028-01-31, tag 1 of 2027.
+	h.mustJSON(service.RoleIntake, "POST", fmt.Sprintf("/api/v1/licences/%d/renew", l1.ID), map[string]any{}, http.StatusCreated, &l2)
+	if l2.Year != 2027 || l2.TagNumber != 1 || l2.Expires != "2028-01-31" {
+		t.Errorf("renewal = %+v, want tag 1 of 2027, expiring 2028-01-31", l2)
 	}
 	var a fullAnswer
 	h.mustJSON(service.RolePublic, "GET", fmt.Sprintf("/api/v1/lookup?tag=%d&jurisdiction=minneapolis&year=2026", l1.TagNumber), nil, http.StatusOK, &a)
@@ -123,9 +129,9 @@ func testDangerousAtTop(t *testing.T, h *harness) {
 	s := h.seed()
 	h.vaccinate(service.RoleAdmin, s.animal, "2026-01-10", "killed")
 	h.mustJSON(service.RoleIntake, "POST", "/api/v1/licences", map[string]any{"animal_id": s.animal, "jurisdiction": "minneapolis"}, http.StatusCreated, nil)
-	h.mustJSON(service.RoleOfficer, "POST", "/api/v1/bites", map[string]any{"animalId": s.animal, "date": "2026-06-08", "victim": "person", "skinBroken": true}, http.StatusCreated, nil)
+	h.mustJSON(service.RoleOfficer, "POST", "/api/v1/bites", map[string]any{"animal_id": s.animal, "date": "2026-06-08", "victim": "person", "skin_broken": true}, http.StatusCreated, nil)
 	h.mustJSON(service.RoleOfficer, "POST", "/api/v1/designations", map[string]any{
-		"animalId": s.animal, "level": "dangerous", "jurisdiction": "minneapolis", "declaredOn": "2026-06-09",
+		"animal_id": s.animal, "level": "dangerous", "jurisdiction": "minneapolis", "declared_on": "2026-06-09",
 	}, http.StatusCreated, nil)
 	var a fullAnswer
 	h.mustJSON(service.RoleOfficer, "GET", "/api/v1/lookup?chip="+s.chip, nil, http.StatusOK, &a)
@@ -153,10 +159,10 @@ func testImpoundHoldAndRedemption(t *testing.T, h *harness) {
 	s := h.seed()
 	var im struct {
 		ID        int64
-		HoldUntil string
+		HoldUntil string `json:"hold_until"`
 	}
 	h.mustJSON(service.RoleIntake, "POST", "/api/v1/impoundments", map[string]any{
-		"animalId": s.animal, "jurisdiction": "minneapolis", "intakeOn": "2026-06-08", "whereFound": "Powderhorn Park",
+		"animal_id": s.animal, "jurisdiction": "minneapolis", "intake_on": "2026-06-08", "where_found": "Powderhorn Park",
 	}, http.StatusCreated, &im)
 	if im.HoldUntil == "" {
 		t.Fatalf("impoundment %+v has no hold-until", im)
@@ -183,7 +189,7 @@ func testImpoundHoldAndRedemption(t *testing.T, h *harness) {
 		t.Errorf("redemption lines %+v, want impound 5000 and board 4500", a.Redemption.Lines)
 	}
 	var u struct{ Disposition string }
-	h.mustJSON(service.RoleIntake, "PATCH", fmt.Sprintf("/api/v1/impoundments/%d", im.ID), map[string]any{"disposition": "redeemed", "dispositionOn": "2026-06-10"}, http.StatusOK, &u)
+	h.mustJSON(service.RoleIntake, "PATCH", fmt.Sprintf("/api/v1/impoundments/%d", im.ID), map[string]any{"disposition": "redeemed", "disposition_on": "2026-06-10"}, http.StatusOK, &u)
 	h.mustJSON(service.RoleIntake, "GET", "/api/v1/lookup?chip="+s.chip, nil, http.StatusOK, &a)
 	if a.Redemption != nil {
 		t.Errorf("redemption after release = %+v, want null", a.Redemption)
@@ -196,7 +202,7 @@ func testCreateRecordsAndChip(t *testing.T, h *harness) {
 	var o struct{ ID int64 }
 	h.mustJSON(service.RoleClinic, "POST", "/api/v1/owners", map[string]any{"name": "Noor Haddad", "city": "Chanhassen"}, http.StatusCreated, &o)
 	var an struct{ ID int64 }
-	h.mustJSON(service.RoleClinic, "POST", "/api/v1/animals", map[string]any{"ownerId": o.ID, "name": "Pixel", "species": "cat"}, http.StatusCreated, &an)
+	h.mustJSON(service.RoleClinic, "POST", "/api/v1/animals", map[string]any{"owner_id": o.ID, "name": "Pixel", "species": "cat"}, http.StatusCreated, &an)
 	var c struct{ Code, Kind, Manufacturer string }
 	h.mustJSON(service.RoleClinic, "POST", fmt.Sprintf("/api/v1/animals/%d/chips", an.ID), map[string]any{"chip": "LA 982 000001088420"}, http.StatusCreated, &c)
 	if c.Code != "982000001088420" || c.Kind != "iso11784" {

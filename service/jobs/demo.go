@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/licensing"
 )
 
 // DemoOpts configures Demo.
@@ -67,6 +68,13 @@ func Demo(ctx context.Context, o DemoOpts) error {
 	if err != nil {
 		return err
 	}
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	if err := o.Issuer.ApproveAll(ctx, "demo", now(), now().Year(), now().Year()+1); err != nil {
+		return err
+	}
 	if _, err := QueueActive(ctx, o.Issuer, service.JobPrint); err != nil {
 		return err
 	}
@@ -74,6 +82,13 @@ func Demo(ctx context.Context, o DemoOpts) error {
 		return err
 	}
 	return nil
+}
+
+// ApproveAll approves, as actor at at, every valid licence design for
+// each of years (licensing.ApproveAll): what an administrator does on
+// the admin page, for the demonstration and for tests.
+func (is *Issuer) ApproveAll(ctx context.Context, actor string, at time.Time, years ...int) error {
+	return licensing.ApproveAll(ctx, is.Store, is.Designs, actor, at, years...)
 }
 
 // QueueActive queues the tag of every active licence that has no job

@@ -48,6 +48,10 @@ type Spec struct {
 	Baud int
 	// Dpmm is a ZPL printer's resolution in dots per mm (8, 12 or 24).
 	Dpmm int
+	// Darkness (~SD, 1-30), Speed (^PR, 2-14 in/s) and Calibrate (~JC
+	// when opened) set a ZPL printer; 0 / false leave its own settings.
+	Darkness, PrintSpeed int
+	Calibrate            bool
 	// Model and Media name a Brother QL printer and its roll ("QL-820NWB",
 	// "62"); both are required over the network.
 	Model, Media string
@@ -57,6 +61,15 @@ type Spec struct {
 	Speed  float64
 	Passes int
 	Cut    bool
+	// SetLaserMode (option laser_mode=set) allows chipdesk to write
+	// $32=1 into a GRBL controller that has laser mode off; without it
+	// such a job fails before anything is written and says so.
+	SetLaserMode bool
+	// Beam is the laser's beam (spot) width in mm and Interval the
+	// distance between fill lines, mm (options beam=, interval=): the
+	// engraving paths are corrected for them so code modules come out
+	// their size. 0 means the renderer's defaults.
+	Beam, Interval float64
 	// PlateW and PlateH are the size in mm of a plate of blanks on the
 	// laser's bed (option plate=WxH): a batch is engraved a plate at a
 	// time, the tags in a grid (PlateMargin at the edges, PlateGap
@@ -74,9 +87,27 @@ func (sp Spec) layout() tags.Layout {
 	return tags.Layout{Width: sp.PlateW, Height: sp.PlateH, Margin: PlateMargin, Gap: PlateGap}
 }
 
-// engraving is the engraver job of a rendered tag or plate.
-func (sp Spec) engraving(tp *toolpath.Job, name string) engravers.Job {
-	return engravers.Job{Name: name, Paths: engravers.FromToolpath(tp, sp.Cut), Power: sp.Power, Speed: sp.Speed, Passes: sp.Passes}
+// RenderOpts is the tag rendering of the device: an engraver's beam
+// and fill interval; nil for the defaults.
+func (sp Spec) RenderOpts() *tags.Opts {
+	if sp.Kind != KindGRBL || sp.Beam == 0 && sp.Interval == 0 {
+		return nil
+	}
+	o := tags.DefaultOpts
+	o.Beam = sp.Beam
+	if sp.Interval != 0 {
+		o.Hatch = sp.Interval
+	} else if sp.Beam != 0 {
+		o.Hatch = sp.Beam * 0.8 // fill lines overlapping by a fifth of the beam
+	}
+	return &o
+}
+
+// Engraving is the engraver job of a rendered tag or plate: its paths
+// with the device's power, speed, passes and cut.
+func (sp Spec) Engraving(tp *toolpath.Job, name string) engravers.Job {
+	return engravers.Job{Name: name, Paths: engravers.FromToolpath(tp, sp.Cut), Power: sp.Power, Speed: sp.Speed, Passes: sp.Passes,
+		Outline: engravers.OutlineOf(tp)}
 }
 
 // Defaults of a spec's options.
@@ -101,9 +132,11 @@ func (sp Spec) JobKind() service.JobKind {
 }
 
 // ParseSpec reads KIND:ADDRESS[,option=value...]. Options: name=NAME,
-// baud=N; for zpl dpmm=8|12|24; for brotherql model=M, media=M; for
-// grbl power=0..1, speed=MM_PER_MIN, passes=N, cut=true|false,
-// plate=WxH (mm).
+// baud=N; for zpl dpmm=8|12|24 (default 8), darkness=1..30,
+// speed=2..14 (in/s), calibrate=true|false; for brotherql model=M,
+// media=M; for grbl power=0..1, speed=MM_PER_MIN, passes=N,
+// cut=true|false, plate=WxH (mm), laser_mode=set|check, beam=MM,
+// interval=MM.
 func ParseSpec(s string) (Spec, error) {
 	ds, err := devspec.Parse(s)
 	if err != nil {
@@ -163,6 +196,24 @@ func (sp *Spec) set(k, v string) error {
 			return fmt.Errorf("option dpmm=%s: want 8, 12 or 24", v)
 		}
 		sp.Dpmm, _ = strconv.Atoi(v)
+	case k == "darkness" && sp.Kind == KindZPL:
+		sp.Darkness, err = integer(1, 30)
+	case k == "speed" && sp.Kind == KindZPL:
+		sp.PrintSpeed, err = integer(2, 14)
+	case k == "calibrate" && sp.Kind == KindZPL:
+		sp.Calibrate, err = strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("option calibrate=%s: want true or false", v)
+		}
+	case k == "laser_mode" && sp.Kind == KindGRBL:
+		if v != "set" && v != "check" {
+			return fmt.Errorf("option laser_mode=%s: want set (chipdesk may write $32=1) or check", v)
+		}
+		sp.SetLaserMode = v == "set"
+	case k == "beam" && sp.Kind == KindGRBL:
+		sp.Beam, err = num(0.01, 2)
+	case k == "interval" && sp.Kind == KindGRBL:
+		sp.Interval, err = num(0.01, 2)
 	case k == "model" && sp.Kind == KindBrotherQL:
 		sp.Model = v
 	case k == "media" && sp.Kind == KindBrotherQL:
@@ -209,6 +260,15 @@ func (sp Spec) String() string {
 		if sp.Dpmm != DefaultDpmm {
 			opt("dpmm", strconv.Itoa(sp.Dpmm))
 		}
+		if sp.Darkness != 0 {
+			opt("darkness", strconv.Itoa(sp.Darkness))
+		}
+		if sp.PrintSpeed != 0 {
+			opt("speed", strconv.Itoa(sp.PrintSpeed))
+		}
+		if sp.Calibrate {
+			opt("calibrate", "true")
+		}
 	case KindBrotherQL:
 		if sp.Model != "" {
 			opt("model", sp.Model)
@@ -228,6 +288,15 @@ func (sp Spec) String() string {
 		}
 		if sp.Cut {
 			opt("cut", "true")
+		}
+		if sp.SetLaserMode {
+			opt("laser_mode", "set")
+		}
+		if sp.Beam != 0 {
+			opt("beam", strconv.FormatFloat(sp.Beam, 'g', -1, 64))
+		}
+		if sp.Interval != 0 {
+			opt("interval", strconv.FormatFloat(sp.Interval, 'g', -1, 64))
 		}
 		if sp.PlateW != 0 {
 			opt("plate", strconv.FormatFloat(sp.PlateW, 'g', -1, 64)+"x"+strconv.FormatFloat(sp.PlateH, 'g', -1, 64))
@@ -340,11 +409,11 @@ func Open(ctx context.Context, sp Spec) (*Device, error) {
 	d := &Device{Spec: sp}
 	switch sp.Kind {
 	case KindZPL:
-		d.Printer, err = zpl.New(p, nil)
+		d.Printer, err = zpl.New(p, &zpl.Opts{Dpmm: sp.Dpmm, Darkness: sp.Darkness, Speed: sp.PrintSpeed, Calibrate: sp.Calibrate})
 	case KindBrotherQL:
 		d.Printer, err = brotherql.New(p, &brotherql.Opts{Model: sp.Model, Media: sp.Media, Network: !sp.Serial()})
 	case KindGRBL:
-		d.Engraver, err = grbl.New(p, nil)
+		d.Engraver, err = grbl.New(p, &grbl.Opts{SetLaserMode: sp.SetLaserMode})
 	default:
 		err = fmt.Errorf("%w: unknown kind %q", ErrSpec, sp.Kind)
 	}

@@ -8,7 +8,13 @@
 //
 // Every state change is stored before and after the device works, so a
 // job's state is always one of queued, sent, done or failed (with the
-// device's error: ~HS faults, Brother status errors, GRBL alarms). Tag
+// device's error: ~HS faults, Brother status errors, GRBL alarms), or
+// one of the two that need a person to look at the tag: unconfirmed
+// (sent over a link that gives no status back, a Brother QL on the
+// network) and check (an engraving whose end could not be confirmed).
+// A printer gets the tag as a tags.Artwork and draws it in its own
+// language and resolution; an engraver gets paths corrected for its
+// beam width (options beam=, interval=). Tag
 // numbers come only from the store, when a licence is issued or a batch
 // is reserved; a reprint, a resumed batch or a job recovered after a
 // crash makes the same number again. See Runner for the recovery rule.
@@ -16,7 +22,8 @@
 // Devices are configured as KIND:ADDRESS[,option=value...], like the
 // readers of service/hardware: "zpl:10.0.0.7:9100",
 // "brotherql:10.0.0.8,model=QL-820NWB,media=62",
-// "grbl:/dev/ttyUSB0,power=0.6,speed=900".
+// "grbl:/dev/ttyUSB0,power=0.6,speed=900,beam=0.2,laser_mode=set",
+// "zpl:10.0.0.7,darkness=20,speed=4,calibrate=true".
 //
 // # References
 //

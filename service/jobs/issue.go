@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/tags"
 	"github.com/chipdesk/chipdesk/tags/check"
@@ -41,9 +42,10 @@ var ErrNoDesign = errors.New("jobs: no tag design")
 func (is *Issuer) Design(jurisdiction string, year int) (*tags.Design, error) {
 	name := jurisdiction
 	if is.Rules != nil {
-		p := is.Rules.Profile(jurisdiction)
-		if p == nil {
-			return nil, fmt.Errorf("%w: unknown jurisdiction %q", ErrNoDesign, jurisdiction)
+		// The one resolver: "minneapolis", "Minneapolis" and "MPLS" alike.
+		p, err := is.Rules.Resolve(jurisdiction)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s", ErrNoDesign, service.ErrorMessage(err))
 		}
 		name = p.Name
 	}
@@ -61,6 +63,16 @@ func (is *Issuer) Design(jurisdiction string, year int) (*tags.Design, error) {
 		return d, nil
 	}
 	return nil, fmt.Errorf("%w for %s %d", ErrNoDesign, jurisdiction, year)
+}
+
+// Approved returns nil when the design of jurisdiction's tags for year
+// was approved (licensing.DesignApproved), else the error to show.
+func (is *Issuer) Approved(ctx context.Context, jurisdiction string, year int) error {
+	d, err := is.Design(jurisdiction, year)
+	if err != nil {
+		return service.Errorf(service.EINVALID, "No tag can be made: %v", err)
+	}
+	return licensing.DesignApproved(ctx, is.Store, d, year)
 }
 
 // LicenceTag returns the tag of licence l: its design, year, number and
@@ -122,7 +134,13 @@ func (is *Issuer) Queue(ctx context.Context, licenceID int64, kind service.JobKi
 		if service.ErrorCode(err) != service.EINTERNAL {
 			return nil, false, err
 		}
-		return nil, false, service.Errorf(service.EINVALID, "No tag can be made for licence %d: %v.", l.ID, err)
+		// The cause names the tag library's layers ("jobs: licence 5:
+		// tags: ..."): the client gets only what it can act on.
+		return nil, false, service.Errorf(service.EINVALID, "No tag can be made for licence %d: the %s %d tag design cannot make tag number %d for this animal.",
+			l.ID, l.Jurisdiction, l.Year, l.TagNumber)
+	}
+	if err := is.Approved(ctx, l.Jurisdiction, l.Year); err != nil {
+		return nil, false, err
 	}
 	reason := ReasonNew
 	if l.Replaces != 0 {
@@ -177,9 +195,19 @@ type BatchRequest struct {
 // a request with a Key that exists returns that batch and reserves
 // nothing (created false).
 func (is *Issuer) QueueBatch(ctx context.Context, r BatchRequest) (*service.TagBatch, bool, error) {
+	if is.Rules != nil {
+		p, err := is.Rules.Resolve(r.Jurisdiction)
+		if err != nil {
+			return nil, false, err
+		}
+		r.Jurisdiction = p.ID
+	}
 	d, err := is.Design(r.Jurisdiction, r.Year)
 	if err != nil {
 		return nil, false, service.Errorf(service.EINVALID, "No tag design for %s %d.", r.Jurisdiction, r.Year)
+	}
+	if err := licensing.DesignApproved(ctx, is.Store, d, r.Year); err != nil {
+		return nil, false, err
 	}
 	if r.Count < 1 || r.Count > d.MaxNumber() {
 		return nil, false, service.Errorf(service.EINVALID, "A batch has 1 to %d tags.", d.MaxNumber())

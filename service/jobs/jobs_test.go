@@ -15,6 +15,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/grblsim"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/rules"
@@ -37,6 +38,8 @@ func newEnv(t testing.TB) *env {
 	e := &env{path: filepath.Join(t.TempDir(), "chipdesk.db")}
 	e.reopen(t)
 	ctx := context.Background()
+	// An administrator approved the designs (licensing.DesignApproved).
+	must(t, e.issuer.ApproveAll(ctx, "test-admin", time.Now(), 2026, 2027))
 	o := &service.Owner{Name: "Ada Lund", City: "Minneapolis", State: "MN"}
 	must(t, e.store.CreateOwner(ctx, o))
 	e.animal = &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog, Altered: true}
@@ -47,7 +50,12 @@ func newEnv(t testing.TB) *env {
 
 func (e *env) newLicence(t testing.TB) *service.Licence {
 	t.Helper()
-	l := &service.Licence{AnimalID: e.animal.ID, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-03-15"),
+	// Each licence is another animal's: one active licence per animal
+	// and term.
+	a := *e.animal
+	a.ID = 0
+	must(t, e.store.CreateAnimal(context.Background(), &a))
+	l := &service.Licence{AnimalID: a.ID, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-03-15"),
 		ExpiresOn: service.MustDate("2027-03-31"), FeeCents: 3500}
 	must(t, e.store.CreateLicence(context.Background(), l))
 	return l
@@ -284,8 +292,14 @@ func TestCrashBetweenSentAndDone(t *testing.T) {
 	}
 }
 
+// grblEngraver is a controller set up for a laser ($32=1) and its
+// device.
 func grblEngraver(t *testing.T, so *grblsim.Opts, opts string) (*grblsim.Sim, *jobs.Device) {
 	t.Helper()
+	if so == nil {
+		so = &grblsim.Opts{}
+	}
+	so.LaserMode = true
 	sim, err := grblsim.Start(so)
 	must(t, err)
 	t.Cleanup(func() { sim.Close() })
@@ -406,7 +420,7 @@ func TestDemo(t *testing.T) {
 	go func() {
 		done <- jobs.Demo(ctx, jobs.DemoOpts{Issuer: e.issuer, Printer: sim.Addr(), Previews: dir, Poll: 10 * time.Millisecond})
 	}()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testtime.Scale(10 * time.Second))
 	for len(sim.Jobs()) < 2 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -514,8 +528,10 @@ func TestShutdownMidJob(t *testing.T) {
 	var once sync.Once
 	rctx, stop := context.WithCancel(ctx)
 	r := newRunner(t, e, &jobs.Opts{Poll: 10 * time.Millisecond, OnEvent: func(ev jobs.Event) {
-		if ev.State == service.JobSent {
-			once.Do(func() { time.AfterFunc(100*time.Millisecond, stop) })
+		// Stopped once the machine is seen marking: mid-job, whatever
+		// the machine's speed.
+		if ev.State == service.JobSent && ev.Machine == "Run" {
+			once.Do(stop)
 		}
 	}}, dev)
 	j, _, err := e.issuer.Queue(ctx, e.licence.ID, service.JobEngrave)
@@ -533,5 +549,83 @@ func TestShutdownMidJob(t *testing.T) {
 	must(t, err)
 	if st.LaserOn {
 		t.Errorf("laser on after shutdown: %+v", st)
+	}
+}
+
+// TestLaserModeNotWrittenUnasked: a controller with laser mode off
+// ($32=0) gets no setting written unless the device allows it
+// (laser_mode=set); the job fails saying so, and the same job run on a
+// device with the option makes the tag.
+func TestLaserModeNotWrittenUnasked(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	sim, err := grblsim.Start(nil)
+	must(t, err)
+	t.Cleanup(func() { sim.Close() })
+	sp, err := jobs.ParseSpec("grbl:" + sim.TTY())
+	must(t, err)
+	dev, err := jobs.Open(ctx, sp)
+	must(t, err)
+	j, _, err := e.issuer.Queue(ctx, e.licence.ID, service.JobEngrave)
+	must(t, err)
+	_, err = newRunner(t, e, nil, dev).RunOnce(ctx, dev)
+	must(t, err)
+	must(t, dev.Close())
+	j, err = e.store.FindJobByID(ctx, j.ID)
+	must(t, err)
+	if j.State != service.JobFailed || !strings.Contains(j.Error, "$32") || !strings.Contains(j.Error, "laser_mode=set") || sim.Setting(32) != "0" {
+		t.Fatalf("job = %+v, $32=%s; want failed naming $32 and laser_mode=set, $32 unchanged", j, sim.Setting(32))
+	}
+	sp, err = jobs.ParseSpec("grbl:" + sim.TTY() + ",laser_mode=set")
+	must(t, err)
+	dev, err = jobs.Open(ctx, sp)
+	must(t, err)
+	t.Cleanup(func() { dev.Close() })
+	_, err = e.issuer.Reprint(ctx, j.ID)
+	must(t, err)
+	_, err = newRunner(t, e, nil, dev).RunOnce(ctx, dev)
+	must(t, err)
+	if j, err = e.store.FindJobByID(ctx, j.ID); err != nil || j.State != service.JobDone || sim.Setting(32) != "1" {
+		t.Fatalf("job with laser_mode=set = %+v, %v, $32=%s; want done, $32=1", j, err, sim.Setting(32))
+	}
+}
+
+// TestDesignApprovalWhicheverDoor: no tag is queued from a design an
+// administrator has not approved, a licence's nor a batch's, whichever
+// door asks (the API, a page, chipdesk print all queue through Queue
+// and QueueBatch); once approved, both are. Batches name their
+// jurisdiction by id, name or code.
+func TestDesignApprovalWhicheverDoor(t *testing.T) {
+	t.Parallel()
+	e := &env{path: filepath.Join(t.TempDir(), "chipdesk.db")}
+	e.reopen(t)
+	ctx := context.Background()
+	o := &service.Owner{Name: "Ada Lund", City: "Minneapolis"}
+	must(t, e.store.CreateOwner(ctx, o))
+	e.animal = &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog, Altered: true}
+	must(t, e.store.CreateAnimal(ctx, e.animal))
+	l := e.newLicence(t)
+	batch := jobs.BatchRequest{Kind: service.JobEngrave, Jurisdiction: "Minneapolis", Year: 2026, Count: 3, Key: "b1"}
+	if _, _, err := e.issuer.Queue(ctx, l.ID, service.JobPrint); service.ErrorCode(err) != service.ECONFLICT {
+		t.Errorf("Queue(unapproved design) = %v, want ECONFLICT", err)
+	}
+	if _, _, err := e.issuer.QueueBatch(ctx, batch); service.ErrorCode(err) != service.ECONFLICT {
+		t.Errorf("QueueBatch(unapproved design) = %v, want ECONFLICT", err)
+	}
+	must(t, e.issuer.ApproveAll(ctx, "admin", time.Now(), 2026))
+	if _, _, err := e.issuer.Queue(ctx, l.ID, service.JobPrint); err != nil {
+		t.Errorf("Queue(approved) = %v", err)
+	}
+	for _, j := range []string{"Minneapolis", "MPLS", "minneapolis"} {
+		batch.Jurisdiction, batch.Key = j, "b-"+j
+		b, _, err := e.issuer.QueueBatch(ctx, batch)
+		if err != nil || b.Jurisdiction != "minneapolis" {
+			t.Errorf("QueueBatch(%s) = %+v, %v; want a batch of minneapolis", j, b, err)
+		}
+	}
+	batch.Jurisdiction = "duluth"
+	if _, _, err := e.issuer.QueueBatch(ctx, batch); service.ErrorField(err) != "jurisdiction" {
+		t.Errorf("QueueBatch(duluth) = %v, want EINVALID on jurisdiction", err)
 	}
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/tags"
-	"github.com/chipdesk/chipdesk/tags/mono"
 )
 
 // Opts configures a Runner. Issuer is required.
@@ -74,10 +73,20 @@ type Event struct {
 	// Done and Total count tags (a job has one).
 	Done  int `json:"done"`
 	Total int `json:"total"`
-	// Error is the device's error when State is failed.
-	Error string    `json:"error,omitempty"`
-	At    time.Time `json:"at"`
+	// Error is the device's error when State is failed, or what a
+	// person must check when it is unconfirmed or check.
+	Error string `json:"error,omitempty"`
+	// Machine is an engraver's state during the job ("Run", "Hold:0",
+	// "Door:1"), and Held is set while the machine holds the job (a feed
+	// hold or the safety door): the counter resumes or aborts it.
+	Machine string    `json:"machine,omitempty"`
+	Held    bool      `json:"held,omitempty"`
+	At      time.Time `json:"at"`
 }
+
+// errUnconfirmed: the printer took the label over a link that gives no
+// status back, so nothing confirms it printed.
+var errUnconfirmed = errors.New("sent, not confirmed")
 
 // Runner makes the queued tags on its devices: each device takes jobs
 // and batches of its kind (printers print, engravers engrave) one at a
@@ -109,9 +118,10 @@ type Event struct {
 // device, or the second's Recover takes the first's work for
 // interrupted.
 type Runner struct {
-	o       Opts
-	devices []*Device
-	wake    chan struct{}
+	o         Opts
+	devices   []*Device
+	renderers map[string]*tags.Renderer // by device, for an engraver's beam
+	wake      chan struct{}
 }
 
 // New returns a runner over devices; call Run to start it. The runner
@@ -144,6 +154,16 @@ func New(devices []*Device, o *Opts) (*Runner, error) {
 			return nil, err
 		}
 		r.o.Renderer = rd
+	}
+	r.renderers = map[string]*tags.Renderer{}
+	for _, d := range devices {
+		if o := d.Spec.RenderOpts(); o != nil {
+			rd, err := tags.NewRenderer(o)
+			if err != nil {
+				return nil, fmt.Errorf("jobs: device %s: %w", d, err)
+			}
+			r.renderers[d.Spec.Name] = rd
+		}
 	}
 	if r.o.Poll <= 0 {
 		r.o.Poll = DefaultPoll
@@ -265,11 +285,10 @@ func (r *Runner) runJob(ctx context.Context, d *Device, j *service.Job) error {
 	}
 	if err == nil {
 		r.emit(ev)
-		err = r.make(ctx, d, tag, fmt.Sprintf("licence %d tag %d", l.ID, l.TagNumber))
+		err = r.make(ctx, d, tag, fmt.Sprintf("licence %d tag %d", l.ID, l.TagNumber), ev)
 	}
-	state, msg := service.JobDone, ""
-	if err != nil {
-		state, msg = service.JobFailed, deviceError(ctx, err)
+	state, msg := outcome(ctx, d, err, fmt.Sprintf("tag %d", ev.Tag))
+	if state == service.JobFailed {
 		r.o.Logger.Warn("jobs: job failed", "job", j.ID, "device", d.String(), "err", err)
 	}
 	wctx, cancel := finalCtx(ctx)
@@ -289,8 +308,9 @@ func (r *Runner) runBatch(ctx context.Context, d *Device, bs service.TagBatchSer
 	ev := Event{Batch: b.ID, Kind: b.Kind, State: service.JobSent, Device: d.Spec.Name,
 		Jurisdiction: b.Jurisdiction, Year: b.Year, Done: b.Done, Total: b.Count()}
 	var (
-		err    error
-		paused string
+		err         error
+		paused      string
+		unconfirmed int
 	)
 	for next, start := b.First+b.Done, b.First+b.Done; next <= b.Last && err == nil; {
 		ev.Tag = next
@@ -311,7 +331,10 @@ func (r *Runner) runBatch(ctx context.Context, d *Device, bs service.TagBatchSer
 			}
 		}
 		r.emit(ev)
-		if err = r.makeGroup(ctx, d, group, fmt.Sprintf("batch %d tags %d-%d", b.ID, next, last)); err != nil {
+		if err = r.makeGroup(ctx, d, group, fmt.Sprintf("batch %d tags %d-%d", b.ID, next, last), ev); errors.Is(err, errUnconfirmed) {
+			unconfirmed++ // the label went out; the batch goes on
+			err = nil
+		} else if err != nil {
 			break
 		}
 		done := last - b.First + 1
@@ -330,10 +353,15 @@ func (r *Runner) runBatch(ctx context.Context, d *Device, bs service.TagBatchSer
 	state, msg := service.JobDone, ""
 	switch {
 	case err != nil:
-		state, msg = service.JobFailed, fmt.Sprintf("tag %d: %s", ev.Tag, deviceError(ctx, err))
-		r.o.Logger.Warn("jobs: batch failed", "batch", b.ID, "device", d.String(), "err", err)
+		state, msg = outcome(ctx, d, err, fmt.Sprintf("tag %d", ev.Tag))
+		if state == service.JobFailed {
+			msg = fmt.Sprintf("tag %d: %s", ev.Tag, msg)
+			r.o.Logger.Warn("jobs: batch failed", "batch", b.ID, "device", d.String(), "err", err)
+		}
 	case paused != "":
 		state, msg = service.JobFailed, paused
+	case unconfirmed > 0:
+		state, msg = outcome(ctx, d, errUnconfirmed, fmt.Sprintf("tags %d-%d", b.First, b.Last))
 	}
 	wctx, cancel := finalCtx(ctx)
 	defer cancel()
@@ -375,9 +403,9 @@ func (r *Runner) group(d *Device, b *service.TagBatch, next int) ([]*tags.Tag, e
 
 // makeGroup makes one tag, or engraves a plate of tags laid out by the
 // device's plate.
-func (r *Runner) makeGroup(ctx context.Context, d *Device, group []*tags.Tag, name string) error {
+func (r *Runner) makeGroup(ctx context.Context, d *Device, group []*tags.Tag, name string, ev Event) error {
 	if len(group) == 1 {
-		return r.make(ctx, d, group[0], name)
+		return r.make(ctx, d, group[0], name, ev)
 	}
 	for _, t := range group {
 		if err := r.preview(t); err != nil {
@@ -392,15 +420,33 @@ func (r *Runner) makeGroup(ctx context.Context, d *Device, group []*tags.Tag, na
 	if err != nil {
 		return fmt.Errorf("jobs: %s: %w", d, err)
 	}
-	tp, err := r.o.Renderer.SheetPaths(sheets[0])
+	tp, err := r.renderer(d).SheetPaths(sheets[0])
 	if err != nil {
 		return fmt.Errorf("jobs: render: %w", err)
 	}
-	err = en.Engrave(ctx, d.Spec.engraving(tp, name), nil)
+	err = en.Engrave(ctx, d.Spec.Engraving(tp, name), r.machine(ev))
 	if err != nil {
 		d.linkFailed(err)
 	}
 	return err
+}
+
+// outcome is the state and message a job ends in after the device
+// returned err: done; unconfirmed (sent over a link that gives no
+// status back); check (an engraving whose end could not be confirmed:
+// the tag may be complete, so a person looks before anything is made
+// again); or failed.
+func outcome(ctx context.Context, d *Device, err error, tag string) (service.JobState, string) {
+	switch {
+	case err == nil:
+		return service.JobDone, ""
+	case errors.Is(err, errUnconfirmed):
+		return service.JobUnconfirmed, fmt.Sprintf("sent, not confirmed: %s gives no status back over this link (%s network protocol); check that %s printed",
+			d, d.Spec.Kind, tag)
+	case errors.Is(err, engravers.ErrUnclear):
+		return service.JobCheck, fmt.Sprintf("check %s: %v; if it is complete do not engrave it again", tag, err)
+	}
+	return service.JobFailed, deviceError(ctx, err)
 }
 
 // deviceError is the message recorded on a failed job.
@@ -412,7 +458,7 @@ func deviceError(ctx context.Context, err error) string {
 }
 
 // make renders tag for d and sends it.
-func (r *Runner) make(ctx context.Context, d *Device, t *tags.Tag, name string) error {
+func (r *Runner) make(ctx context.Context, d *Device, t *tags.Tag, name string, ev Event) error {
 	if err := r.preview(t); err != nil {
 		return err
 	}
@@ -420,59 +466,64 @@ func (r *Runner) make(ctx context.Context, d *Device, t *tags.Tag, name string) 
 	if pr == nil && en == nil {
 		return fmt.Errorf("jobs: %s is not connected", d)
 	}
-	err := r.send(ctx, d, pr, en, t, name)
+	err := r.send(ctx, d, pr, en, t, name, ev)
 	if err != nil {
 		d.linkFailed(err)
 	}
 	return err
 }
 
-func (r *Runner) send(ctx context.Context, d *Device, pr printers.Printer, en engravers.Engraver, t *tags.Tag, name string) error {
-	rd := r.o.Renderer
-	switch {
-	case en != nil:
+// renderer is the tag renderer of d: its own for an engraver with a
+// beam width, else the runner's.
+func (r *Runner) renderer(d *Device) *tags.Renderer {
+	if rd := r.renderers[d.Spec.Name]; rd != nil {
+		return rd
+	}
+	return r.o.Renderer
+}
+
+// send makes the tag once for the device: engraving paths for an
+// engraver, an Artwork for a printer, which draws it in its own
+// language and resolution. A printer whose link cannot confirm the job
+// returns errUnconfirmed.
+func (r *Runner) send(ctx context.Context, d *Device, pr printers.Printer, en engravers.Engraver, t *tags.Tag, name string, ev Event) error {
+	rd := r.renderer(d)
+	if en != nil {
 		tp, err := rd.Paths(t)
 		if err != nil {
 			return fmt.Errorf("jobs: render: %w", err)
 		}
-		return en.Engrave(ctx, d.Spec.engraving(tp, name), nil)
-	case d.Spec.Kind == KindZPL:
-		l, err := rd.ZPL(t, &tags.ZPLOpts{Dpmm: d.Spec.Dpmm, Margin: tags.DefaultZPLOpts.Margin, Copies: 1})
-		if err != nil {
-			return fmt.Errorf("jobs: render: %w", err)
-		}
-		return pr.Print(ctx, printers.Label{ZPL: l.ZPL})
-	default:
-		img, err := rd.Image(t, 300)
-		if err != nil {
-			return fmt.Errorf("jobs: render: %w", err)
-		}
-		return pr.Print(ctx, printers.Label{Image: labelImage(img, t.Design.Metal.Mark)})
+		return en.Engrave(ctx, d.Spec.Engraving(tp, name), r.machine(ev))
 	}
+	art := rd.Artwork(t)
+	if err := pr.Print(ctx, printers.Label{Art: art}); err != nil {
+		return err
+	}
+	if s := art.Scale(); s < 1 {
+		// A tape narrower than the tag: the label is not at true size.
+		r.o.Logger.Info("jobs: label scaled to fit the tape", "device", d.String(), "tag", t.String(), "scale", s)
+	}
+	if printers.Unconfirmed(ctx, pr) {
+		return errUnconfirmed
+	}
+	return nil
 }
 
-// labelImage turns a tag preview into a label for a raster printer:
-// the tag's marks (text and code) black on white.
-func labelImage(img *image.RGBA, mark tags.Color) *mono.Image {
-	m := mono.New(img.Bounds())
-	for y := img.Rect.Min.Y; y < img.Rect.Max.Y; y++ {
-		for x := img.Rect.Min.X; x < img.Rect.Max.X; x++ {
-			c := img.RGBAAt(x, y)
-			if c.A < 0x80 {
-				continue
-			}
-			d := absDiff(c.R, mark.R) + absDiff(c.G, mark.G) + absDiff(c.B, mark.B)
-			m.SetBit(x, y, d < 96)
+// machine returns the progress function of an engraving: it publishes
+// ev with the machine's state whenever that changes (a hold or an open
+// door shows at the counter while the job waits).
+func (r *Runner) machine(ev Event) func(engravers.Progress) {
+	var last string
+	var held bool
+	return func(p engravers.Progress) {
+		if p.State == last && p.Held == held {
+			return
 		}
+		last, held = p.State, p.Held
+		e := ev
+		e.Machine, e.Held = p.State, p.Held
+		r.emit(e)
 	}
-	return m
-}
-
-func absDiff(a, b uint8) int {
-	if a > b {
-		return int(a - b)
-	}
-	return int(b - a)
 }
 
 // preview writes the tag's PNG to the previews folder.
@@ -633,4 +684,56 @@ func (r *Runner) Statuses(ctx context.Context) []Status {
 		out = append(out, s)
 	}
 	return out
+}
+
+// ErrNoStation: no engraver of that name with station controls.
+var ErrNoStation = errors.New("jobs: no such engraver")
+
+// Station returns the station controls (home, jog, frame, overrides…)
+// of the engraver named name, opening it when it is pending. They are
+// the device's own driver: a control refused while a job runs says so
+// (engravers.ErrBusy), while pause, resume, overrides and abort act on
+// the running job.
+func (r *Runner) Station(ctx context.Context, name string) (engravers.Station, error) {
+	for _, d := range r.devices {
+		if d.Spec.Name != name || d.Spec.JobKind() != service.JobEngrave {
+			continue
+		}
+		if err := d.connect(ctx); err != nil {
+			return nil, err
+		}
+		_, en := d.drivers()
+		st, ok := en.(engravers.Station)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s has no station controls", ErrNoStation, name)
+		}
+		return st, nil
+	}
+	return nil, fmt.Errorf("%w: %q", ErrNoStation, name)
+}
+
+// Engravers names the runner's engravers.
+func (r *Runner) Engravers() []string {
+	var out []string
+	for _, d := range r.devices {
+		if d.Spec.JobKind() == service.JobEngrave {
+			out = append(out, d.Spec.Name)
+		}
+	}
+	return out
+}
+
+// Job returns the engraving of tag t for the engraver named name, as it
+// would be sent (for a frame or a time estimate before the job).
+func (r *Runner) Job(name string, t *tags.Tag) (engravers.Job, error) {
+	for _, d := range r.devices {
+		if d.Spec.Name == name && d.Spec.JobKind() == service.JobEngrave {
+			tp, err := r.renderer(d).Paths(t)
+			if err != nil {
+				return engravers.Job{}, fmt.Errorf("jobs: render: %w", err)
+			}
+			return d.Spec.Engraving(tp, t.String()), nil
+		}
+	}
+	return engravers.Job{}, fmt.Errorf("%w: %q", ErrNoStation, name)
 }

@@ -52,6 +52,10 @@ type Answer struct {
 	HoldUntil service.Date `json:"hold_until,omitzero"`
 	// Deadlines are the open deadlines, soonest first.
 	Deadlines []Deadline `json:"deadlines"`
+	// Permits and Agreement: the animal's permits (an off-leash permit,
+	// 64.55) and open sterilisation agreement (64.140); permits.go.
+	Permits   []Permit   `json:"permits"`
+	Agreement *Agreement `json:"sterilisation_agreement"`
 
 	// AsOf is the day the statuses were computed for, in the
 	// jurisdiction's zone.
@@ -156,6 +160,24 @@ type Dangerous struct {
 	// each citing its section.
 	Restrictions []string `json:"restrictions"`
 	Conditions   string   `json:"conditions,omitempty"`
+	// Requirements are what the owner must do for the level, each with
+	// its status computed from the facts on file; a met one stays
+	// listed with the day it was met.
+	Requirements []Requirement `json:"requirements"`
+}
+
+// Requirement is one requirement of a designation: what, the section it
+// comes from, its status (met, due, overdue, not_applicable), the due
+// date (null when the law sets none) and the day it was met (null when
+// not met, or met on a day not recorded).
+type Requirement struct {
+	What    string        `json:"what"`
+	Section string        `json:"section"`
+	Status  string        `json:"status"`
+	Due     *service.Date `json:"due"`
+	MetOn   *service.Date `json:"met_on"`
+	Late    bool          `json:"late,omitempty"`
+	Note    string        `json:"note,omitempty"`
 }
 
 // Quarantine is an active quarantine.
@@ -216,7 +238,7 @@ type FeeLine struct {
 // Deadline is an open obligation with its due date.
 type Deadline struct {
 	What    string       `json:"what"`
-	Due     service.Date `json:"due"`
+	Due     service.Date `json:"due,omitzero"` // zero: the law sets no date
 	Section string       `json:"section,omitempty"`
 	Overdue bool         `json:"overdue"`
 }

@@ -6,7 +6,7 @@ import (
 
 // build turns a stored record into the answer: the plain views here,
 // every status, alert, fee and date from the rules (evaluate).
-func (s *Service) build(rec *service.Record, tag *Tag) *Answer {
+func (s *Service) build(rec *service.Record, tag *Tag, asOf service.Date) *Answer {
 	a := newAnswer()
 	a.Found, a.Animal, a.Tag = true, animalView(rec), tag
 	if rec.Owner != nil {
@@ -21,7 +21,8 @@ func (s *Service) build(rec *service.Record, tag *Tag) *Answer {
 			a.Chip = s.chipView(id)
 		}
 	}
-	s.evaluate(rec, a)
+	s.evaluate(rec, a, asOf)
+	s.addPermits(rec, a) // permits.go
 	return a
 }
 
@@ -38,7 +39,7 @@ func animalView(rec *service.Record) *Animal {
 
 // newAnswer returns an answer with empty (not null) lists.
 func newAnswer() *Answer {
-	return &Answer{Alerts: []string{}, AlertDetails: []AlertDetail{}, Impounds: []Impound{}, Deadlines: []Deadline{}}
+	return &Answer{Alerts: []string{}, AlertDetails: []AlertDetail{}, Impounds: []Impound{}, Deadlines: []Deadline{}, Permits: []Permit{}}
 }
 
 // alert appends an alert of the lookup itself (not of the rules).

@@ -9,15 +9,29 @@ import (
 	"github.com/chipdesk/chipdesk/service"
 )
 
+// AmbiguousChipError is ParseChip's answer to a text that reads as more
+// than one chip: an EAMBIGUOUS error with every candidate, so that the
+// person holding the animal chooses; no lookup is made.
+type AmbiguousChipError struct {
+	Err        *service.Error
+	Candidates []*Chip
+}
+
+func (e *AmbiguousChipError) Error() string { return e.Err.Error() }
+
+// Unwrap gives the *service.Error, so service.ErrorCode sees EAMBIGUOUS.
+func (e *AmbiguousChipError) Unwrap() error { return e.Err }
+
 // ParseChip reads chip text through reader/chipid. A text that is no
-// chip number, or that reads as several, is an EINVALID error whose
-// message says so (for an ambiguous text it names the candidates).
+// chip number is an EINVALID error; one that reads as several is an
+// *AmbiguousChipError (code EAMBIGUOUS) naming the candidates.
 func (s *Service) ParseChip(text string) (chipid.ID, error) {
 	id, err := chipid.Parse(text, &chipid.Opts{Locale: s.locale})
 	if err != nil {
 		var amb *chipid.AmbiguousError
 		if errors.As(err, &amb) {
 			msg := "The chip number reads as more than one chip: "
+			e := &AmbiguousChipError{}
 			for i, c := range amb.Candidates {
 				if i > 0 {
 					msg += " or "
@@ -26,8 +40,10 @@ func (s *Service) ParseChip(text string) (chipid.ID, error) {
 				if m := c.Manufacturer(s.locale); m != "" {
 					msg += " (" + m + ")"
 				}
+				e.Candidates = append(e.Candidates, s.chipView(c))
 			}
-			return chipid.ID{}, service.Errorf(service.EINVALID, "%s. Enter it in its 15-digit form.", msg)
+			e.Err = service.Errorf(service.EAMBIGUOUS, "%s. Choose the one the reader shows.", msg)
+			return chipid.ID{}, e
 		}
 		return chipid.ID{}, service.Errorf(service.EINVALID, "%q is not a chip number.", truncate(text, 40))
 	}

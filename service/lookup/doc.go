@@ -11,6 +11,12 @@
 // reader/chipid; a chip nobody registered answers with its manufacturer
 // and what to do next, not with a bare "not found".
 //
+// The lookup only answers: selling licences, impounding and recording
+// incidents are service/licensing, service/custody and
+// service/incidents. Query.AsOf computes the answer for another day
+// ("what would redemption cost on Friday"), and the dangerous object
+// lists the designation's requirements with their status.
+//
 // The answer is a JSON document whose field names are part of the HTTP
 // API (service/httpapi serves it at /api/v1/lookup and inside every scan
 // event).

@@ -9,68 +9,27 @@ import (
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
-// profile returns the profile with id, EINVALID when there is none.
-func (s *Service) profile(id string) (*rules.Profile, error) {
-	if p := s.rules.Profile(id); p != nil {
-		return p, nil
-	}
-	return nil, service.Errorf(service.EINVALID, "Unknown jurisdiction %q (want one of %s).", id, strings.Join(s.rules.IDs(), ", "))
-}
+// profile resolves the jurisdiction a person named (rules.Set.Resolve).
+func (s *Service) profile(name string) (*rules.Profile, error) { return s.rules.Resolve(name) }
 
-// profileFor picks the jurisdiction whose rules apply to a record: the
-// tag that was looked up, else an open impoundment, a dangerous
-// designation, the newest licence, the owner's city, and last the
-// service's own jurisdiction.
-func (s *Service) profileFor(rec *service.Record) *rules.Profile {
-	try := func(id string) *rules.Profile {
-		if id == "" {
-			return nil
-		}
-		return s.rules.Profile(id)
-	}
-	if m := rec.MatchedLicence; m != nil {
-		if p := try(m.Jurisdiction); p != nil {
-			return p
-		}
-	}
-	for i := range rec.Impounds {
-		if rec.Impounds[i].Disposition == service.Held {
-			if p := try(rec.Impounds[i].Jurisdiction); p != nil {
-				return p
-			}
-		}
-	}
-	if d := rec.Dangerous; d != nil {
-		if p := try(d.Jurisdiction); p != nil {
-			return p
-		}
-	}
-	for i := range rec.Licences {
-		if p := try(rec.Licences[i].Jurisdiction); p != nil {
-			return p
-		}
-	}
-	if o := rec.Owner; o != nil && o.City != "" {
-		for _, id := range s.rules.IDs() {
-			if p := s.rules.Profile(id); strings.EqualFold(p.Name, o.City) || strings.EqualFold(id, o.City) {
-				return p
-			}
-		}
-	}
-	return s.rules.Profile(s.home)
-}
+// profileFor picks the jurisdiction whose rules apply to a record
+// (rules.Set.For).
+func (s *Service) profileFor(rec *service.Record) *rules.Profile { return s.rules.For(rec, s.home) }
 
 var severityRank = map[rules.Severity]int{rules.Danger: 0, rules.Warning: 1, rules.Info: 2}
 
 // evaluate fills in everything the rules compute: statuses, alerts (the
 // most urgent first: dangerous animal and quarantine lead), deadlines,
 // hold and redemption.
-func (s *Service) evaluate(rec *service.Record, a *Answer) {
+func (s *Service) evaluate(rec *service.Record, a *Answer, asOf service.Date) {
 	p := s.profileFor(rec)
 	if p == nil {
 		return
 	}
-	on := p.Today(s.now())
+	on := asOf
+	if on.IsZero() {
+		on = p.Today(s.now())
+	}
 	e := p.Evaluate(rec, on)
 	a.Jurisdiction, a.AsOf = p.ID, on
 
@@ -103,6 +62,19 @@ func (s *Service) evaluate(rec *service.Record, a *Answer) {
 			RegistrationNumber: d.RegistrationNumber, Conditions: d.Conditions, Restrictions: []string{}}
 		for _, r := range e.Restrictions {
 			a.Dangerous.Restrictions = append(a.Dangerous.Restrictions, cite(r.Value, r.Source))
+		}
+		a.Dangerous.Requirements = []Requirement{}
+		for _, c := range p.DangerRequirements(rec, on) {
+			r := Requirement{What: c.What, Section: c.Section, Status: string(c.Status), Late: c.Late, Note: c.Note}
+			if !c.Due.IsZero() {
+				due := c.Due
+				r.Due = &due
+			}
+			if !c.MetOn.IsZero() {
+				m := c.MetOn
+				r.MetOn = &m
+			}
+			a.Dangerous.Requirements = append(a.Dangerous.Requirements, r)
 		}
 	}
 	for i := range rec.Quarantines {
@@ -146,6 +118,9 @@ func (s *Service) evaluate(rec *service.Record, a *Answer) {
 	})
 }
 
+// RedemptionOf converts a rules breakdown for an answer.
+func RedemptionOf(b *rules.Breakdown) *Redemption { return redemption(b) }
+
 // redemption converts a rules breakdown: the total only when every line
 // is set (rules.Breakdown.TotalCents leaves the others out).
 func redemption(b *rules.Breakdown) *Redemption {
@@ -159,6 +134,9 @@ func redemption(b *rules.Breakdown) *Redemption {
 
 // feeLines converts a rules breakdown. A line that is not set, or reads
 // two ways, has no amount: never zero.
+// FeeLines converts a rules breakdown for an answer.
+func FeeLines(b *rules.Breakdown) []FeeLine { return feeLines(b) }
+
 func feeLines(b *rules.Breakdown) []FeeLine {
 	out := make([]FeeLine, 0, len(b.Lines))
 	for _, l := range b.Lines {
@@ -183,6 +161,9 @@ func feeLines(b *rules.Breakdown) []FeeLine {
 	}
 	return out
 }
+
+// Cite appends the section a rule comes from: "text (66.40)".
+func Cite(text, source string) string { return cite(text, source) }
 
 // cite appends the section a rule comes from.
 func cite(text, source string) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/chipdesk/chipdesk/reader/chipid"
@@ -59,6 +60,80 @@ func New(o *Opts) (*Service, error) {
 	return s, nil
 }
 
+// Query is one lookup: Chip, or Tag with Jurisdiction (a profile's id,
+// name or code) and Year (0 for this year), or AnimalID. AsOf computes
+// the statuses for that day instead of today ("what would redemption
+// cost on Friday"); staff only, which the door checks.
+type Query struct {
+	Chip         string
+	Tag          int
+	Jurisdiction string
+	Year         int
+	AnimalID     int64
+	AsOf         service.Date
+}
+
+// Lookup answers q.
+func (s *Service) Lookup(ctx context.Context, q Query) (*Answer, error) {
+	switch {
+	case q.Chip != "":
+		id, err := s.ParseChip(q.Chip)
+		if err != nil {
+			return nil, err
+		}
+		return s.byID(ctx, id, q.AsOf)
+	case q.Tag > 0:
+		return s.byTag(ctx, q.Jurisdiction, q.Year, q.Tag, q.AsOf)
+	case q.AnimalID > 0:
+		rec, err := s.store.FindRecordByAnimal(ctx, q.AnimalID)
+		if err != nil {
+			return nil, err
+		}
+		return s.build(rec, nil, q.AsOf), nil
+	}
+	return nil, service.Errorf(service.EINVALID, "Give chip, or tag with jurisdiction and year.")
+}
+
+// Rules returns the jurisdiction profiles the service answers with.
+func (s *Service) Rules() *rules.Set { return s.rules }
+
+// Home returns the profile id that applies when a record names none.
+func (s *Service) Home() string { return s.home }
+
+// Resolve names the jurisdiction a person typed (id, name or code, any
+// case): its id and the name pages show. An unknown one is EINVALID for
+// the field "jurisdiction", listing the known ones.
+func (s *Service) Resolve(name string) (id, display string, err error) {
+	if strings.TrimSpace(name) == "" {
+		name = s.home
+	}
+	p, err := s.rules.Resolve(name)
+	if err != nil {
+		return "", "", err
+	}
+	return p.ID, p.Display, nil
+}
+
+// Jurisdiction is a profile as pages list it.
+type Jurisdiction struct {
+	ID      string `json:"id"`
+	Display string `json:"display"`
+}
+
+// Jurisdictions lists the profiles, home first.
+func (s *Service) Jurisdictions() []Jurisdiction {
+	out := []Jurisdiction{}
+	for _, id := range s.rules.IDs() {
+		j := Jurisdiction{ID: id, Display: s.rules.Profile(id).Display}
+		if id == s.home {
+			out = append([]Jurisdiction{j}, out...)
+		} else {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
 // ByChip answers for chip text in any form reader/chipid reads. A text
 // that is no chip is EINVALID; a chip nobody here registered answers
 // Found false with its manufacturer and the next step.
@@ -71,14 +146,16 @@ func (s *Service) ByChip(ctx context.Context, text string) (*Answer, error) {
 }
 
 // ByID answers for a parsed chip id.
-func (s *Service) ByID(ctx context.Context, id chipid.ID) (*Answer, error) {
+func (s *Service) ByID(ctx context.Context, id chipid.ID) (*Answer, error) { return s.byID(ctx, id, 0) }
+
+func (s *Service) byID(ctx context.Context, id chipid.ID, asOf service.Date) (*Answer, error) {
 	rec, err := s.store.FindRecordByChip(ctx, id.Code)
 	if service.ErrorCode(err) == service.ENOTFOUND {
 		return s.unknownChip(id), nil
 	} else if err != nil {
 		return nil, err
 	}
-	a := s.build(rec, nil)
+	a := s.build(rec, nil, asOf)
 	a.Chip = s.chipView(id)
 	return a, nil
 }
@@ -87,25 +164,33 @@ func (s *Service) ByID(ctx context.Context, id chipid.ID) (*Answer, error) {
 // jurisdiction. An unknown jurisdiction is EINVALID; a tag not issued
 // answers Found false with the next step.
 func (s *Service) ByTag(ctx context.Context, jurisdiction string, year, tag int) (*Answer, error) {
-	p, err := s.profile(jurisdiction)
+	return s.byTag(ctx, jurisdiction, year, tag, 0)
+}
+
+func (s *Service) byTag(ctx context.Context, jurisdiction string, year, tag int, asOf service.Date) (*Answer, error) {
+	p, err := s.rules.Resolve(jurisdiction)
 	if err != nil {
 		return nil, err
 	}
+	today := asOf
+	if today.IsZero() {
+		today = p.Today(s.now())
+	}
 	if year == 0 {
-		year = p.Today(s.now()).Year()
+		year = today.Year()
 	}
 	t := &Tag{Number: tag, Jurisdiction: p.ID, Year: year}
 	rec, err := s.store.FindRecordByTag(ctx, p.ID, year, tag)
 	if service.ErrorCode(err) == service.ENOTFOUND {
 		a := newAnswer()
-		a.Tag, a.Jurisdiction, a.AsOf = t, p.ID, p.Today(s.now())
+		a.Tag, a.Jurisdiction, a.AsOf = t, p.ID, today
 		a.alert("tag-unknown", "info", "Tag not issued in this system.", "")
 		a.NextStep = "Check the year and the city stamped on the tag, and scan the animal for a microchip."
 		return a, nil
 	} else if err != nil {
 		return nil, err
 	}
-	return s.build(rec, t), nil
+	return s.build(rec, t, asOf), nil
 }
 
 // ByAnimal answers for an animal by id (ENOTFOUND when there is none).
@@ -114,7 +199,7 @@ func (s *Service) ByAnimal(ctx context.Context, id int64) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.build(rec, nil), nil
+	return s.build(rec, nil, 0), nil
 }
 
 // Today returns today's date in the jurisdiction's zone.

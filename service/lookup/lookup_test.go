@@ -117,34 +117,3 @@ func TestJurisdictionFromRecord(t *testing.T) {
 		t.Errorf("ByTag(unissued) = %+v, %v; want not found, year 2026 by default, a next step", nt, err)
 	}
 }
-
-// TestIssueLicenceRefusals: what the rules refuse is EINVALID and
-// stores nothing.
-func TestIssueLicenceRefusals(t *testing.T) {
-	t.Parallel()
-	s, st := newService(t)
-	ctx := context.Background()
-	a := &service.Animal{Name: "Hops", Species: service.Other}
-	if err := st.CreateAnimal(ctx, a); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name string
-		req  lookup.LicenceRequest
-	}{
-		{name: "species not licensed", req: lookup.LicenceRequest{AnimalID: a.ID, Jurisdiction: "minneapolis"}},
-		{name: "unknown city", req: lookup.LicenceRequest{AnimalID: a.ID, Jurisdiction: "gotham"}},
-		{name: "no animal", req: lookup.LicenceRequest{Jurisdiction: "minneapolis"}},
-		{name: "future date", req: lookup.LicenceRequest{AnimalID: a.ID, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2027-01-01")}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if _, err := s.IssueLicence(ctx, &tt.req); service.ErrorCode(err) != service.EINVALID {
-				t.Errorf("IssueLicence(%+v) = %v, want EINVALID", tt.req, err)
-			}
-		})
-	}
-	if _, n, _ := st.FindLicences(ctx, service.LicenceFilter{}); n != 0 {
-		t.Errorf("%d licences stored after refusals, want 0", n)
-	}
-}

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/custody"
 )
 
 // TestRedemptionFeesNotSet_Chanhassen_5_74: Chanhassen 5-74(a) leaves
@@ -46,7 +48,11 @@ func TestRedemptionFeesNotSet_Chanhassen_5_74(t *testing.T) {
 			if err := st.CreateAnimal(ctx, a); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.Impound(ctx, &service.Impoundment{AnimalID: a.ID, Jurisdiction: tt.jurisdiction, IntakeOn: service.MustDate("2026-06-08")}); err != nil {
+			cu, err := custody.New(&custody.Opts{Store: st, Rules: s.Rules(), Now: func() time.Time { return now }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cu.Impound(ctx, &service.Impoundment{AnimalID: a.ID, Jurisdiction: tt.jurisdiction, IntakeOn: service.MustDate("2026-06-08")}); err != nil {
 				t.Fatal(err)
 			}
 			ans, err := s.ByAnimal(ctx, a.ID)

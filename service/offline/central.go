@@ -27,7 +27,7 @@ type Outcome struct {
 	// before) or Rejected (Code and Message say why).
 	State     State  `json:"state"`
 	Duplicate bool   `json:"duplicate,omitempty"`
-	RecordID  int64  `json:"recordId,omitempty"`
+	RecordID  int64  `json:"record_id,omitempty"`
 	Code      string `json:"code,omitempty"`
 	Message   string `json:"message,omitempty"`
 }
@@ -43,6 +43,17 @@ type CentralStore interface {
 // StoreCentral is a Central on a store.
 type StoreCentral struct {
 	Store CentralStore
+	// Events applies the pushed events through the application layer
+	// (incidents.Service: the same rules and refusals as the other
+	// doors, and a pushed bite's quarantine); nil applies them to Store
+	// as they are, for a relay that only moves events on.
+	Events EventApplier
+}
+
+// EventApplier applies one pushed event (service.DeviceEventService's
+// contract); incidents.Service is the one the service uses.
+type EventApplier interface {
+	ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (applied bool, recordID int64, err error)
 }
 
 var _ Central = (*StoreCentral)(nil)
@@ -50,10 +61,14 @@ var _ Central = (*StoreCentral)(nil)
 // Push implements Central. An event the store refuses (EINVALID,
 // ECONFLICT) is rejected; any other failure ends the push with an error.
 func (c *StoreCentral) Push(ctx context.Context, events []service.DeviceEvent) ([]Outcome, error) {
+	var apply EventApplier = c.Store
+	if c.Events != nil {
+		apply = c.Events
+	}
 	out := make([]Outcome, 0, len(events))
 	for i := range events {
 		e := &events[i]
-		applied, id, err := c.Store.ApplyDeviceEvent(ctx, e)
+		applied, id, err := apply.ApplyDeviceEvent(ctx, e)
 		switch code := service.ErrorCode(err); code {
 		case "":
 			out = append(out, Outcome{ID: e.ID, State: Applied, Duplicate: !applied, RecordID: id})

@@ -23,11 +23,15 @@ const MaxPush = 1000
 // authentication (tests, or behind a proxy that authenticates).
 type HandlerOpts struct {
 	// Tokens, when set, authenticates every request by its bearer token
-	// (RFC 6750): officer and admin tokens may sync. A pushed event the
-	// device left without a user or site gets the token's name and site.
+	// (RFC 6750): officer and admin tokens may sync. A pushed event's
+	// user and site are the token's, whatever the device wrote (a user it
+	// named otherwise is kept as ClaimedUser).
 	Tokens service.TokenService
 	// Logger receives internal errors; nil discards them.
 	Logger *slog.Logger
+	// Audit, when set, records every replica pull (a bulk export of
+	// owners' records) with the token that pulled it.
+	Audit service.AuditService
 }
 
 // Handler serves a Central over HTTP, under any prefix (mount it with
@@ -48,8 +52,12 @@ func Handler(c Central, o *HandlerOpts) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /events", func(w http.ResponseWriter, req *http.Request) {
 		var events []service.DeviceEvent
-		dec := json.NewDecoder(http.MaxBytesReader(w, req.Body, 4<<20))
-		if err := dec.Decode(&events); err != nil {
+		body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, 4<<20))
+		if err == nil {
+			// A handheld not yet upgraded sends the old names.
+			err = unmarshal(body, &events)
+		}
+		if err != nil {
 			http.Error(w, "offline: body must be a JSON array of device events", http.StatusBadRequest)
 			return
 		}
@@ -59,12 +67,7 @@ func Handler(c Central, o *HandlerOpts) http.Handler {
 		}
 		if t := callerOf(req); t != nil {
 			for i := range events {
-				if events[i].User == "" {
-					events[i].User = t.Name
-				}
-				if events[i].Site == "" {
-					events[i].Site = t.Site
-				}
+				stampCaller(&events[i], t)
 			}
 		}
 		out, err := c.Push(req.Context(), events)
@@ -81,6 +84,17 @@ func Handler(c Central, o *HandlerOpts) http.Handler {
 		// allows an ordinary answer; the request's context still ends it
 		// when the client goes away.
 		http.NewResponseController(w).SetWriteDeadline(time.Time{})
+		if o.Audit != nil {
+			ev := &service.AuditEvent{Actor: "anonymous", Action: "replica.pull", Entity: "record"}
+			if t := callerOf(req); t != nil {
+				ev.Actor, ev.Role, ev.Site, ev.TokenID = t.Name, t.Role, t.Site, t.ID
+			}
+			if err := o.Audit.CreateAuditEvent(req.Context(), ev); err != nil {
+				log.Error("offline: audit pull", "err", err)
+				http.Error(w, "internal error", http.StatusInternalServerError)
+				return
+			}
+		}
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		bw := bufio.NewWriter(w)
 		enc := json.NewEncoder(bw)
@@ -119,6 +133,24 @@ func Handler(c Central, o *HandlerOpts) http.Handler {
 		}
 		mux.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), callerKey{}, t)))
 	})
+}
+
+// stampCaller makes the pushing token the actor of e, whatever the
+// device wrote: its name is the event's (and the scan's) user, its site
+// the site, its role and id the audit entry's. A different user the
+// device named is kept as claimed, beside it (ClaimedUser).
+func stampCaller(e *service.DeviceEvent, t *service.Token) {
+	claimed := e.User
+	if e.Scan != nil && e.Scan.User != "" && claimed == "" {
+		claimed = e.Scan.User
+	}
+	if claimed != "" && claimed != t.Name {
+		e.ClaimedUser = claimed
+	}
+	e.User, e.Site, e.Role, e.TokenID = t.Name, t.Site, t.Role, t.ID
+	if e.Scan != nil {
+		e.Scan.User, e.Scan.Site = t.Name, t.Site
+	}
 }
 
 type callerKey struct{}
@@ -185,7 +217,11 @@ func (h *HTTPClient) Push(ctx context.Context, events []service.DeviceEvent) ([]
 	}
 	defer resp.Body.Close()
 	var out []Outcome
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+	b, err := io.ReadAll(resp.Body)
+	if err == nil {
+		err = unmarshal(b, &out)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("offline: push answer: %w", err)
 	}
 	return out, nil
@@ -210,7 +246,7 @@ func (h *HTTPClient) Pull(ctx context.Context, fn func(*service.Record) error) e
 			return nil
 		}
 		var r service.Record
-		if err := json.Unmarshal(line, &r); err != nil {
+		if err := unmarshal(line, &r); err != nil {
 			return fmt.Errorf("offline: replica stream: %w", err)
 		}
 		if err := fn(&r); err != nil {

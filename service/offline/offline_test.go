@@ -49,7 +49,7 @@ var transports = []struct {
 }{
 	{"direct", func(t *testing.T, s centralStore) offline.Central { return &offline.StoreCentral{Store: s} }},
 	{"http", func(t *testing.T, s centralStore) offline.Central {
-		srv := httptest.NewServer(offline.Handler(&offline.StoreCentral{Store: s}, &offline.HandlerOpts{Tokens: s}))
+		srv := httptest.NewServer(snakeAnswers(t, offline.Handler(&offline.StoreCentral{Store: s}, &offline.HandlerOpts{Tokens: s})))
 		t.Cleanup(srv.Close)
 		secret, err := s.CreateToken(context.Background(), &service.Token{Name: "officer-7", Role: service.RoleOfficer, Site: "north-patrol"})
 		if err != nil {
@@ -81,7 +81,7 @@ func seed(t *testing.T, s service.Store) seeded {
 	}
 	o := &service.Owner{Name: "Ada Lund", Address: "12 Lake St", City: "Minneapolis", Phone: "612-555-0101", Email: "ada@example.org"}
 	must("CreateOwner", s.CreateOwner(ctx, o))
-	dog := &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog, Colour: "black", Photo: "rex.jpg"}
+	dog := &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog, Colour: "black", Photo: "5e1f0c2a9b3d4e6f8a7b6c5d4e3f2a1b.jpg"}
 	must("CreateAnimal", s.CreateAnimal(ctx, dog))
 	must("AddChip", s.AddChip(ctx, &service.Chip{AnimalID: dog.ID, Code: dogChip, Kind: chipid.KindISO}))
 	l := &service.Licence{AnimalID: dog.ID, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-02-01"),

@@ -150,7 +150,7 @@ func (r *Replica) record(ctx context.Context, query string, args ...any) (*servi
 		return nil, fmt.Errorf("offline: lookup: %w", err)
 	}
 	var rec service.Record
-	if err := json.Unmarshal([]byte(body), &rec); err != nil {
+	if err := unmarshal([]byte(body), &rec); err != nil {
 		return nil, fmt.Errorf("offline: lookup: %w", err)
 	}
 	return &rec, nil
@@ -205,7 +205,7 @@ type QueuedEvent struct {
 	Event    service.DeviceEvent `json:"event"`
 	State    State               `json:"state"`
 	Detail   string              `json:"detail,omitempty"`
-	RecordID int64               `json:"recordId,omitempty"`
+	RecordID int64               `json:"record_id,omitempty"`
 }
 
 // Events lists the outbox in the order the events were recorded; an
@@ -228,7 +228,7 @@ func (r *Replica) events(ctx context.Context, state State, limit int) ([]QueuedE
 		if err := rows.Scan(&body, &q.State, &q.Detail, &q.RecordID); err != nil {
 			return nil, fmt.Errorf("offline: outbox: %w", err)
 		}
-		if err := json.Unmarshal([]byte(body), &q.Event); err != nil {
+		if err := unmarshal([]byte(body), &q.Event); err != nil {
 			return nil, fmt.Errorf("offline: outbox: %w", err)
 		}
 		out = append(out, q)

@@ -34,7 +34,8 @@ type issued struct {
 // then every animal has exactly one licence (a stored but unacknowledged
 // issue is answered, not issued again) and no tag number of a
 // jurisdiction and year is given twice (Minneapolis 64.30: tags numbered
-// in sequence).
+// in sequence), and every stored licence has its one licence.create
+// audit event.
 func TestKill9DuringLicenceIssues(t *testing.T) {
 	t.Parallel()
 	n := envInt("CHIPDESK_KILL_ISSUES", 1000)
@@ -240,4 +241,29 @@ func killDuringIssues(t *testing.T, f *fixture, n int) {
 		}
 	}
 	t.Logf("%d licences stored, %d distinct tags", total, len(tags))
+
+	// A change and its audit event are one: every stored licence has
+	// exactly one licence.create event, whether it was acknowledged,
+	// cut off by the kill or issued on a retry.
+	entity := "licence"
+	evs, _, err := st.FindAuditEvents(ctx, service.AuditFilter{Entity: &entity})
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := map[int64]int{}
+	for _, e := range evs {
+		if e.Action == "licence.create" {
+			created[e.EntityID]++
+		}
+	}
+	for _, ids := range perAnimal {
+		for _, id := range ids {
+			if created[id] != 1 {
+				t.Errorf("licence %d has %d licence.create events, want 1", id, created[id])
+			}
+		}
+	}
+	if len(created) != total {
+		t.Errorf("licence.create events name %d licences, %d stored", len(created), total)
+	}
 }

@@ -17,8 +17,10 @@ import (
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/bench"
 	"github.com/chipdesk/chipdesk/service/csvio"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/store/postgres"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
+	"github.com/chipdesk/chipdesk/tags"
 )
 
 // chipdesk is the chipdesk binary built for the tests by TestMain.
@@ -91,6 +93,14 @@ func seedInto(t *testing.T, db string, n int, licences bool) *fixture {
 	if err := ds.Mark(ctx, st, nil); err != nil {
 		t.Fatal(err)
 	}
+	// An administrator approved the tag designs (licensing.DesignApproved).
+	designs, err := tags.LoadDesigns("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := licensing.ApproveAll(ctx, st, designs, "reliability admin", time.Now(), time.Now().Year(), time.Now().Year()+1); err != nil {
+		t.Fatal(err)
+	}
 	for _, r := range []service.Role{service.RoleAdmin, service.RoleClinic, service.RoleIntake, service.RoleOfficer, service.RolePublic} {
 		tok := &service.Token{Name: "reliability " + string(r), Role: r}
 		if f.tokens[r], err = st.CreateToken(ctx, tok); err != nil {
@@ -106,7 +116,7 @@ func serve(t *testing.T, db string, args ...string) *bench.Server {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	s, err := bench.StartServer(ctx, chipdesk, append([]string{"serve", "--db", db, "--listen", "127.0.0.1:0"}, args...)...)
+	s, err := bench.StartServer(ctx, chipdesk, append([]string{"serve", "--dev-keys", "--db", db, "--listen", "127.0.0.1:0"}, args...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

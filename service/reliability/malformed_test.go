@@ -31,12 +31,22 @@ type apiDoc struct {
 	}
 	Components struct {
 		Schemas map[string]struct {
-			Properties map[string]struct {
-				Type string
-				Enum []string
-			}
+			Type       string
+			Enum       []string
+			Properties map[string]docProperty
 		}
 	}
+}
+
+// docProperty is a property's schema: its own type, or a reference (a
+// closed set is a named schema; a nullable one wraps it in allOf).
+type docProperty struct {
+	Type  string
+	Enum  []string
+	Ref   string `json:"$ref"`
+	AllOf []struct {
+		Ref string `json:"$ref"`
+	} `json:"allOf"`
 }
 
 // probe is one malformed request and what it must get: strict probes a
@@ -123,6 +133,13 @@ func probes(doc *apiDoc) []probe {
 			slices.Sort(props)
 			for _, name := range props {
 				prop := schema.Properties[name]
+				if len(prop.AllOf) == 1 {
+					prop.Ref = prop.AllOf[0].Ref
+				}
+				if prop.Ref != "" {
+					target := doc.Components.Schemas[strings.TrimPrefix(prop.Ref, "#/components/schemas/")]
+					prop.Type, prop.Enum = target.Type, target.Enum
+				}
 				for _, v := range wrongTypes[prop.Type] {
 					out = append(out, probe{fmt.Sprintf("%s: %s", name, v), m, good, fmt.Sprintf(`{%q:%s}`, name, v), true})
 				}

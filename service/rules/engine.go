@@ -28,25 +28,26 @@ type Alert struct {
 
 // Alert codes.
 const (
-	AlertDangerous          = "dangerous"
-	AlertQuarantine         = "quarantine"
-	AlertImpounded          = "impounded"
-	AlertRecentBite         = "recent-bite"
-	AlertLicenceMissing     = "licence-missing"
-	AlertLicenceExpired     = "licence-expired"
-	AlertTagReplaced        = "tag-replaced"
-	AlertTagRevoked         = "tag-revoked"
-	AlertTagExpired         = "tag-expired"
-	AlertRabiesMissing      = "rabies-missing"
-	AlertRabiesExpired      = "rabies-expired"
-	AlertRabiesUnknown      = "rabies-undetermined"
-	AlertDeceased           = "deceased"
-	AlertDeadlineMissed     = "deadline-missed"
-	AlertTooManyAnimals     = "too-many-animals"
-	AlertFeeNotSet          = "fee-not-set"
-	AlertFeeConflict        = "fee-conflict"
-	AlertNoLicenceRule      = "no-licence-rule"
-	AlertExpiryUndetermined = "expiry-undetermined"
+	AlertDangerous           = "dangerous"
+	AlertQuarantine          = "quarantine"
+	AlertImpounded           = "impounded"
+	AlertRecentBite          = "recent-bite"
+	AlertDesignationProposed = "designation-proposed"
+	AlertLicenceMissing      = "licence-missing"
+	AlertLicenceExpired      = "licence-expired"
+	AlertTagReplaced         = "tag-replaced"
+	AlertTagRevoked          = "tag-revoked"
+	AlertTagExpired          = "tag-expired"
+	AlertRabiesMissing       = "rabies-missing"
+	AlertRabiesExpired       = "rabies-expired"
+	AlertRabiesUnknown       = "rabies-undetermined"
+	AlertDeceased            = "deceased"
+	AlertDeadlineMissed      = "deadline-missed"
+	AlertTooManyAnimals      = "too-many-animals"
+	AlertFeeNotSet           = "fee-not-set"
+	AlertFeeConflict         = "fee-conflict"
+	AlertNoLicenceRule       = "no-licence-rule"
+	AlertExpiryUndetermined  = "expiry-undetermined"
 )
 
 // LicenceState is the computed state of an animal's licence.
@@ -184,7 +185,7 @@ func (p *Profile) Evaluate(rec *service.Record, on service.Date) *Evaluation {
 		e.Alerts = append(e.Alerts, Alert{Code: AlertDangerous, Severity: Danger,
 			Message: fmt.Sprintf("Declared %s on %s%s.", d.Level, d.DeclaredOn, by(d.Authority)), Source: p.Dangerous.LeashMaxFeet.Source})
 		e.Restrictions = p.Dangerous.Restrictions
-		e.Deadlines = p.dangerDeadlines(d, on, e.Deadlines)
+		e.Deadlines = p.dangerDeadlines(rec, on, e.Deadlines)
 		for _, dl := range e.Deadlines {
 			if dl.State == DeadlineMissed {
 				e.Alerts = append(e.Alerts, Alert{Code: AlertDeadlineMissed, Severity: Warning,
@@ -199,8 +200,15 @@ func (p *Profile) Evaluate(rec *service.Record, on service.Date) *Evaluation {
 			if on > q.End {
 				msg = "Rabies " + string(q.Kind) + " quarantine ended " + q.End.String() + " but no release is recorded."
 			}
-			e.Alerts = append(e.Alerts, Alert{Code: AlertQuarantine, Severity: Danger, Message: msg,
-				Source: p.Bite.QuarantineDays.Source, Until: q.End})
+			src := p.Bite.QuarantineDays.Source
+			if q.Kind == service.QuarantineExposure {
+				// Exposure to a rabid animal: 66.50, 5-40, not the bite rule.
+				src = p.Exposure.Unvaccinated.Source
+				if p.RabiesStatus(a, rec.Rabies, q.Start).State == RabiesCurrent {
+					src = p.Exposure.Vaccinated.Source
+				}
+			}
+			e.Alerts = append(e.Alerts, Alert{Code: AlertQuarantine, Severity: Danger, Message: msg, Source: src, Until: q.End})
 		}
 	}
 	for i := range rec.Bites {
@@ -209,6 +217,17 @@ func (p *Profile) Evaluate(rec *service.Record, on service.Date) *Evaluation {
 			e.Alerts = append(e.Alerts, Alert{Code: AlertRecentBite, Severity: Warning,
 				Message: "Bit a " + string(b.Victim) + " on " + b.Date.String() + "."})
 			break
+		}
+	}
+	for i := range rec.Bites {
+		// Chanhassen 5-76(2): an unprovoked bite of a person in the last
+		// year, and no designation yet: proposed for the officer's review.
+		b := &rec.Bites[i]
+		if b.Date <= on && b.Date > on.AddMonths(-12) {
+			if pr := p.ProposeDesignation(rec, b); pr != nil {
+				e.Alerts = append(e.Alerts, Alert{Code: AlertDesignationProposed, Severity: Warning, Message: pr.Message, Source: pr.Section})
+				break
+			}
 		}
 	}
 	if m := rec.MatchedLicence; m != nil {
@@ -383,54 +402,6 @@ func (r *RabiesRule) months(a *service.Animal, v *service.RabiesVaccination) (in
 		assumed = append(assumed, "vaccinated under one year of age: treated as the original vaccination ("+r.Source+")")
 	}
 	return m, assumed, true
-}
-
-// dangerDeadlines lists the requirements of a designation.
-func (p *Profile) dangerDeadlines(d *service.DangerousDesignation, on service.Date, out []Deadline) []Deadline {
-	for _, r := range p.Dangerous.Requirements {
-		dl := Deadline{Name: r.Name, Source: r.Source, Note: r.Note}
-		if r.Days != nil {
-			base := d.DeclaredOn
-			if r.From == "later-of-declaration-or-decision" && d.DecisionOn > base {
-				base = d.DecisionOn
-			}
-			dl.Due = base.AddDays(*r.Days)
-		}
-		switch r.Name {
-		case "microchip":
-			dl.MetOn = d.MicrochipOn
-		case "sterilisation":
-			dl.MetOn = d.SterilisedOn
-		case "photo":
-			dl.MetOn = d.PhotoOn
-		case "registration":
-			dl.MetOn = d.RegisteredOn
-		case "sign":
-			dl.MetOn = d.SignOn
-		case "insurance":
-			dl.MetOn = d.InsuredOn
-			if !dl.MetOn.IsZero() && (d.InsuranceCents < r.MinCents || !d.InsuranceExpires.IsZero() && d.InsuranceExpires < on) {
-				dl.MetOn = 0 // too little cover, or lapsed
-			}
-		}
-		if dl.MetOn > on {
-			dl.MetOn = 0 // recorded for a later day: not met yet
-		}
-		switch {
-		case !dl.MetOn.IsZero() && !dl.Due.IsZero() && dl.MetOn > dl.Due:
-			dl.State = DeadlineMetLate
-		case !dl.MetOn.IsZero():
-			dl.State = DeadlineMet
-		case dl.Due.IsZero():
-			dl.State = DeadlineOpen
-		case on <= dl.Due:
-			dl.State = DeadlineDue
-		default:
-			dl.State = DeadlineMissed
-		}
-		out = append(out, dl)
-	}
-	return out
 }
 
 // HoldFor computes the hold of an impoundment: the city's period

@@ -316,15 +316,23 @@ func (p *Profile) Redemption(rec *service.Record, im *service.Impoundment, on se
 	if days := int(on-im.IntakeOn) + 1; days > 0 {
 		b.add("board", "Board", r.BoardPerDay, days)
 	}
-	// A licence, when none is in force at release (62.40(a), 5-74(a)).
-	if st := p.licenceStatus(rec, on); st.Required && st.State != LicenceCurrent {
-		q := p.LicenceQuote(a, rec.Rabies, on, QuoteOpts{})
-		b.Lines = append(b.Lines, q.Fees.Lines...)
-		b.TotalCents += q.Fees.TotalCents
-		if r.LicencePenalty != nil {
+	// A licence, when none was in force when the animal was taken in
+	// (62.40(a), 5-74(a)). The impound's own history decides, not the
+	// day of release: a licence bought during custody, whenever, is a
+	// licence bought to redeem, and its penalty stays due unless the
+	// purchase renews a licence in force at intake (64.30).
+	atIntake := p.licenceStatus(beforeCustody(rec, im), im.IntakeOn)
+	now := p.licenceStatus(rec, on)
+	if (atIntake.Required && atIntake.State != LicenceCurrent) || (now.Required && now.State != LicenceCurrent) {
+		if now.State != LicenceCurrent {
+			q := p.LicenceQuote(a, rec.Rabies, on, QuoteOpts{})
+			b.Lines = append(b.Lines, q.Fees.Lines...)
+			b.TotalCents += q.Fees.TotalCents
+		}
+		if r.LicencePenalty != nil && atIntake.State != LicenceCurrent {
 			b.add("licence-penalty", "Penalty for a licence bought at release", r.LicencePenalty, 0)
 		}
-		if r.LateLicenceFee != nil {
+		if r.LateLicenceFee != nil && atIntake.State != LicenceCurrent {
 			b.add("licence-late", "Late licence fee", r.LateLicenceFee, 0)
 		}
 	}
@@ -338,6 +346,22 @@ func (p *Profile) Redemption(rec *service.Record, im *service.Impoundment, on se
 		}
 	}
 	return b.finish()
+}
+
+// beforeCustody is rec with only the licences bought before impoundment
+// im began: those issued before its intake day, or on it before the
+// intake time.
+func beforeCustody(rec *service.Record, im *service.Impoundment) *service.Record {
+	c := *rec
+	c.Licences = make([]service.Licence, 0, len(rec.Licences))
+	for _, l := range rec.Licences {
+		during := l.IssuedOn > im.IntakeOn ||
+			l.IssuedOn == im.IntakeOn && !l.CreatedAt.IsZero() && !im.IntakeAt.IsZero() && !l.CreatedAt.Before(im.IntakeAt)
+		if !during {
+			c.Licences = append(c.Licences, l)
+		}
+	}
+	return &c
 }
 
 func ordinal(n int) string {
@@ -354,13 +378,18 @@ func ordinal(n int) string {
 
 // QuarantinePlan is the confinement the law requires.
 type QuarantinePlan struct {
-	Kind  service.QuarantineKind  `json:"kind"`
-	Place service.QuarantinePlace `json:"place"`
-	Start service.Date            `json:"start"`
-	End   service.Date            `json:"end"`
-	// Options lists the alternatives for an exposure.
-	Source string `json:"source"`
-	Note   string `json:"note,omitempty"`
+	// Option names an exposure option (OptionDestroy, ...); empty for a
+	// bite quarantine.
+	Option string                  `json:"option,omitempty"`
+	Kind   service.QuarantineKind  `json:"kind"`
+	Place  service.QuarantinePlace `json:"place"`
+	Start  service.Date            `json:"start"`
+	End    service.Date            `json:"end"`
+	// VaccinateOn is when the exposed animal is (re)vaccinated: at once
+	// (66.50(b)(1)) or a month before release (66.50(a), (b)(2)).
+	VaccinateOn service.Date `json:"vaccinate_on,omitzero"`
+	Source      string       `json:"source"`
+	Note        string       `json:"note,omitempty"`
 }
 
 // BiteQuarantine is the quarantine of an animal that bit a person on
@@ -376,31 +405,52 @@ func (p *Profile) BiteQuarantine(a *service.Animal, rabies *service.RabiesVaccin
 	return q
 }
 
+// Exposure options: what the law lets the officer choose for an animal
+// bitten by (exposed to) a rabid animal.
+const (
+	OptionDestroy            = "destroy"             // 66.50(a), (b)(3); 5-40
+	OptionStrictIsolation    = "strict-isolation"    // 66.50(a), (b)(2); 5-40 "suitable quarantine"
+	OptionRevaccinateConfine = "revaccinate-confine" // 66.50(b)(1)
+	OptionBooster            = "booster"             // 5-40 proof of immunization and boosters
+)
+
 // ExposureOptions lists what the law allows for an animal bitten by a
-// rabid animal on exposed (66.50, 5-40), with end dates. Destruction,
-// always among the choices, is not listed.
+// rabid animal on exposed (66.50, 5-40), each with its end date and
+// section: destruction first (it needs no confinement), then the
+// confinements the text gives for a vaccinated or an unvaccinated
+// animal.
 func (p *Profile) ExposureOptions(a *service.Animal, rabies *service.RabiesVaccination, exposed service.Date) []QuarantinePlan {
 	vaccinated := p.RabiesStatus(a, rabies, exposed).State == RabiesCurrent
 	o := p.Exposure.Unvaccinated
 	if vaccinated {
 		o = p.Exposure.Vaccinated
 	}
-	var out []QuarantinePlan
+	src := func(option string) string {
+		if s, ok := o.Sources[option]; ok {
+			return s
+		}
+		return o.Source
+	}
+	out := []QuarantinePlan{{Option: OptionDestroy, Kind: service.QuarantineExposure, Start: exposed, End: exposed,
+		Source: src(OptionDestroy), Note: "destroyed at once; no confinement"}}
 	if o.ConfineDays > 0 {
-		out = append(out, QuarantinePlan{Kind: service.QuarantineExposure, Place: service.AtHome, Start: exposed,
-			End: exposed.AddDays(o.ConfineDays), Source: o.Source, Note: "revaccinate at once, then confine"})
+		out = append(out, QuarantinePlan{Option: OptionRevaccinateConfine, Kind: service.QuarantineExposure, Place: service.AtHome,
+			Start: exposed, End: exposed.AddDays(o.ConfineDays), VaccinateOn: exposed, Source: src(OptionRevaccinateConfine),
+			Note: fmt.Sprintf("revaccinate at once, then confine for %d days", o.ConfineDays)})
 	}
 	if o.Booster {
-		out = append(out, QuarantinePlan{Kind: service.QuarantineExposure, Place: service.AtVet, Start: exposed, End: exposed,
-			Source: o.Source, Note: o.Note})
+		out = append(out, QuarantinePlan{Option: OptionBooster, Kind: service.QuarantineExposure, Place: service.AtVet, Start: exposed, End: exposed,
+			VaccinateOn: exposed, Source: src(OptionBooster), Note: o.Note})
 	}
 	if o.IsolationMonths > 0 {
-		note := "strict isolation in a kennel under a veterinarian's supervision"
+		q := QuarantinePlan{Option: OptionStrictIsolation, Kind: service.QuarantineExposure, Place: service.AtVet, Start: exposed,
+			End: exposed.AddMonths(o.IsolationMonths), Source: src(OptionStrictIsolation),
+			Note: fmt.Sprintf("strict isolation in a kennel under a veterinarian's supervision for at least %d months", o.IsolationMonths)}
 		if o.VaccinateBeforeReleaseMonths > 0 {
-			note += fmt.Sprintf("; vaccinate %d month(s) before release", o.VaccinateBeforeReleaseMonths)
+			q.VaccinateOn = q.End.AddMonths(-o.VaccinateBeforeReleaseMonths)
+			q.Note += fmt.Sprintf("; vaccinated %d month(s) before release (by %s)", o.VaccinateBeforeReleaseMonths, q.VaccinateOn)
 		}
-		out = append(out, QuarantinePlan{Kind: service.QuarantineExposure, Place: service.AtVet, Start: exposed,
-			End: exposed.AddMonths(o.IsolationMonths), Source: o.Source, Note: note})
+		out = append(out, q)
 	}
 	return out
 }

@@ -195,12 +195,15 @@ type BiteRule struct {
 // ExposureOption is what the law allows for an animal bitten by a rabid
 // animal.
 type ExposureOption struct {
-	ConfineDays                  int    `json:"confineDays,omitempty"`
-	IsolationMonths              int    `json:"isolationMonths,omitempty"`
-	VaccinateBeforeReleaseMonths int    `json:"vaccinateBeforeReleaseMonths,omitempty"`
-	Booster                      bool   `json:"booster,omitempty"`
-	Source                       string `json:"source"`
-	Note                         string `json:"note,omitempty"`
+	// Sources names the section of each option the text gives, by
+	// option ("revaccinate-confine": "66.50(b)(1)"); Source when absent.
+	Sources                      map[string]string `json:"sources,omitempty"`
+	ConfineDays                  int               `json:"confineDays,omitempty"`
+	IsolationMonths              int               `json:"isolationMonths,omitempty"`
+	VaccinateBeforeReleaseMonths int               `json:"vaccinateBeforeReleaseMonths,omitempty"`
+	Booster                      bool              `json:"booster,omitempty"`
+	Source                       string            `json:"source"`
+	Note                         string            `json:"note,omitempty"`
 }
 
 // ExposureRule covers rabies exposure.
@@ -220,8 +223,21 @@ type DangerRequirement struct {
 	// From is "declaration" or "later-of-declaration-or-decision".
 	From     string `json:"from,omitempty"`
 	MinCents int64  `json:"minCents,omitempty"`
-	Source   string `json:"source"`
-	Note     string `json:"note,omitempty"`
+	// Levels are the designation levels the requirement applies to
+	// ("dangerous", "potentially-dangerous"); empty means dangerous only.
+	Levels []string `json:"levels,omitempty"`
+	Source string   `json:"source"`
+	Note   string   `json:"note,omitempty"`
+}
+
+// BiteDesignation says that a bite of a person makes an animal a
+// candidate for a designation (Chanhassen 5-76(2): "any animal that has
+// attacked or bitten any person, except a person that has tormented or
+// abused it"), proposed to an officer for review, never made by itself.
+type BiteDesignation struct {
+	Level  service.DangerLevel `json:"level"`
+	Source string              `json:"source"`
+	Note   string              `json:"note,omitempty"`
 }
 
 // DangerRule covers dangerous animals.
@@ -248,8 +264,13 @@ type Calendar struct {
 
 // Profile is one jurisdiction's rules.
 type Profile struct {
-	ID       string   `json:"id"`
-	Name     string   `json:"name"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Display is the name a page shows ("Minneapolis"); Codes are the
+	// other names a person or a tag design uses for it ("MPLS"). Set.Resolve
+	// accepts the id, the name, Display and every code, in any case.
+	Display  string   `json:"display"`
+	Codes    []string `json:"codes,omitempty"`
 	Code     string   `json:"code"`
 	TimeZone string   `json:"timeZone"`
 	Calendar Calendar `json:"calendar"`
@@ -261,11 +282,15 @@ type Profile struct {
 	DuplicateTag     DuplicateRule                    `json:"duplicateTag"`
 	OffLeash         *OffLeashRule                    `json:"offLeash,omitempty"`
 	Dwelling         *DwellingRule                    `json:"dwelling,omitempty"`
+	Permits          *PermitRules                     `json:"permits,omitempty"` // permits.go
 	Impound          ImpoundRule                      `json:"impound"`
 	Rabies           map[service.Species]*RabiesRule  `json:"rabies"`
 	Bite             BiteRule                         `json:"bite"`
 	Exposure         ExposureRule                     `json:"exposure"`
 	Dangerous        DangerRule                       `json:"dangerous"`
+	// BiteDesignation, when set, proposes a designation for review after
+	// an unprovoked bite of a person.
+	BiteDesignation *BiteDesignation `json:"biteDesignation,omitempty"`
 
 	loc *time.Location
 }
@@ -296,6 +321,9 @@ func (p *Profile) init() error {
 	}
 	if p.ID == "" {
 		return bad("no id")
+	}
+	if p.Display == "" {
+		p.Display = p.Name
 	}
 	loc, err := time.LoadLocation(p.TimeZone)
 	if err != nil {
@@ -335,9 +363,17 @@ func (p *Profile) init() error {
 		}
 	}
 	for _, d := range p.Dangerous.Requirements {
+		for _, l := range d.Levels {
+			if service.DangerLevel(l) != service.Dangerous && service.DangerLevel(l) != service.PotentiallyDangerous {
+				return bad("dangerous requirement %s: unknown level %q", d.Name, l)
+			}
+		}
 		if d.Days != nil && d.From != "declaration" && d.From != "later-of-declaration-or-decision" {
 			return bad("dangerous requirement %s: from must be declaration or later-of-declaration-or-decision", d.Name)
 		}
+	}
+	if err := p.Permits.init(); err != nil { // permits.go
+		return bad("permits: %v", err)
 	}
 	return nil
 }
@@ -421,6 +457,38 @@ func (s *Set) Add(p *Profile) {
 
 // Profile returns the profile with id, or nil.
 func (s *Set) Profile(id string) *Profile { return s.byID[id] }
+
+// Resolve finds the profile a person or a command names: its id, name,
+// display name or one of its codes, in any case ("minneapolis",
+// "Minneapolis", "MPLS"). An unknown name is an EINVALID error for the
+// field "jurisdiction" that lists the known ones.
+func (s *Set) Resolve(name string) (*Profile, error) {
+	n := strings.TrimSpace(name)
+	if p := s.byID[strings.ToLower(n)]; p != nil {
+		return p, nil
+	}
+	for _, id := range s.IDs() {
+		p := s.byID[id]
+		if strings.EqualFold(n, p.Name) || strings.EqualFold(n, p.Display) || slices.ContainsFunc(p.Codes, func(c string) bool { return strings.EqualFold(n, c) }) {
+			return p, nil
+		}
+	}
+	if n == "" {
+		return nil, service.Invalidf("jurisdiction", "Jurisdiction required: one of %s.", s.Known())
+	}
+	return nil, service.Invalidf("jurisdiction", "Unknown jurisdiction %q: known are %s.", name, s.Known())
+}
+
+// Known lists the jurisdictions as a person names them: "minneapolis
+// (Minneapolis, MPLS), chanhassen (Chanhassen, CHAN)".
+func (s *Set) Known() string {
+	var parts []string
+	for _, id := range s.IDs() {
+		p := s.byID[id]
+		parts = append(parts, id+" ("+strings.Join(append([]string{p.Display}, p.Codes...), ", ")+")")
+	}
+	return strings.Join(parts, ", ")
+}
 
 // IDs returns the profile ids, sorted.
 func (s *Set) IDs() []string {

@@ -494,25 +494,49 @@ func TestMinneapolis_66_40_BiteQuarantine(t *testing.T) {
 	}
 }
 
-func TestMinneapolis_66_50_Exposure(t *testing.T) {
+func TestMinneapolis_66_50_Chanhassen_5_40_Exposure(t *testing.T) {
 	t.Parallel()
 	mpls, chan_ := profiles(t)
 	on := d("2026-03-10")
-	opts := mpls.ExposureOptions(dog("2020-01-01", true), vacc("2025-06-01", "", 36, false), on)
-	if len(opts) != 2 || opts[0].End != d("2026-04-19") || opts[1].End != d("2026-09-10") || opts[0].Source != "66.50(b)" {
-		t.Errorf("66.50(b) vaccinated options = %+v, want 40 days (to 2026-04-19) or 6 months (to 2026-09-10)", opts)
-	}
-	opts = mpls.ExposureOptions(dog("2020-01-01", true), nil, on)
-	if len(opts) != 1 || opts[0].End != d("2026-09-10") || opts[0].Source != "66.50(a)" {
-		t.Errorf("66.50(a) unvaccinated options = %+v, want 6 months isolation", opts)
-	}
-	opts = chan_.ExposureOptions(dog("2020-01-01", true), nil, on)
-	if len(opts) != 1 || opts[0].End != d("2026-09-10") || opts[0].Source != "5-40" {
-		t.Errorf("5-40 unvaccinated options = %+v, want 6 months quarantine", opts)
-	}
-	opts = chan_.ExposureOptions(dog("2020-01-01", true), vacc("2025-06-01", service.VaccineModifiedLive, 12, false), on)
-	if len(opts) != 1 || opts[0].Place != service.AtVet || opts[0].Source != "5-40" {
-		t.Errorf("5-40 vaccinated options = %+v, want boosters by a veterinarian", opts)
+	current := vacc("2025-06-01", service.VaccineModifiedLive, 36, false)
+	type opt struct{ option, end, vaccinate, source string }
+	for _, tt := range []struct {
+		name   string
+		p      *rules.Profile
+		rabies *service.RabiesVaccination
+		want   []opt
+	}{
+		{"66.50(b) vaccinated", mpls, current, []opt{
+			{rules.OptionDestroy, "2026-03-10", "", "66.50(b)(3)"},
+			{rules.OptionRevaccinateConfine, "2026-04-19", "2026-03-10", "66.50(b)(1)"}, // 40 days after revaccination
+			{rules.OptionStrictIsolation, "2026-09-10", "2026-08-10", "66.50(b)(2)"},    // 6 months, vaccinated a month before release
+		}},
+		{"66.50(a) unvaccinated", mpls, nil, []opt{
+			{rules.OptionDestroy, "2026-03-10", "", "66.50(a)"},
+			{rules.OptionStrictIsolation, "2026-09-10", "2026-08-10", "66.50(a)"},
+		}},
+		{"5-40 unvaccinated", chan_, nil, []opt{
+			{rules.OptionDestroy, "2026-03-10", "", "5-40"},
+			{rules.OptionStrictIsolation, "2026-09-10", "", "5-40"}, // not less than six months
+		}},
+		{"5-40 vaccinated", chan_, vacc("2025-06-01", service.VaccineModifiedLive, 12, false), []opt{
+			{rules.OptionDestroy, "2026-03-10", "", "5-40"},
+			{rules.OptionBooster, "2026-03-10", "2026-03-10", "5-40"}, // proof of immunization and boosters
+			{rules.OptionStrictIsolation, "2026-09-10", "", "5-40"},
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := tt.p.ExposureOptions(dog("2020-01-01", true), tt.rabies, on)
+			if len(got) != len(tt.want) {
+				t.Fatalf("ExposureOptions = %+v, want %d options", got, len(tt.want))
+			}
+			for i, w := range tt.want {
+				g := got[i]
+				if g.Option != w.option || g.End.String() != w.end || g.VaccinateOn.String() != w.vaccinate || g.Source != w.source || g.Kind != service.QuarantineExposure {
+					t.Errorf("option %d = %+v, want %+v", i, g, w)
+				}
+			}
+		})
 	}
 }
 

@@ -9,13 +9,12 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/tags"
 )
 
-// Design approval: an admin approves a year's design on the admin page
-// after looking at its preview. The approval is an audit event
-// (action "design.approve", entity "design", detail "MPLS/2027"), so
-// who approved what and when is kept with every other action.
+// Design approval is the licensing layer's (licensing.DesignApproved):
+// the admin page records it and shows it.
 
 type designRow struct {
 	D          *tags.Design
@@ -36,46 +35,19 @@ type adminData struct {
 	CSRF    string
 }
 
-func designKey(d *tags.Design, year int) string { return fmt.Sprintf("%s/%d", d.Jurisdiction, year) }
-
-// approvals returns the newest approval of each design key.
-func (h *Handler) approvals(ctx context.Context) (map[string]*service.AuditEvent, error) {
-	ent := "design"
-	evs, _, err := h.o.Store.FindAuditEvents(ctx, service.AuditFilter{Entity: &ent, Limit: 1000})
-	if err != nil {
-		return nil, err
-	}
-	approved := map[string]*service.AuditEvent{}
-	for _, e := range evs { // newest first: keep the newest approval
-		if e.Action == "design.approve" && approved[e.Detail] == nil {
-			approved[e.Detail] = e
-		}
-	}
-	return approved, nil
-}
+func designKey(d *tags.Design, year int) string { return licensing.DesignKey(d, year) }
 
 // designApproved returns nil when the design of licence l's tag was
-// approved on the admin page, else an ECONFLICT error saying so.
+// approved, else an error saying so (ECONFLICT when it awaits approval).
 func (h *Handler) designApproved(ctx context.Context, l *service.Licence) error {
-	d, err := h.o.Jobs.Design(l.Jurisdiction, l.Year)
-	if err != nil {
-		return service.Errorf(service.EINVALID, "No tag can be made: %v", err)
-	}
-	approved, err := h.approvals(ctx)
-	if err != nil {
-		return err
-	}
-	if approved[designKey(d, l.Year)] == nil {
-		return service.Errorf(service.ECONFLICT, "The %s %d tag design is not approved yet; an administrator approves it on the admin page.", d.Name, l.Year)
-	}
-	return nil
+	return h.o.Jobs.Approved(ctx, l.Jurisdiction, l.Year)
 }
 
 func (h *Handler) adminData(r *http.Request) (*adminData, error) {
 	ctx := r.Context()
 	d := &adminData{CSRF: sess(r).csrf,
 		Roles: []service.Role{service.RoleIntake, service.RoleOfficer, service.RoleClinic, service.RolePublic, service.RoleAdmin}}
-	approved, err := h.approvals(ctx)
+	approved, err := licensing.Approvals(ctx, h.o.Store)
 	if err != nil {
 		return nil, err
 	}
@@ -163,11 +135,12 @@ func (h *Handler) handleApproveDesign(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	if err := h.o.Jobs.Designs.Err(d); err != nil {
-		h.failErr(w, r, service.Errorf(service.EINVALID, "This design breaks a rule and cannot be approved: %v", err))
+	ss := sess(r)
+	ev := &service.AuditEvent{At: h.o.Now().UTC(), Actor: ss.name, Role: ss.role, Site: ss.site}
+	if err := licensing.ApproveDesign(r.Context(), h.o.Store, d, year, h.o.Jobs.Designs.Err(d), ev); err != nil {
+		h.failErr(w, r, err)
 		return
 	}
-	h.audit(r, "design.approve", "design", 0, designKey(d, year))
 	seeOther(w, r, "/admin#designs", fmt.Sprintf("Design %s approved.", designKey(d, year)))
 }
 
@@ -214,6 +187,9 @@ func (h *Handler) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.sessions.endToken(id)
+	if h.o.Access != nil {
+		h.o.Access.RevokedToken(id) // its API streams end too
+	}
 	h.audit(r, "token.revoke", "token", id, "")
 	seeOther(w, r, "/admin#tokens", "Token revoked.")
 }

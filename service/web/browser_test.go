@@ -21,6 +21,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/jobs"
@@ -84,7 +85,7 @@ func newPage(t *testing.T, f *fixture) *page {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 45*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, testtime.Scale(45*time.Second))
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	return &page{t: t, ctx: ctx, f: f, dir: artifacts(t)}
 }
@@ -128,7 +129,7 @@ func (p *page) shot(name string) {
 			p.t.Errorf("page %s: accessibility: %v %v", name, bad, err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, testtime.Scale(10*time.Second))
 	defer cancel()
 	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
@@ -188,7 +189,7 @@ func startReader(t *testing.T, f *fixture, name string) (*readersim.Sim, *hardwa
 	done := make(chan struct{})
 	go func() { defer close(done); m.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testtime.Scale(10 * time.Second))
 	for !m.Status()[0].Connected {
 		if time.Now().After(deadline) {
 			t.Fatalf("reader %s did not connect: %+v", name, m.Status())
@@ -205,7 +206,13 @@ func TestBrowserScanToIntake(t *testing.T) {
 	f := newFixture(t, false)
 	p := newPage(t, f)
 	sim, mgr := startReader(t, f, "desk-1")
-	f.devices = web.ReaderDevices(mgr, f.clock.Now)
+	f.devices = web.DevicesFunc(func(ctx context.Context) []web.Device {
+		var out []web.Device
+		for _, st := range mgr.Status() {
+			out = append(out, web.Device{Kind: "reader", Name: st.Name, Ready: st.Connected, State: fmt.Sprintf("connected, %d reads", st.Reads), At: f.clock.Now()})
+		}
+		return out
+	})
 
 	p.do("login page", chromedp.Navigate(f.srv.URL+"/login"), chromedp.WaitVisible("#token"))
 	p.shot("01-login")

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
-	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/tags"
 )
 
@@ -25,14 +25,9 @@ type licenceFormData struct {
 	Jurisdiction string
 	Issuer       service.Issuer
 	Clinic       string
-	Quote        *rules.Quote
+	Quote        *licensing.Quote
 	Current      *service.Licence // the newest licence, for a renewal
 	Rabies       *service.RabiesVaccination
-}
-
-// quote is the rules' licence quote for the animal of rec today.
-func (h *Handler) quote(rec *service.Record, p *rules.Profile, issuer service.Issuer, rabies *service.RabiesVaccination) *rules.Quote {
-	return p.LicenceQuote(&rec.Animal, rabies, h.today(p), rules.QuoteOpts{Issuer: issuer})
 }
 
 func issuerOf(r *http.Request, role service.Role) service.Issuer {
@@ -73,25 +68,28 @@ func (h *Handler) licenceForm(r *http.Request, id int64) (*licenceFormData, erro
 	if j == "" && len(rec.Licences) > 0 {
 		j = rec.Licences[0].Jurisdiction
 	}
-	p, err := h.profile(j)
+	jid, err := h.jurisdiction(j)
 	if err != nil {
 		return nil, err
 	}
 	ss := sess(r)
-	d := &licenceFormData{R: h.recordView(r, a), Animal: &rec.Animal, Jurisdiction: p.ID, Issuer: issuerOf(r, ss.role),
+	d := &licenceFormData{R: h.recordView(r, a), Animal: &rec.Animal, Jurisdiction: jid, Issuer: issuerOf(r, ss.role),
 		Clinic: ss.site, Rabies: rec.Rabies}
 	if len(rec.Licences) > 0 {
 		d.Current = &rec.Licences[0]
 	}
-	d.Quote = h.quote(rec, p, d.Issuer, rec.Rabies)
+	if d.Quote, _, err = h.o.Licensing.Quote(r.Context(), id, jid, d.Issuer); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 
-// handleIssueLicence issues (or renews) a licence: the rabies
-// certificate entered is stored first, then lookup.IssueLicence takes
-// the fee, the expiry and the clinic's pay from the rules (Minneapolis
-// 64.30, Chanhassen 5-51) and the store assigns the next tag number of
-// the year. A fee the ordinance leaves to a resolution is typed in.
+// handleIssueLicence issues (or renews) a licence through
+// licensing.Issue: the rabies certificate entered is stored with the
+// licence in one transaction, the fee, the expiry and the clinic's pay
+// come from the rules (Minneapolis 64.30, Chanhassen 5-51) and the store
+// assigns the next tag number of the year. A fee the ordinance leaves to
+// a resolution is typed in.
 func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err != nil {
@@ -99,58 +97,47 @@ func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	if _, err := h.o.Store.FindAnimalByID(ctx, id); err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	p, err := h.profile(r.PostFormValue("jurisdiction"))
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
 	vdate, err := formDate(r, "rabies_date")
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	if !vdate.IsZero() {
-		months, _ := strconv.Atoi(strings.TrimSpace(r.PostFormValue("rabies_months")))
-		v := &service.RabiesVaccination{AnimalID: id, Date: vdate, Type: service.VaccineType(r.PostFormValue("rabies_type")),
-			DurationMonths: months, Certificate: strings.TrimSpace(r.PostFormValue("rabies_certificate")),
-			Veterinarian: strings.TrimSpace(r.PostFormValue("rabies_vet")), RabiesTag: strings.TrimSpace(r.PostFormValue("rabies_tag"))}
-		if err := v.Validate(); err != nil {
-			h.failErr(w, r, err)
-			return
-		}
-		if err := h.o.Store.CreateVaccination(ctx, v); err != nil {
-			h.failErr(w, r, err)
-			return
-		}
-		h.audit(r, "vaccination.create", "vaccination", v.ID, fmt.Sprintf("animal %d certificate %s", id, v.Certificate))
-	}
 	ss := sess(r)
-	req := &lookup.LicenceRequest{AnimalID: id, Jurisdiction: p.ID, IssuedBy: issuerOf(r, ss.role), Site: ss.site}
+	req := &licensing.LicenceRequest{AnimalID: id, Jurisdiction: r.PostFormValue("jurisdiction"), IssuedBy: issuerOf(r, ss.role),
+		Seller: ss.seller()}
+	if req.Jurisdiction == "" {
+		req.Jurisdiction = h.o.Jurisdiction
+	}
 	if req.IssuedBy == service.IssuerClinic {
 		req.Clinic = strings.TrimSpace(r.PostFormValue("clinic"))
 		if req.Clinic == "" {
 			req.Clinic = ss.site
 		}
 	}
+	if !vdate.IsZero() {
+		months, _ := strconv.Atoi(strings.TrimSpace(r.PostFormValue("rabies_months")))
+		req.Vaccination = &service.RabiesVaccination{AnimalID: id, Date: vdate, Type: service.VaccineType(r.PostFormValue("rabies_type")),
+			DurationMonths: months, Certificate: strings.TrimSpace(r.PostFormValue("rabies_certificate")),
+			Veterinarian: strings.TrimSpace(r.PostFormValue("rabies_vet")), RabiesTag: strings.TrimSpace(r.PostFormValue("rabies_tag"))}
+	}
 	if fee := strings.TrimSpace(r.PostFormValue("fee")); fee != "" {
-		c, err := rules.ParseMoney(fee)
+		c, err := licensing.ParseMoney(fee)
 		if err != nil {
 			h.failErr(w, r, err)
 			return
 		}
 		req.FeeCents = &c
 	}
-	l, err := h.o.Lookup.IssueLicence(ctx, req)
+	l, err := h.o.Licensing.Issue(ctx, req)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	h.audit(r, "licence.create", "licence", l.ID, fmt.Sprintf("animal %d tag %d/%d fee %s", id, l.Year, l.TagNumber, rules.Money(l.FeeCents)))
-	msg := fmt.Sprintf("Licence issued: tag %d of %d, fee %s.", l.TagNumber, l.Year, rules.Money(l.FeeCents))
+	if v := req.Vaccination; v != nil {
+		h.audit(r, "vaccination.create", "vaccination", v.ID, fmt.Sprintf("animal %d certificate %s", id, v.Certificate))
+	}
+	h.audit(r, "licence.create", "licence", l.ID, fmt.Sprintf("animal %d tag %d/%d fee %s", id, l.Year, l.TagNumber, licensing.Money(l.FeeCents)))
+	msg := fmt.Sprintf("Licence issued: tag %d of %d, fee %s.", l.TagNumber, l.Year, licensing.Money(l.FeeCents))
 	for _, w := range l.Warnings {
 		msg += " " + w
 	}
@@ -166,7 +153,7 @@ type licenceData struct {
 	// approval.
 	NotApproved string
 	Jobs        []*service.Job
-	Duplicate   map[service.ReplaceReason]*rules.Breakdown
+	Duplicate   map[service.ReplaceReason]*licensing.Breakdown
 	Reasons     []service.ReplaceReason
 }
 
@@ -181,7 +168,7 @@ func (h *Handler) licenceData(r *http.Request) (*licenceData, error) {
 		return nil, err
 	}
 	d := &licenceData{L: l, Animal: a, CSRF: sess(r).csrf,
-		Reasons: []service.ReplaceReason{service.TagLost, service.TagStolen}, Duplicate: map[service.ReplaceReason]*rules.Breakdown{}}
+		Reasons: []service.ReplaceReason{service.TagLost, service.TagStolen}, Duplicate: map[service.ReplaceReason]*licensing.Breakdown{}}
 	if _, err := h.o.Jobs.LicenceTag(ctx, l); err != nil {
 		d.TagErr = err.Error()
 	} else if err := h.designApproved(ctx, l); service.ErrorCode(err) == service.ECONFLICT {
@@ -192,9 +179,8 @@ func (h *Handler) licenceData(r *http.Request) (*licenceData, error) {
 	if d.Jobs, _, err = h.o.Store.FindJobs(ctx, service.JobFilter{LicenceID: &l.ID, Limit: 20}); err != nil {
 		return nil, err
 	}
-	if p, err := h.profile(l.Jurisdiction); err == nil {
-		for _, reason := range d.Reasons {
-			b, _ := p.DuplicateQuote(reason)
+	for _, reason := range d.Reasons {
+		if b, err := h.o.Licensing.DuplicateQuote(l, reason); err == nil {
 			d.Duplicate[reason] = b
 		}
 	}
@@ -249,21 +235,28 @@ func (h *Handler) writeSVG(w http.ResponseWriter, r *http.Request, tag *tags.Tag
 		h.failErr(w, r, err)
 		return
 	}
+	out := b.Bytes()
+	if h.devKeys() {
+		// Marked across the tag, so no preview made with the public keys
+		// passes for a real tag.
+		w.Header().Set("X-Chipdesk-Keys", "development")
+		mark := `<text x="50%" y="50%" text-anchor="middle" dominant-baseline="middle" font-family="sans-serif" font-size="10" fill="#d00" stroke="#fff" stroke-width="0.3" transform-origin="center" id="dev-keys">DEVELOPMENT KEYS</text>` + "\n</svg>"
+		if i := bytes.LastIndex(out, []byte("</svg>")); i >= 0 {
+			out = append(out[:i:i], mark+"\n"...)
+		}
+	}
 	w.Header().Set("Content-Type", "image/svg+xml")
 	w.Header().Set("Cache-Control", "private, max-age=300")
-	b.WriteTo(w)
+	w.Write(out)
 }
 
 // handleCreateJob queues a print or engrave job for the licence's tag
 // (jobs.Issuer.Queue: one job per licence, so a double click or a second
-// device finds the first), once an admin approved the year's design.
+// device finds the first; refused until an admin approved the year's
+// design).
 func (h *Handler) handleCreateJob(w http.ResponseWriter, r *http.Request) {
 	l, err := h.pathLicence(r)
 	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	if err := h.designApproved(r.Context(), l); err != nil {
 		h.failErr(w, r, err)
 		return
 	}
@@ -310,53 +303,26 @@ func (h *Handler) wake() {
 func title(s string) string { return funcs["title"].(func(string) string)(s) }
 
 // handleDuplicate issues a duplicate tag for a lost or stolen one
-// (Minneapolis 64.40) with the fee from the rules: a new licence with a
-// new tag number, same year and expiry; the old one is marked replaced.
+// (Minneapolis 64.40) through licensing.Duplicate: a new licence with a
+// new tag number, same term and licence fee, the duplicate fee recorded
+// as such; the old one is marked replaced.
 func (h *Handler) handleDuplicate(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	ctx := r.Context()
-	old, err := h.o.Store.FindLicenceByID(ctx, id)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	if old.Status != service.LicenceActive {
-		h.failErr(w, r, service.Errorf(service.ECONFLICT, "Only an active licence gets a duplicate tag."))
-		return
-	}
-	p, err := h.profile(old.Jurisdiction)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	reason := service.ReplaceReason(r.PostFormValue("reason"))
-	b, probs := p.DuplicateQuote(reason)
-	if len(probs) > 0 || !b.Complete {
-		msg := "No duplicate tag can be issued."
-		for _, pr := range probs {
-			msg += " " + pr.Message
-		}
-		h.failErr(w, r, service.Errorf(service.EINVALID, "%s", msg))
-		return
-	}
 	ss := sess(r)
-	if h.today(p) > old.ExpiresOn {
-		h.failErr(w, r, service.Errorf(service.EINVALID, "The licence has expired; renew it instead."))
-		return
-	}
-	l, err := h.o.Lookup.IssueLicence(ctx, &lookup.LicenceRequest{AnimalID: old.AnimalID, Jurisdiction: old.Jurisdiction,
-		IssuedBy: issuerOf(r, ss.role), Replaces: old.ID, ReplaceReason: reason, Site: ss.site})
+	reason := service.ReplaceReason(r.PostFormValue("reason"))
+	l, err := h.o.Licensing.Duplicate(r.Context(), id, &licensing.DuplicateRequest{Reason: reason, Seller: ss.seller()})
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	h.audit(r, "licence.duplicate", "licence", l.ID, fmt.Sprintf("replaces %d (%s) fee %s", old.ID, reason, rules.Money(b.TotalCents)))
+	fee := licensing.Money(l.DuplicateFeeCents)
+	h.audit(r, "licence.duplicate", "licence", l.ID, fmt.Sprintf("replaces %d (%s) fee %s", id, reason, fee))
 	seeOther(w, r, fmt.Sprintf("/licences/%d", l.ID),
-		fmt.Sprintf("Duplicate tag %d issued for the %s tag %d, fee %s.", l.TagNumber, reason, old.TagNumber, rules.Money(b.TotalCents)))
+		fmt.Sprintf("Duplicate tag %d issued for the %s tag of licence %d, fee %s.", l.TagNumber, reason, id, fee))
 }
 
 // pathLicence finds the licence whose id the path names.
@@ -380,4 +346,10 @@ func (h *Handler) animalRecord(ctx context.Context, id int64) (*service.Record, 
 		return nil, nil, err
 	}
 	return rec, a, nil
+}
+
+// seller is the signed-in person as the licensing layer knows a seller:
+// a clinic sells in its own name (Minneapolis 64.30).
+func (ss *session) seller() *licensing.Seller {
+	return &licensing.Seller{ID: ss.tokenID, Name: ss.name, Role: ss.role, Site: ss.site}
 }

@@ -10,7 +10,7 @@
 //     server, with the animal, owner contact, licence and rabies status
 //     and a red banner with the handling restrictions of a dangerous
 //     animal or a quarantine; one action starts an impoundment (notice
-//     date, hold-until and redemption fees from service/rules); search by
+//     date, hold-until and redemption fees from service/custody); search by
 //     chip, tag, owner or address.
 //   - Officer (/officer): lookup by typing or scanning (a keyboard-wedge
 //     reader types into the focused box), bite records that start the
@@ -21,8 +21,11 @@
 //   - Admin (/admin): the tag designs with previews and approval, tokens,
 //     readers and printers with their live state.
 //
-// Nothing of the law is computed here: fees, dates, holds, quarantines
-// and deadlines come from service/rules through service/lookup.
+// Nothing of the law is computed here: the pages parse a form, call the
+// application layer (service/licensing, service/custody,
+// service/incidents, service/lookup) and render its answer or its
+// typed error; fees, dates, holds, quarantines and deadlines come from
+// there, and jurisdictions are shown by name ("Minneapolis").
 //
 // # Signing in
 //
@@ -43,5 +46,5 @@
 //     Size, 3.3.2 Labels or Instructions, 4.1.3 Status Messages.
 //   - Minn. Stat. 346.47 subd. 2, 347.50–347.52; Minneapolis Code of
 //     Ordinances 62.40, 64.30, 64.40, 64.110, 66.40; Chanhassen City Code
-//     5-39, 5-51, 5-73, 5-77, 5-78 (applied by service/rules).
+//     5-39, 5-51, 5-73, 5-77, 5-78 (applied by the application layer).
 package web

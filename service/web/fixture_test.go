@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"github.com/chipdesk/chipdesk/service/incidents"
 	"image"
 	"image/color"
 	"image/png"
@@ -21,6 +22,8 @@ import (
 	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/money"
+	"github.com/chipdesk/chipdesk/service/permits"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 	"github.com/chipdesk/chipdesk/service/web"
@@ -28,7 +31,7 @@ import (
 	"github.com/chipdesk/chipdesk/tags/check"
 )
 
-// photos is the photo folder: rex.png, a brindle square.
+// photos is the photo folder: 5e1f0c2a9b3d4e6f8a7b6c5d4e3f2a1b.png, a brindle square.
 func photos(t *testing.T) fstest.MapFS {
 	img := image.NewRGBA(image.Rect(0, 0, 120, 120))
 	for y := range 120 {
@@ -44,7 +47,7 @@ func photos(t *testing.T) fstest.MapFS {
 	if err := png.Encode(&b, img); err != nil {
 		t.Fatal(err)
 	}
-	return fstest.MapFS{"rex.png": {Data: b.Bytes()}, "notes.svg": {Data: []byte("<svg/>")}}
+	return fstest.MapFS{"5e1f0c2a9b3d4e6f8a7b6c5d4e3f2a1b.png": {Data: b.Bytes()}, "notes.svg": {Data: []byte("<svg/>")}}
 }
 
 // testLog writes log lines to the test's log.
@@ -127,7 +130,19 @@ func newFixture(t *testing.T, tls bool) *fixture {
 	}
 	f.issuer = &jobs.Issuer{Store: f.store, Rules: f.rules, Designs: designs, Keys: check.DevelopmentKeys()}
 	f.seed(ctx)
-	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Rules: f.rules, Jobs: f.issuer, Hub: f.hub,
+	mon, err := money.New(&money.Opts{Store: f.store, Rules: f.rules, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inc, err := incidents.New(&incidents.Opts{Store: f.store, Rules: f.rules, Jurisdiction: f.lookup.Home(), Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, err := permits.New(&permits.Opts{Store: f.store, Rules: f.rules, Bites: inc, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Jobs: f.issuer, Hub: f.hub, Permits: pm, Money: mon,
 		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: f, Photos: photos(t), Logger: slog.New(slog.NewTextHandler(testLog{t}, nil)),
 		Wake: func() {
 			select {
@@ -176,7 +191,7 @@ func (f *fixture) seed(ctx context.Context) {
 	}
 	f.owner = &service.Owner{Name: "Jane Doe", Address: "12 Oak Street", City: "Minneapolis", State: "MN", Postcode: "55401", Phone: "612-555-0101"}
 	must(f.store.CreateOwner(ctx, f.owner))
-	rex := &service.Animal{OwnerID: f.owner.ID, Name: "Rex", Species: service.Dog, Breed: "Mastiff mix", Colour: "brindle", Photo: "rex.png",
+	rex := &service.Animal{OwnerID: f.owner.ID, Name: "Rex", Species: service.Dog, Breed: "Mastiff mix", Colour: "brindle", Photo: "5e1f0c2a9b3d4e6f8a7b6c5d4e3f2a1b.png",
 		Sex: service.Male, BirthDate: service.MustDate("2021-03-01"), Description: "White blaze on chest, torn left ear"}
 	must(f.store.CreateAnimal(ctx, rex))
 	f.rex = rex.ID

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -14,9 +15,9 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/custody"
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/service/lookup"
-	"github.com/chipdesk/chipdesk/service/rules"
 )
 
 // keepAlive is how often an idle scan stream gets a comment line.
@@ -30,8 +31,9 @@ type recordView struct {
 	CSRF  string
 	Role  service.Role
 	Today service.Date
-	// Jurisdictions lists the profile ids for the action forms.
-	Jurisdictions []string
+	// Jurisdictions lists the jurisdictions for the action forms: the
+	// id sent, the name shown.
+	Jurisdictions []lookup.Jurisdiction
 	Default       string
 	CanImpound    bool
 	CanBite       bool
@@ -49,9 +51,8 @@ func (v *recordView) Danger() bool {
 
 func (h *Handler) recordView(r *http.Request, a *lookup.Answer) *recordView {
 	ss := sess(r)
-	p, _ := h.profile("")
-	v := &recordView{A: a, CSRF: ss.csrf, Role: ss.role, Today: h.today(p),
-		Jurisdictions: h.o.Rules.IDs(), Default: h.o.Jurisdiction, Photos: h.o.Photos != nil}
+	v := &recordView{A: a, CSRF: ss.csrf, Role: ss.role, Today: h.today(""),
+		Jurisdictions: h.o.Lookup.Jurisdictions(), Default: h.o.Jurisdiction, Photos: h.o.Photos != nil}
 	if a != nil && a.Found && a.Animal != nil {
 		v.CanImpound = allowed(ss.role, intakeRoles) && !held(a)
 		v.CanBite = allowed(ss.role, officerRoles)
@@ -149,10 +150,19 @@ func (h *Handler) handleStream(w http.ResponseWriter, r *http.Request) {
 	}
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
+	ss := sess(r)
 	for {
 		select {
 		case <-r.Context().Done():
 			return
+		case <-ss.done:
+			return // signed out, expired, or its token revoked
+		case <-h.changed():
+			if h.revoked(ss) {
+				h.sessions.end(ss.id)
+				return
+			}
+			continue
 		case <-tick.C:
 			if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil {
 				return
@@ -214,7 +224,10 @@ type searchData struct {
 	Reader string
 	Answer *recordView // a chip or tag answer
 	Hits   []hit
-	Note   string
+	// Candidates are the chips a typed number could be; the page links
+	// each so that the person chooses.
+	Candidates []*lookup.Chip
+	Note       string
 }
 
 // handleSearch finds animals by chip (any form reader/chipid reads), by
@@ -230,6 +243,10 @@ func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request, name, title
 	d.Q = strings.TrimSpace(r.URL.Query().Get("q"))
 	if d.Q != "" {
 		ans, hits, err := h.search(r.Context(), d.Q)
+		var amb *lookup.AmbiguousChipError
+		if errors.As(err, &amb) {
+			d.Candidates, err = amb.Candidates, nil
+		}
 		if err != nil && service.ErrorCode(err) != service.EINVALID {
 			h.failErr(w, r, err)
 			return
@@ -242,7 +259,7 @@ func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request, name, title
 			d.Answer = h.recordView(r, ans)
 		}
 		d.Hits = hits
-		if ans == nil && len(hits) == 0 {
+		if ans == nil && len(hits) == 0 && len(d.Candidates) == 0 {
 			d.Note = fmt.Sprintf("Nothing matches %q.", d.Q)
 		}
 	}
@@ -264,9 +281,13 @@ func (h *Handler) search(ctx context.Context, q string) (*lookup.Answer, []hit, 
 			return a, nil, err
 		}
 	}
-	if id, err := h.o.Lookup.ParseChip(q); err == nil {
+	id, err := h.o.Lookup.ParseChip(q)
+	if err == nil {
 		a, err := h.o.Lookup.ByID(ctx, id)
 		return a, nil, err
+	}
+	if service.ErrorCode(err) == service.EAMBIGUOUS {
+		return nil, nil, err // the page lists the candidates
 	}
 	hits, err := h.ownerHits(ctx, q)
 	return nil, hits, err
@@ -353,11 +374,12 @@ func recordTitle(a *lookup.Answer) string {
 }
 
 // impoundResult is what the intake desk tells after an impoundment:
-// the notice date, the hold and the redemption fees, all from the rules.
+// the notice date, the hold and the redemption fees, all from the
+// custody layer.
 type impoundResult struct {
 	Impound    *service.Impoundment
-	Hold       rules.Hold
-	Redemption *rules.Breakdown
+	Hold       custody.Hold
+	Redemption *custody.Breakdown
 }
 
 func formDate(r *http.Request, name string) (service.Date, error) {
@@ -368,17 +390,18 @@ func formDate(r *http.Request, name string) (service.Date, error) {
 	return d, nil
 }
 
-// handleImpound starts an impoundment through lookup.Impound, whose
-// hold comes from the jurisdiction's rules (Minn. Stat. 346.47 subd. 2,
-// 62.40, 5-73); the page then shows the notice date, the hold-until
-// date and what redemption costs today (rules.Redemption).
+// handleImpound starts an impoundment through custody.Impound, which
+// refuses an animal in custody already and takes the hold from the
+// jurisdiction's rules (Minn. Stat. 346.47 subd. 2, 62.40, 5-73); the
+// page then shows the notice date, the hold-until date and what
+// redemption costs today.
 func (h *Handler) handleImpound(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	p, err := h.profile(r.PostFormValue("jurisdiction"))
+	j, err := h.jurisdiction(r.PostFormValue("jurisdiction"))
 	if err != nil {
 		h.failErr(w, r, err)
 		return
@@ -389,27 +412,19 @@ func (h *Handler) handleImpound(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	rec, err := h.o.Store.FindRecordByAnimal(ctx, id)
+	if notice.IsZero() {
+		notice = h.today(j)
+	}
+	im := &service.Impoundment{AnimalID: id, Jurisdiction: j, Site: sess(r).site,
+		WhereFound: strings.TrimSpace(r.PostFormValue("where_found")), NoticeOn: notice,
+		BiteCase: r.PostFormValue("bite_case") == "on"}
+	st, err := h.o.Custody.Impound(ctx, im)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	now := h.o.Now()
-	today := h.today(p)
-	if notice.IsZero() {
-		notice = today
-	}
-	im := &service.Impoundment{AnimalID: id, Jurisdiction: p.ID, IntakeAt: now.UTC(), IntakeOn: today,
-		Site: sess(r).site, WhereFound: strings.TrimSpace(r.PostFormValue("where_found")), NoticeOn: notice,
-		BiteCase: r.PostFormValue("bite_case") == "on"}
-	if err := h.o.Lookup.Impound(ctx, im); err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	hold := p.HoldFor(im) // for its source and note; Until is im.HoldUntil
 	h.audit(r, "impoundment.create", "impoundment", im.ID, fmt.Sprintf("animal %d hold until %s", id, im.HoldUntil))
-	rec.Impounds = append([]service.Impoundment{*im}, rec.Impounds...)
-	res := &impoundResult{Impound: im, Hold: hold, Redemption: p.Redemption(rec, im, today)}
+	res := &impoundResult{Impound: im, Hold: st.Hold, Redemption: st.Fees}
 	a, err := h.o.Lookup.ByAnimal(ctx, id)
 	if err != nil {
 		h.failErr(w, r, err)
@@ -426,7 +441,8 @@ var photoTypes = map[string]bool{".jpg": true, ".jpeg": true, ".png": true, ".we
 // handlePhoto serves an animal's photograph from Opts.Photos.
 func (h *Handler) handlePhoto(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	if h.o.Photos == nil || !fs.ValidPath(name) || strings.ContainsAny(name, "/\\") || !photoTypes[strings.ToLower(path.Ext(name))] {
+	// Only ids the server issued (service.ValidPhotoID): never a path.
+	if h.o.Photos == nil || !service.ValidPhotoID(name) || !fs.ValidPath(name) || !photoTypes[strings.ToLower(path.Ext(name))] {
 		http.NotFound(w, r)
 		return
 	}

@@ -19,24 +19,38 @@ const cookieName = "chipdesk_session"
 type session struct {
 	id      string
 	csrf    string // synchroniser token for the session's forms
-	tokenID int64  // the API token the person signed in with
+	tokenID int64  // the API token the person signed in with, or 0
+	userID  int64  // the account the person signed in with, or 0
 	name    string
 	role    service.Role
 	site    string
 	expires time.Time
+	// seen is the last request; a session idle for the table's idle
+	// time ends (OWASP ASVS 3.3.2).
+	seen time.Time
+	// done is closed when the session ends, which ends its streams.
+	done chan struct{}
+}
+
+// auditTokenID is the TokenID of the session's audit entries.
+func (ss *session) auditTokenID() int64 {
+	if ss.userID != 0 {
+		return (&service.User{ID: ss.userID}).AuditTokenID()
+	}
+	return ss.tokenID
 }
 
 // sessions is the server-side session table.
 type sessions struct {
-	ttl time.Duration
-	now func() time.Time
+	ttl, idle time.Duration
+	now       func() time.Time
 
 	mu sync.Mutex
 	m  map[string]*session
 }
 
-func newSessions(ttl time.Duration, now func() time.Time) *sessions {
-	return &sessions{ttl: ttl, now: now, m: map[string]*session{}}
+func newSessions(ttl, idle time.Duration, now func() time.Time) *sessions {
+	return &sessions{ttl: ttl, idle: idle, now: now, m: map[string]*session{}}
 }
 
 // randomID returns 256 random bits, URL-safe.
@@ -50,31 +64,58 @@ func randomID() (string, error) {
 
 // create starts a session for token t.
 func (s *sessions) create(t *service.Token) (*session, error) {
-	id, err := randomID()
-	if err != nil {
+	ss := &session{tokenID: t.ID, name: t.Name, role: t.Role, site: t.Site}
+	if err := s.start(ss); err != nil {
 		return nil, err
 	}
-	csrf, err := randomID()
-	if err != nil {
-		return nil, err
-	}
-	now := s.now()
-	ss := &session{id: id, csrf: csrf, tokenID: t.ID, name: t.Name, role: t.Role, site: t.Site, expires: now.Add(s.ttl)}
 	if !t.ExpiresAt.IsZero() && t.ExpiresAt.Before(ss.expires) {
 		ss.expires = t.ExpiresAt
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for k, v := range s.m { // drop expired sessions as new ones come
-		if !now.Before(v.expires) {
-			delete(s.m, k)
-		}
-	}
-	s.m[id] = ss
 	return ss, nil
 }
 
-// get returns the live session with id, or nil.
+// createUser starts a session for account u.
+func (s *sessions) createUser(u *service.User) (*session, error) {
+	ss := &session{userID: u.ID, name: u.Name, role: u.Role, site: u.Site}
+	return ss, s.start(ss)
+}
+
+// start gives ss its ids and times and stores it.
+func (s *sessions) start(ss *session) error {
+	var err error
+	if ss.id, err = randomID(); err != nil {
+		return err
+	}
+	if ss.csrf, err = randomID(); err != nil {
+		return err
+	}
+	now := s.now()
+	ss.expires, ss.seen, ss.done = now.Add(s.ttl), now, make(chan struct{})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, v := range s.m { // drop ended sessions as new ones come
+		if !s.live(v, now) {
+			s.drop(k)
+		}
+	}
+	s.m[ss.id] = ss
+	return nil
+}
+
+// live reports whether ss has neither expired nor idled out at now.
+func (s *sessions) live(ss *session, now time.Time) bool {
+	return now.Before(ss.expires) && (s.idle <= 0 || now.Sub(ss.seen) < s.idle)
+}
+
+// drop removes session id and ends its streams; s.mu is held.
+func (s *sessions) drop(id string) {
+	if ss := s.m[id]; ss != nil {
+		close(ss.done)
+		delete(s.m, id)
+	}
+}
+
+// get returns the live session with id, or nil, and marks it seen.
 func (s *sessions) get(id string) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -82,10 +123,12 @@ func (s *sessions) get(id string) *session {
 	if ss == nil {
 		return nil
 	}
-	if !s.now().Before(ss.expires) {
-		delete(s.m, id)
+	now := s.now()
+	if !s.live(ss, now) {
+		s.drop(id)
 		return nil
 	}
+	ss.seen = now
 	return ss
 }
 
@@ -93,16 +136,21 @@ func (s *sessions) get(id string) *session {
 func (s *sessions) end(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.m, id)
+	s.drop(id)
 }
 
 // endToken removes every session signed in with token id (revoked).
 func (s *sessions) endToken(tokenID int64) {
+	s.endWhere(func(ss *session) bool { return ss.tokenID == tokenID })
+}
+
+// endWhere removes every session for which gone is true.
+func (s *sessions) endWhere(gone func(*session) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, v := range s.m {
-		if v.tokenID == tokenID {
-			delete(s.m, k)
+		if gone(v) {
+			s.drop(k)
 		}
 	}
 }

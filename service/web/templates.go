@@ -7,13 +7,13 @@ import (
 	"strings"
 
 	"github.com/chipdesk/chipdesk/service"
-	"github.com/chipdesk/chipdesk/service/rules"
+	"github.com/chipdesk/chipdesk/service/licensing"
 )
 
 // funcs are the template helpers. None computes law: money and dates are
 // only formatted.
 var funcs = template.FuncMap{
-	"money": rules.Money,
+	"money": licensing.Money,
 	"date": func(d service.Date) string {
 		if d.IsZero() {
 			return "—"
@@ -31,8 +31,9 @@ var funcs = template.FuncMap{
 
 // parsePages parses layout.html and partials.html once per page file, so
 // each page defines its own "content".
-func parsePages() (map[string]*template.Template, error) {
-	base, err := template.New("").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/partials.html")
+func parsePages(display func(string) string) (map[string]*template.Template, error) {
+	fm := template.FuncMap{"place": display} // "minneapolis" shown as "Minneapolis"
+	base, err := template.New("").Funcs(funcs).Funcs(fm).ParseFS(templateFS, "templates/layout.html", "templates/partials.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: %w", err)
 	}

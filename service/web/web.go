@@ -9,16 +9,24 @@ import (
 	"html/template"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/access"
+	"github.com/chipdesk/chipdesk/service/custody"
 	"github.com/chipdesk/chipdesk/service/events"
+	"github.com/chipdesk/chipdesk/service/incidents"
 	"github.com/chipdesk/chipdesk/service/jobs"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
-	"github.com/chipdesk/chipdesk/service/rules"
+	"github.com/chipdesk/chipdesk/service/money"
+	"github.com/chipdesk/chipdesk/service/permits"
+	"github.com/chipdesk/chipdesk/service/ratelimit"
 	"github.com/chipdesk/chipdesk/tags"
 )
 
@@ -46,10 +54,15 @@ type Devices interface {
 // Opts configures a Handler. Store, Lookup, Rules and Jobs are required.
 type Opts struct {
 	Store service.Store
-	// Lookup answers chip and tag lookups (the scan panel, the search).
+	// Lookup answers chip and tag lookups (the scan panel, the search)
+	// and names the jurisdictions.
 	Lookup *lookup.Service
-	// Rules gives every fee, date and deadline shown.
-	Rules *rules.Set
+	// Licensing, Custody and Incidents decide every sale, impound and
+	// incident the pages record, and give every fee, date and deadline
+	// shown; nil makes each over Store and Lookup's rules.
+	Licensing *licensing.Service
+	Custody   *custody.Service
+	Incidents *incidents.Service
 	// Jobs finds a licence's tag and queues print and engrave jobs; its
 	// Designs and Keys are also the admin page's catalogue.
 	Jobs *jobs.Issuer
@@ -65,9 +78,14 @@ type Opts struct {
 	// Devices lists readers and printers for the admin page; nil lists
 	// none.
 	Devices Devices
+	// Money keeps charges and payments (the charges, receipt, cash-up
+	// and reports pages); nil serves none of them.
+	Money *money.Service
 	// Wake is called after a job is queued (jobs.Runner.Wake);
 	// nil does nothing.
 	Wake func()
+	// Permits serves the permit pages (permits.go); nil serves none.
+	Permits *permits.Service
 	// Jurisdiction is the profile id used when a form names none; empty
 	// means the first profile.
 	Jurisdiction string
@@ -77,27 +95,47 @@ type Opts struct {
 	SecureCookies bool
 	// SessionTTL is how long a session lasts; 0 means DefaultSessionTTL.
 	SessionTTL time.Duration
-	Logger     *slog.Logger
+	// SessionIdle ends a session without a request for this long; 0
+	// means DefaultSessionIdle, negative never.
+	SessionIdle time.Duration
+	// Users holds the staff accounts people sign in with; nil allows
+	// sign-in with a token only.
+	Users service.UserService
+	// Access, when set, ends the sessions and streams of tokens revoked
+	// and accounts disabled by any process (service/access), within its
+	// poll. Without it only this process's revocations end them.
+	Access *access.Watcher
+	// SignInLimit limits sign-in attempts per client address and per
+	// account name; the zero Limit limits nothing, nil means
+	// ratelimit.DefaultConfig's.
+	SignInLimit *ratelimit.Limit
+	Logger      *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
 
-// DefaultSessionTTL is a working day.
-const DefaultSessionTTL = 10 * time.Hour
+// DefaultSessionTTL is a working day; DefaultSessionIdle ends a session
+// left alone (ASVS 3.3.2 allows up to 30 minutes at level 2).
+const (
+	DefaultSessionTTL  = 10 * time.Hour
+	DefaultSessionIdle = 30 * time.Minute
+)
 
 // Handler serves the pages. It is an http.Handler for "/" and "/static/".
 type Handler struct {
 	o        Opts
 	sessions *sessions
-	pages    map[string]*template.Template
-	mux      *http.ServeMux
-	static   http.Handler
+	// signIns limits sign-in attempts per address and per name.
+	signIns *ratelimit.Limiter
+	pages   map[string]*template.Template
+	mux     *http.ServeMux
+	static  http.Handler
 }
 
 // New returns the pages handler.
 func New(o *Opts) (*Handler, error) {
-	if o == nil || o.Store == nil || o.Lookup == nil || o.Rules == nil || o.Jobs == nil {
-		return nil, errors.New("web: Store, Lookup, Rules and Jobs required")
+	if o == nil || o.Store == nil || o.Lookup == nil || o.Jobs == nil {
+		return nil, errors.New("web: Store, Lookup and Jobs required")
 	}
 	h := &Handler{o: *o}
 	if h.o.Now == nil {
@@ -109,15 +147,13 @@ func New(o *Opts) (*Handler, error) {
 	if h.o.SessionTTL <= 0 {
 		h.o.SessionTTL = DefaultSessionTTL
 	}
-	if h.o.Jurisdiction == "" {
-		ids := h.o.Rules.IDs()
-		if len(ids) == 0 {
-			return nil, errors.New("web: no jurisdiction profiles")
-		}
-		h.o.Jurisdiction = ids[0]
+	id, _, err := h.o.Lookup.Resolve(h.o.Jurisdiction)
+	if err != nil {
+		return nil, fmt.Errorf("web: jurisdiction: %s", service.ErrorMessage(err))
 	}
-	if h.o.Rules.Profile(h.o.Jurisdiction) == nil {
-		return nil, fmt.Errorf("web: unknown jurisdiction %q", h.o.Jurisdiction)
+	h.o.Jurisdiction = id
+	if err := h.layer(); err != nil {
+		return nil, err
 	}
 	if h.o.Renderer == nil {
 		r, err := tags.NewRenderer(nil)
@@ -126,16 +162,30 @@ func New(o *Opts) (*Handler, error) {
 		}
 		h.o.Renderer = r
 	}
-	var err error
-	if h.pages, err = parsePages(); err != nil {
+	if h.pages, err = parsePages(h.display); err != nil {
 		return nil, err
 	}
 	sub, err := fs.Sub(staticFS, "static")
 	if err != nil {
 		return nil, err
 	}
-	h.static = http.StripPrefix("/static/", http.FileServerFS(sub))
-	h.sessions = newSessions(h.o.SessionTTL, h.o.Now)
+	files := http.FileServerFS(sub)
+	h.static = http.StripPrefix("/static/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "" || strings.HasSuffix(r.URL.Path, "/") {
+			http.NotFound(w, r) // files only: no folder listing
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
+	if h.o.SessionIdle == 0 {
+		h.o.SessionIdle = DefaultSessionIdle
+	}
+	h.sessions = newSessions(h.o.SessionTTL, h.o.SessionIdle, h.o.Now)
+	sl := ratelimit.DefaultConfig().SignIn
+	if h.o.SignInLimit != nil {
+		sl = *h.o.SignInLimit
+	}
+	h.signIns = ratelimit.New(sl, h.o.Now)
 	h.mux = http.NewServeMux()
 	h.routes()
 	return h, nil
@@ -180,12 +230,17 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /licences/{id}/duplicate", h.page(counterRoles, h.handleDuplicate))
 	m.HandleFunc("POST /jobs/{id}/reprint", h.page(counterRoles, h.handleReprint))
 
+	h.stationRoutes(m)
+	if h.o.Money != nil {
+		h.moneyRoutes(m)
+	}
 	m.HandleFunc("GET /admin", h.page(adminRoles, h.handleAdmin))
 	m.HandleFunc("GET /admin/devices", h.page(adminRoles, h.handleDevices))
 	m.HandleFunc("GET /admin/designs/{j}/{year}/preview.svg", h.page(adminRoles, h.handleDesignPreview))
 	m.HandleFunc("POST /admin/designs/{j}/{year}/approve", h.page(adminRoles, h.handleApproveDesign))
 	m.HandleFunc("POST /admin/tokens", h.page(adminRoles, h.handleCreateToken))
 	m.HandleFunc("POST /admin/tokens/{id}/revoke", h.page(adminRoles, h.handleRevokeToken))
+	h.permitRoutes() // permits.go
 }
 
 // ServeHTTP implements http.Handler. Every response carries a strict
@@ -200,6 +255,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 type ctxKey struct{}
 
+// withSession is r with session ss, as page gives it.
+func withSession(r *http.Request, ss *session) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), ctxKey{}, ss))
+}
+
 // sess returns the request's session (set by page).
 func sess(r *http.Request) *session {
 	ss, _ := r.Context().Value(ctxKey{}).(*session)
@@ -213,10 +273,7 @@ func sess(r *http.Request) *session {
 // signed-in role.
 func (h *Handler) page(roles []service.Role, f http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		var ss *session
-		if c, err := r.Cookie(cookieName); err == nil {
-			ss = h.sessions.get(c.Value)
-		}
+		ss := h.current(r)
 		if ss == nil {
 			if r.Method == http.MethodGet && !strings.HasSuffix(r.URL.Path, "/stream") {
 				http.Redirect(w, r, "/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
@@ -225,18 +282,80 @@ func (h *Handler) page(roles []service.Role, f http.HandlerFunc) http.HandlerFun
 			h.fail(w, r, nil, http.StatusUnauthorized, "Please sign in again.")
 			return
 		}
+		r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, ss))
 		if roles != nil && !allowed(ss.role, roles) {
+			h.auditRefused(r, http.StatusForbidden)
 			h.fail(w, r, ss, http.StatusForbidden, "Your role ("+string(ss.role)+") may not use this page.")
 			return
 		}
 		if r.Method == http.MethodPost {
 			if !sameOrigin(r) || !ss.checkCSRF(r) {
+				h.auditRefused(r, http.StatusForbidden)
 				h.fail(w, r, ss, http.StatusForbidden, "The form has expired or did not come from this site. Reload the page and try again.")
 				return
 			}
 		}
-		f(w, r.WithContext(context.WithValue(r.Context(), ctxKey{}, ss)))
+		w.Header().Set("Cache-Control", "no-store")
+		if a, ok := pageReads[r.Pattern]; ok {
+			id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+			h.audit(r, a.action, a.entity, id, r.URL.RawQuery)
+		}
+		f(w, r)
 	}
+}
+
+// current returns the request's live session, or nil: none, ended,
+// idle too long, or of a token revoked or an account disabled.
+func (h *Handler) current(r *http.Request) *session {
+	c, err := r.Cookie(cookieName)
+	if err != nil {
+		return nil
+	}
+	ss := h.sessions.get(c.Value)
+	if ss != nil && h.revoked(ss) {
+		h.sessions.end(ss.id)
+		return nil
+	}
+	return ss
+}
+
+// revoked reports whether the token or account of ss is known revoked.
+func (h *Handler) revoked(ss *session) bool {
+	a := h.o.Access
+	return a != nil && (ss.tokenID != 0 && a.TokenRevoked(ss.tokenID) || ss.userID != 0 && a.UserDisabled(ss.userID))
+}
+
+// changed is closed at the next revocation seen (never without Access).
+func (h *Handler) changed() <-chan struct{} {
+	if h.o.Access == nil {
+		return nil
+	}
+	return h.o.Access.Changed()
+}
+
+// pageReads are the pages that show owner data, audited at every view
+// (OWASP ASVS 7.1.3).
+var pageReads = map[string]struct{ action, entity string }{
+	"GET /search":                  {"page.search", "owner"},
+	"GET /animals/{id}":            {"page.animal", "animal"},
+	"GET /animals/{id}/licence":    {"page.licence_form", "animal"},
+	"GET /animals/{id}/compliance": {"page.compliance", "animal"},
+	"GET /licences/{id}":           {"page.licence", "licence"},
+	"GET /intake/stream":           {"page.scan_stream", "scan"},
+}
+
+// auditRefused records a page refused to the request's person.
+func (h *Handler) auditRefused(r *http.Request, status int) {
+	h.audit(r, "request.refused", "", 0, strconv.Itoa(status)+" "+r.Method+" "+r.URL.Path+" from "+clientAddr(r))
+}
+
+// clientAddr is the address a request came from.
+func clientAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
 }
 
 // sameOrigin reports whether a POST came from a page of this host: an
@@ -264,6 +383,9 @@ type view struct {
 	Flash  string
 	Error  string
 	Data   any
+	// DevKeys marks every page while tags are made with the public
+	// development keys.
+	DevKeys bool
 }
 
 // who is the signed-in person as the layout shows them.
@@ -288,6 +410,9 @@ func nav(role service.Role) []navItem {
 	}
 	if allowed(role, counterRoles) {
 		n = append(n, navItem{"/clinic", "Clinic counter"})
+	}
+	if allowed(role, deskRoles) {
+		n = append(n, navItem{"/permits", "Permits"}) // permits.go
 	}
 	if allowed(role, adminRoles) {
 		n = append(n, navItem{"/admin", "Admin"})
@@ -320,6 +445,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 		return
 	}
 	v.Title = title
+	v.DevKeys = h.devKeys()
 	if ss := sess(r); ss != nil {
 		v.S = &who{Name: ss.name, Role: ss.role, CSRF: ss.csrf}
 		v.Nav = nav(ss.role)
@@ -389,36 +515,76 @@ func seeOther(w http.ResponseWriter, r *http.Request, path, done string) {
 	http.Redirect(w, r, path, http.StatusSeeOther)
 }
 
-// audit records an action of the signed-in person; a failure is logged.
+// audit records an action of the signed-in person (or, before sign-in,
+// of "anonymous"); a failure is logged.
 func (h *Handler) audit(r *http.Request, action, entity string, id int64, detail string) {
-	ss := sess(r)
-	e := &service.AuditEvent{At: h.o.Now().UTC(), Actor: ss.name, Role: ss.role, Action: action,
-		Entity: entity, EntityID: id, Detail: detail, Site: ss.site}
+	e := &service.AuditEvent{At: h.o.Now().UTC(), Actor: "anonymous", Action: action,
+		Entity: entity, EntityID: id, Detail: detail}
+	if ss := sess(r); ss != nil {
+		e.Actor, e.Role, e.Site, e.TokenID = ss.name, ss.role, ss.site, ss.auditTokenID()
+	}
 	if err := h.o.Store.CreateAuditEvent(r.Context(), e); err != nil {
 		h.o.Logger.Error("web: audit", "action", action, "err", err)
 	}
 }
 
-// profile returns the profile of id, or the default one for "".
-func (h *Handler) profile(id string) (*rules.Profile, error) {
+// devKeys reports whether tags are made with the public development
+// keys (tags/check.DevelopmentKeys).
+func (h *Handler) devKeys() bool {
+	return h.o.Jobs.Keys != nil && h.o.Jobs.Keys.Development()
+}
+
+// jurisdiction resolves the jurisdiction a form names (id, name or code,
+// any case) to its id; the default one for "".
+func (h *Handler) jurisdiction(name string) (string, error) {
+	if strings.TrimSpace(name) == "" {
+		name = h.o.Jurisdiction
+	}
+	id, _, err := h.o.Lookup.Resolve(name)
+	return id, err
+}
+
+// display is the name a page shows for a jurisdiction id ("Minneapolis").
+func (h *Handler) display(id string) string {
+	if _, d, err := h.o.Lookup.Resolve(id); err == nil {
+		return d
+	}
+	return id
+}
+
+// today is the date in jurisdiction id ("" for the default one).
+func (h *Handler) today(id string) service.Date {
 	if id == "" {
 		id = h.o.Jurisdiction
 	}
-	p := h.o.Rules.Profile(id)
-	if p == nil {
-		return nil, service.Errorf(service.EINVALID, "Unknown jurisdiction %q.", id)
+	d, err := h.o.Lookup.Today(id)
+	if err != nil {
+		return service.DateIn(h.o.Now(), time.UTC)
 	}
-	return p, nil
+	return d
 }
 
-// today is the date in the default jurisdiction.
-func (h *Handler) today(p *rules.Profile) service.Date { return p.Today(h.o.Now()) }
+// layer makes the application layer parts Opts did not give.
+func (h *Handler) layer() (err error) {
+	o := &h.o
+	if o.Licensing == nil {
+		if o.Licensing, err = licensing.New(&licensing.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Now: o.Now}); err != nil {
+			return err
+		}
+	}
+	if o.Custody == nil {
+		if o.Custody, err = custody.New(&custody.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Now: o.Now}); err != nil {
+			return err
+		}
+	}
+	if o.Incidents == nil {
+		o.Incidents, err = incidents.New(&incidents.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Jurisdiction: o.Jurisdiction, Now: o.Now})
+	}
+	return err
+}
 
 func (h *Handler) handleHome(w http.ResponseWriter, r *http.Request) {
-	var ss *session
-	if c, err := r.Cookie(cookieName); err == nil {
-		ss = h.sessions.get(c.Value)
-	}
+	ss := h.current(r)
 	if ss == nil {
 		http.Redirect(w, r, "/login", http.StatusSeeOther)
 		return

@@ -3,6 +3,9 @@
 // thermal label printers (ZPL ^GF graphic fields, Brother QL raster
 // lines) and engraver bitmaps take. Image implements draw.Image, so any
 // picture can be drawn onto it, and FromImage thresholds a picture.
+// Marks keeps only the dots of one colour (a tag's marks on its metal),
+// and Edges draws the outline of a shape's opaque part: the colour-to-1-
+// bit steps of a label made from a tag preview.
 //
 // # References
 //

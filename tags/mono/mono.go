@@ -105,3 +105,64 @@ func FromImage(src image.Image) *Image {
 	}
 	return m
 }
+
+// Marks turns a colour picture into ink: a dot is black where the
+// picture is opaque (alpha at least half) and its colour is within tol
+// (sum of the R, G and B differences, 0-765) of mark, the colour the
+// marks are drawn in. A tag preview (marks on a metal-coloured blank)
+// becomes its marks in black on white; the blank itself prints nothing.
+func Marks(src image.Image, mark color.Color, tol int) *Image {
+	b := src.Bounds()
+	m := New(b)
+	mr, mg, mb, _ := mark.RGBA()
+	diff := func(a, b uint32) int {
+		if a > b {
+			return int(a-b) >> 8
+		}
+		return int(b-a) >> 8
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, a := src.At(x, y).RGBA()
+			if a < 0x8000 {
+				continue
+			}
+			// un-premultiply before comparing colours
+			r, g, bl = r*0xffff/a, g*0xffff/a, bl*0xffff/a
+			if diff(r, mr)+diff(g, mg)+diff(bl, mb) < tol {
+				m.SetBit(x, y, true)
+			}
+		}
+	}
+	return m
+}
+
+// Edges sets black every dot within width dots of the boundary between
+// the opaque (alpha at least half) and transparent parts of src: the
+// outline of a shape, drawn as a line of that width inside it.
+func (m *Image) Edges(src image.Image, width int) {
+	b := src.Bounds()
+	opaque := func(x, y int) bool {
+		if !(image.Point{x, y}.In(b)) {
+			return false
+		}
+		_, _, _, a := src.At(x, y).RGBA()
+		return a >= 0x8000
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if !opaque(x, y) {
+				continue
+			}
+		near:
+			for dy := -width; dy <= width; dy++ {
+				for dx := -width; dx <= width; dx++ {
+					if dx*dx+dy*dy <= width*width && !opaque(x+dx, y+dy) {
+						m.SetBit(x, y, true)
+						break near
+					}
+				}
+			}
+		}
+	}
+}

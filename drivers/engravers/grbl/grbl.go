@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -20,7 +22,19 @@ const (
 	FeedHold    byte = '!'
 	CycleStart  byte = '~'
 	SoftReset   byte = 0x18
+	SafetyDoor  byte = 0x84
+	JogCancel   byte = 0x85
 )
+
+// Override bytes (interface.md, "Real-time Commands", 0x90-0x9D): feed
+// and spindle (in laser mode: laser power) in 10 % and 1 % steps within
+// 10-200 %, and back to 100 %.
+var overrideBytes = map[engravers.Override]byte{
+	engravers.Feed100: 0x90, engravers.FeedPlus10: 0x91, engravers.FeedMinus10: 0x92,
+	engravers.FeedPlus1: 0x93, engravers.FeedMinus1: 0x94,
+	engravers.Power100: 0x99, engravers.PowerPlus10: 0x9A, engravers.PowerMinus10: 0x9B,
+	engravers.PowerPlus1: 0x9C, engravers.PowerMinus1: 0x9D,
+}
 
 // Errors of the driver.
 var (
@@ -46,24 +60,37 @@ type Opts struct {
 	// PollInterval is the status poll period during a job; 0 means
 	// 200 ms (grbl's authors advise at most 5 Hz).
 	PollInterval time.Duration
+	// SetLaserMode allows the driver to write $32=1 when the controller
+	// has laser mode off. It is the operator's explicit choice (device
+	// option laser_mode=set): $32 lives in the controller's EEPROM and
+	// changes how every program on it runs. Without it a job on a
+	// controller with $32=0 fails with engravers.ErrSettings before
+	// anything is written.
+	SetLaserMode bool
+	// HomeTimeout bounds a homing cycle ($H); 0 means 2 minutes.
+	HomeTimeout time.Duration
+	// FeedFrame is the feed of Frame in mm/min; 0 means 3000.
+	FeedFrame float64
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
 
 // DefaultOpts are the options used when nil is passed.
 var DefaultOpts = Opts{RXBuffer: 127, MaxS: 1000, AckTimeout: 30 * time.Second,
-	ResetTimeout: 3 * time.Second, PollInterval: 200 * time.Millisecond, Now: time.Now}
+	ResetTimeout: 3 * time.Second, PollInterval: 200 * time.Millisecond, HomeTimeout: 2 * time.Minute,
+	FeedFrame: 3000, Now: time.Now}
 
 // Dev is a GRBL controller on a port.
 type Dev struct {
 	p    port.Port
 	opts Opts
 
-	wmu   sync.Mutex // one writer at a time
-	job   sync.Mutex // one job or command at a time
-	acks  chan Reply // ok and error:N, in order
-	dead  chan struct{}
-	alarm chan int // ALARM:N as it arrives
+	wmu      sync.Mutex // one writer at a time
+	job      sync.Mutex // one job or command at a time
+	acks     chan Reply // ok and error:N, in order
+	dead     chan struct{}
+	alarm    chan int    // ALARM:N as it arrives
+	settings chan string // $n=value lines, in order
 
 	mu        sync.Mutex
 	last      StatusReport
@@ -73,6 +100,9 @@ type Dev struct {
 	paused    bool
 	resumed   time.Time
 	laserMode bool
+	wco       []float64 // last WCO: reported (work = machine - WCO)
+	garbled   int       // lines that were not a reply grbl sends
+	cancelJob context.CancelFunc
 	err       error // why the reader stopped
 }
 
@@ -85,7 +115,7 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 		o = &DefaultOpts
 	}
 	d := &Dev{p: p, opts: *o, acks: make(chan Reply, 1024), dead: make(chan struct{}),
-		alarm: make(chan int, 16), reportCh: make(chan struct{}), welcomeCh: make(chan struct{})}
+		alarm: make(chan int, 16), settings: make(chan string, 256), reportCh: make(chan struct{}), welcomeCh: make(chan struct{})}
 	def := DefaultOpts
 	if d.opts.RXBuffer <= 0 {
 		d.opts.RXBuffer = def.RXBuffer
@@ -101,6 +131,12 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 	}
 	if d.opts.PollInterval <= 0 {
 		d.opts.PollInterval = def.PollInterval
+	}
+	if d.opts.HomeTimeout <= 0 {
+		d.opts.HomeTimeout = def.HomeTimeout
+	}
+	if d.opts.FeedFrame <= 0 {
+		d.opts.FeedFrame = def.FeedFrame
 	}
 	if d.opts.Now == nil {
 		d.opts.Now = time.Now
@@ -168,7 +204,12 @@ func (d *Dev) dispatch(line string) {
 	}
 	r, err := ParseReply(line)
 	if err != nil {
-		return // noise, or a line this driver has no use for
+		// Noise, or a reply garbled on the line: counted, so the end
+		// of a job can tell a lost ok from a missing one.
+		d.mu.Lock()
+		d.garbled++
+		d.mu.Unlock()
+		return
 	}
 	switch r.Kind {
 	case KindOK, KindError:
@@ -181,9 +222,17 @@ func (d *Dev) dispatch(line string) {
 		case d.alarm <- r.Code:
 		default:
 		}
+	case KindSetting:
+		select {
+		case d.settings <- r.Text:
+		default:
+		}
 	case KindStatus:
 		d.mu.Lock()
 		d.last = r.Status
+		if r.Status.WCO != nil {
+			d.wco = r.Status.WCO
+		}
 		close(d.reportCh)
 		d.reportCh = make(chan struct{})
 		d.mu.Unlock()
@@ -274,17 +323,31 @@ func (d *Dev) Status(ctx context.Context) (engravers.Status, error) {
 	if err != nil {
 		return engravers.Status{}, err
 	}
-	return toStatus(r), nil
+	return d.toStatus(r), nil
 }
 
-func toStatus(r StatusReport) engravers.Status {
-	st := engravers.Status{State: r.State, Alarm: r.State == "Alarm"}
-	if r.Sub >= 0 {
-		st.State += fmt.Sprintf(":%d", r.Sub)
+// workPos is the work position of a report: WPos as sent, or MPos less
+// the last WCO grbl reported (interface.md: WPos = MPos - WCO).
+func (d *Dev) workPos(r StatusReport) engravers.Point {
+	if len(r.Pos) < 2 {
+		return engravers.Point{}
 	}
-	if len(r.Pos) >= 2 {
-		st.Pos = engravers.Point{X: r.Pos[0], Y: r.Pos[1]}
+	p := engravers.Point{X: r.Pos[0], Y: r.Pos[1]}
+	if r.Work {
+		return p
 	}
+	d.mu.Lock()
+	wco := d.wco
+	d.mu.Unlock()
+	if len(wco) >= 2 {
+		p.X -= wco[0]
+		p.Y -= wco[1]
+	}
+	return p
+}
+
+func (d *Dev) toStatus(r StatusReport) engravers.Status {
+	st := engravers.Status{State: stateName(r), Alarm: r.State == "Alarm", Pos: d.workPos(r)}
 	switch r.State {
 	case "Run", "Hold", "Jog", "Home", "Door":
 		st.Busy = true
@@ -292,6 +355,18 @@ func toStatus(r StatusReport) engravers.Status {
 	st.LaserOn = r.HasAcc && strings.ContainsAny(r.Acc, "SC")
 	return st
 }
+
+// stateName is the state as grbl writes it, with its sub-state.
+func stateName(r StatusReport) string {
+	if r.Sub >= 0 {
+		return fmt.Sprintf("%s:%d", r.State, r.Sub)
+	}
+	return r.State
+}
+
+// held reports whether the machine holds a job: a feed hold or the
+// safety door. The job waits for cycle start (~) or an abort.
+func held(r StatusReport) bool { return r.State == "Hold" || r.State == "Door" }
 
 // Pause holds the feed (real-time !). In laser mode the laser stops
 // with the motion.
@@ -305,7 +380,8 @@ func (d *Dev) Pause(ctx context.Context) error {
 	return nil
 }
 
-// Resume continues after Pause (real-time ~).
+// Resume continues after a hold, whether Pause or the machine's own
+// button made it, or after the safety door was closed (real-time ~).
 func (d *Dev) Resume(ctx context.Context) error {
 	if err := d.write([]byte{CycleStart}); err != nil {
 		return err
@@ -319,6 +395,135 @@ func (d *Dev) Resume(ctx context.Context) error {
 
 // Unlock clears an alarm lock ($X).
 func (d *Dev) Unlock(ctx context.Context) error { return d.Command(ctx, "$X") }
+
+// Home runs the homing cycle ($H), which also clears an alarm; it waits
+// up to Opts.HomeTimeout for the ok that ends the cycle. A controller
+// without homing ($22=0) answers error:5.
+func (d *Dev) Home(ctx context.Context) error {
+	if !d.job.TryLock() {
+		return fmt.Errorf("grbl: %s: %w", d, engravers.ErrBusy)
+	}
+	defer d.job.Unlock()
+	return d.commandWithin(ctx, "$H", d.opts.HomeTimeout)
+}
+
+// Jog moves by dx, dy mm at feed mm/min ($J=G91 G21 ...): a jog runs in
+// the Jog state with the laser off and leaves the parser's modes alone
+// (commands.md, "$J=line"). JogCancel stops one.
+func (d *Dev) Jog(ctx context.Context, dx, dy, feed float64) error {
+	if !(feed > 0) || math.IsInf(feed, 0) || math.IsNaN(dx) || math.IsNaN(dy) || math.Abs(dx) > 1e4 || math.Abs(dy) > 1e4 {
+		return fmt.Errorf("%w: jog %v, %v mm at %v mm/min", engravers.ErrJob, dx, dy, feed)
+	}
+	return d.Command(ctx, "$J=G91 G21 X"+coord(dx)+" Y"+coord(dy)+" F"+coord(feed))
+}
+
+// CancelJog stops a jog at once (real-time 0x85).
+func (d *Dev) CancelJog(ctx context.Context) error { return d.write([]byte{JogCancel}) }
+
+// originLine makes the current position X0 Y0 of the G54 work system.
+// G10 L20 P1 rather than G92: the G54 offset is kept in EEPROM, so it
+// survives the soft reset this driver sends on connect and on every
+// abort (and a power cycle), while a G92 offset lives only in memory
+// and would move the next job's tag off the blank (gnea/grbl
+// commands.md; interface.md "EEPROM Issues" - hence sent alone).
+const originLine = "G10 L20 P1 X0 Y0"
+
+// SetOrigin makes the current position the job origin (see originLine).
+func (d *Dev) SetOrigin(ctx context.Context) error { return d.Command(ctx, originLine) }
+
+// Frame travels round the job's bounds once with the laser off (M5, at
+// Opts.FeedFrame), so the operator sees where the tag will land before
+// the first blank is marked; it ends back at the origin.
+func (d *Dev) Frame(ctx context.Context, j engravers.Job) error {
+	lines, err := FrameProgram(j, d.opts.FeedFrame)
+	if err != nil {
+		return err
+	}
+	return d.stream0(ctx, lines, nil, false)
+}
+
+// Estimate is the job's time at the controller's rapid rate (the lower
+// of $110 and $111, X and Y maximum rate).
+func (d *Dev) Estimate(ctx context.Context, j engravers.Job) (time.Duration, error) {
+	st, err := d.Settings(ctx)
+	if err != nil {
+		return 0, err
+	}
+	rapid := math.Inf(1)
+	for _, k := range []int{110, 111} {
+		if v, err := strconv.ParseFloat(st[k], 64); err == nil && v > 0 {
+			rapid = math.Min(rapid, v)
+		}
+	}
+	if math.IsInf(rapid, 1) {
+		rapid = j.Speed
+	}
+	return j.Estimate(rapid), nil
+}
+
+// Override sends a real-time feed or laser power override; grbl keeps
+// it within 10-200 % and shows it in the status report (Ov:).
+func (d *Dev) Override(ctx context.Context, o engravers.Override) error {
+	b, ok := overrideBytes[o]
+	if !ok {
+		return fmt.Errorf("grbl: unknown override %q", o)
+	}
+	return d.write([]byte{b})
+}
+
+// Abort stops the running job as a cancelled context does (hold, soft
+// reset: laser off); with no job running it holds and resets the
+// machine.
+func (d *Dev) Abort(ctx context.Context) error {
+	d.mu.Lock()
+	cancel := d.cancelJob
+	d.mu.Unlock()
+	if cancel != nil {
+		cancel()
+		return nil
+	}
+	if !d.job.TryLock() {
+		return fmt.Errorf("grbl: %s: %w", d, engravers.ErrBusy)
+	}
+	defer d.job.Unlock()
+	return d.abort()
+}
+
+// Settings reads the controller's settings ($$) as number to value.
+func (d *Dev) Settings(ctx context.Context) (map[int]string, error) {
+	if !d.job.TryLock() {
+		return nil, fmt.Errorf("grbl: %s: %w", d, engravers.ErrBusy)
+	}
+	defer d.job.Unlock()
+	return d.readSettings(ctx)
+}
+
+func (d *Dev) readSettings(ctx context.Context) (map[int]string, error) {
+	for drained := false; !drained; {
+		select {
+		case <-d.settings:
+		default:
+			drained = true
+		}
+	}
+	if err := d.command(ctx, "$$"); err != nil {
+		return nil, err
+	}
+	// The reader queues the $n=value lines before the ok that ends
+	// them, so they are all waiting now.
+	out := map[int]string{}
+	for {
+		select {
+		case t := <-d.settings:
+			k, v, _ := strings.Cut(t, "=")
+			if n, err := strconv.Atoi(k); err == nil {
+				out[n] = strings.TrimSpace(v)
+			}
+		default:
+			return out, nil
+		}
+	}
+}
 
 // Command sends one line (a $ setting or command, or a g-code block) and
 // waits for its ok: the send-response mode settings need, since grbl
@@ -335,10 +540,14 @@ func (d *Dev) Command(ctx context.Context, line string) error {
 }
 
 func (d *Dev) command(ctx context.Context, line string) error {
+	return d.commandWithin(ctx, line, d.opts.AckTimeout)
+}
+
+func (d *Dev) commandWithin(ctx context.Context, line string, timeout time.Duration) error {
 	if err := d.write([]byte(line + "\n")); err != nil {
 		return err
 	}
-	t := time.NewTimer(d.opts.AckTimeout)
+	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
 	case r := <-d.acks:
@@ -381,11 +590,25 @@ func (d *Dev) Engrave(ctx context.Context, j engravers.Job, progress func(engrav
 }
 
 // Stream sends g-code lines by character counting and waits until the
-// machine is idle. Before the first job it turns laser mode on ($32=1).
-// A failure of any kind (error:N, ALARM:N, no reply, cancelled context)
-// aborts the job: feed hold, soft reset, wait for the banner; the laser
-// is then off.
+// machine is idle at the program's end. Before the first job it checks
+// laser mode ($32=1, read with $$) and writes it only when
+// Opts.SetLaserMode allows. A failure of any kind (error:N, ALARM:N, no
+// reply, cancelled context, Abort) aborts the job: feed hold, soft
+// reset, wait for the banner; the laser is then off.
+//
+// A feed hold or an open safety door, from Pause or from the machine,
+// holds the job as long as it lasts: progress reports it (Held) and no
+// timeout runs while status reports keep saying so. Progress is judged
+// from status reports as well as oks. When every line was sent and the
+// machine reports Idle at the program's end position, the job is done
+// even if an ok was lost to a garbled reply; an end that cannot be
+// confirmed returns engravers.ErrUnclear (check the tag), never a plain
+// failure that would invite a second engraving.
 func (d *Dev) Stream(ctx context.Context, lines []string, progress func(engravers.Progress)) error {
+	return d.stream0(ctx, lines, progress, true)
+}
+
+func (d *Dev) stream0(ctx context.Context, lines []string, progress func(engravers.Progress), laser bool) error {
 	for _, l := range lines {
 		if err := checkLine(l, d.opts.RXBuffer); err != nil {
 			return err
@@ -411,21 +634,29 @@ func (d *Dev) Stream(ctx context.Context, lines []string, progress func(engraver
 		return fmt.Errorf("grbl: %s: %w", d, engravers.ErrAlarm)
 	case "Idle", "Check":
 	default:
-		return fmt.Errorf("grbl: %s: machine is %s, not idle: %w", d, r.State, engravers.ErrBusy)
+		return fmt.Errorf("grbl: %s: machine is %s, not idle: %w", d, stateName(r), engravers.ErrBusy)
 	}
 	d.mu.Lock()
 	d.paused = false
 	lm := d.laserMode
 	d.mu.Unlock()
-	if !lm {
-		if err := d.command(ctx, "$32=1"); err != nil {
-			return fmt.Errorf("grbl: laser mode: %w", err)
+	if laser && !lm {
+		if err := d.checkLaserMode(ctx); err != nil {
+			return err
 		}
-		d.mu.Lock()
-		d.laserMode = true
-		d.mu.Unlock()
 	}
-	if err := d.stream(ctx, lines, progress); err != nil {
+	jctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	d.mu.Lock()
+	d.cancelJob = cancel
+	d.garbled = 0
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		d.cancelJob = nil
+		d.mu.Unlock()
+	}()
+	if err := d.stream(jctx, lines, progress); err != nil {
 		if aerr := d.abort(); aerr != nil {
 			return errors.Join(err, aerr)
 		}
@@ -433,6 +664,58 @@ func (d *Dev) Stream(ctx context.Context, lines []string, progress func(engraver
 	}
 	return nil
 }
+
+// checkLaserMode reads $32 and, when it is off, sets it only if the
+// operator allowed it (Opts.SetLaserMode).
+func (d *Dev) checkLaserMode(ctx context.Context) error {
+	st, err := d.readSettings(ctx)
+	if err != nil {
+		return fmt.Errorf("grbl: reading settings: %w", err)
+	}
+	if st[32] != "1" {
+		if !d.opts.SetLaserMode {
+			return fmt.Errorf("grbl: %s has laser mode off ($32=%s): the job needs $32=1; set it at the controller, or allow chipdesk to (device option laser_mode=set): %w",
+				d, st[32], engravers.ErrSettings)
+		}
+		if err := d.command(ctx, "$32=1"); err != nil {
+			return fmt.Errorf("grbl: laser mode: %w", err)
+		}
+	}
+	d.mu.Lock()
+	d.laserMode = true
+	d.mu.Unlock()
+	return nil
+}
+
+// endOf returns the position the program ends at (work coordinates),
+// or ok false when it cannot tell (relative moves).
+func endOf(lines []string) (p engravers.Point, ok bool) {
+	ok = true
+	for _, l := range lines {
+		u := strings.ToUpper(l)
+		if strings.Contains(strings.ReplaceAll(u, " ", ""), "G91") {
+			return p, false
+		}
+		if strings.HasPrefix(u, "$") || strings.HasPrefix(u, "G10") {
+			continue
+		}
+		for _, f := range strings.Fields(u) {
+			v, err := strconv.ParseFloat(f[1:], 64)
+			if err != nil {
+				continue
+			}
+			switch f[0] {
+			case 'X':
+				p.X = v
+			case 'Y':
+				p.Y = v
+			}
+		}
+	}
+	return p, ok
+}
+
+func near(a, b engravers.Point) bool { return math.Abs(a.X-b.X) < 0.01 && math.Abs(a.Y-b.Y) < 0.01 }
 
 func (d *Dev) stream(ctx context.Context, lines []string, progress func(engravers.Progress)) error {
 	// The lines on the wire: the job's, plus a dwell "G4 P0" before each
@@ -449,10 +732,13 @@ func (d *Dev) stream(ctx context.Context, lines []string, progress func(engraver
 		}
 		wire = append(wire, wireLine{text: l, job: i + 1})
 	}
+	end, endKnown := endOf(lines)
 	total := len(lines)
 	var inflight []wireLine
 	used, sent, acked := 0, 0, 0
-	lastMove := d.opts.Now()
+	// lastAlive is the last sign the machine is working the job: an ok,
+	// a report with a new position, or one saying it holds the job.
+	lastAlive := d.opts.Now()
 	tick := time.NewTicker(d.opts.PollInterval)
 	defer tick.Stop()
 	stalled := func() bool {
@@ -461,15 +747,28 @@ func (d *Dev) stream(ctx context.Context, lines []string, progress func(engraver
 		if d.paused {
 			return false
 		}
-		from := lastMove
+		from := lastAlive
 		if d.resumed.After(from) {
 			from = d.resumed
 		}
 		return d.opts.Now().Sub(from) > d.opts.AckTimeout
 	}
-	var lastPos []float64
-	done := false
-	for !done {
+	var (
+		lastPos   []float64
+		lastState string
+		last      StatusReport
+		seen      bool
+	)
+	report := func() {
+		if progress != nil {
+			p := engravers.Progress{Done: acked, Total: total}
+			if seen {
+				p.State, p.Pos, p.Held = stateName(last), d.workPos(last), held(last)
+			}
+			progress(p)
+		}
+	}
+	for {
 		for sent < len(wire) && used+len(wire[sent].text)+1 <= d.opts.RXBuffer {
 			// A line that must run alone waits until every earlier line
 			// is answered, and nothing follows it until it is.
@@ -494,7 +793,7 @@ func (d *Dev) stream(ctx context.Context, lines []string, progress func(engraver
 			w := inflight[0]
 			used -= len(w.text) + 1
 			inflight = inflight[1:]
-			lastMove = d.opts.Now()
+			lastAlive = d.opts.Now()
 			if r.Kind == KindError {
 				err := &Error{Code: r.Code, Line: w.job, Text: w.text}
 				// An ALARM:N read before this error caused it: grbl
@@ -512,21 +811,32 @@ func (d *Dev) stream(ctx context.Context, lines []string, progress func(engraver
 				continue
 			}
 			acked++
-			if progress != nil {
-				progress(engravers.Progress{Done: acked, Total: total})
-			}
+			report()
 		case <-reportCh:
-			if acked < total {
-				continue
-			}
 			d.mu.Lock()
 			r := d.last
+			garbled := d.garbled
 			d.mu.Unlock()
-			if r.State == "Idle" {
-				done = true
-			} else if !equal(r.Pos, lastPos) {
+			last, seen = r, true
+			if st := stateName(r); st != lastState {
+				lastState = st
+				report()
+			}
+			switch {
+			case held(r):
+				lastAlive = d.opts.Now() // the machine answers and holds the job
+			case !equal(r.Pos, lastPos):
 				lastPos = r.Pos
-				lastMove = d.opts.Now()
+				lastAlive = d.opts.Now()
+			}
+			if r.State != "Idle" || sent < len(wire) {
+				continue
+			}
+			// All sent and the machine idle: done when every line was
+			// answered, or when the missing answers are accounted for by
+			// garbled replies and the machine stands at the end.
+			if acked == total || endKnown && near(d.workPos(r), end) && len(inflight) <= garbled {
+				return nil
 			}
 		case code := <-d.alarm:
 			return fmt.Errorf("grbl: %s: job stopped at line %d of %d: %w", d, acked, total, Alarm(code))
@@ -535,6 +845,10 @@ func (d *Dev) stream(ctx context.Context, lines []string, progress func(engraver
 				return err
 			}
 			if stalled() {
+				if sent == len(wire) {
+					return fmt.Errorf("grbl: %s: every line sent, %d of %d answered, machine %s at %v: %w",
+						d, acked, total, lastState, d.workPos(last), engravers.ErrUnclear)
+				}
 				return fmt.Errorf("%w: %s after line %d of %d", ErrAckTimeout, d, acked, total)
 			}
 		case <-d.dead:
@@ -543,7 +857,6 @@ func (d *Dev) stream(ctx context.Context, lines []string, progress func(engraver
 			return fmt.Errorf("grbl: %s: job aborted at line %d of %d: %w", d, acked, total, ctx.Err())
 		}
 	}
-	return nil
 }
 
 // syncDwell is the line that makes grbl finish all motion before it
@@ -585,7 +898,7 @@ func (d *Dev) abort() error {
 	deadline := d.opts.Now().Add(d.opts.ResetTimeout / 2)
 	for d.opts.Now().Before(deadline) {
 		r, err := d.report(ctx)
-		if err != nil || r.State == "Hold" && r.Sub == 0 || r.State == "Idle" || r.State == "Alarm" {
+		if err != nil || r.State == "Hold" && r.Sub == 0 || r.State == "Door" || r.State == "Idle" || r.State == "Alarm" {
 			break
 		}
 		t := time.NewTimer(d.opts.PollInterval / 4) // at most 20 Hz while the hold decelerates

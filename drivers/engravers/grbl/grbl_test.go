@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,7 +21,74 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/port/serialport"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/grblsim"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 )
+
+// clock is the driver's clock in a test: it moves only when the test
+// says, so no timeout of the driver depends on how busy the machine is.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock() *clock { return &clock{t: time.Date(2027, 1, 4, 9, 0, 0, 0, time.UTC)} }
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// waitFor polls cond until it holds, failing the test after a scaled
+// while.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(testtime.Scale(5 * time.Second))
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// advance moves the clock a minute at a time, letting the driver look
+// at the machine in between, until the job returns.
+func advance(t testing.TB, c *clock, sim *grblsim.Sim, errc chan error) error {
+	t.Helper()
+	for range 100 {
+		from := sim.Reports()
+		deadline := time.Now().Add(testtime.Scale(5 * time.Second))
+		for sim.Reports() < from+2 {
+			select {
+			case err := <-errc:
+				return err
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the driver stopped polling the machine")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		c.Add(time.Minute)
+	}
+	t.Fatal("the job did not end after 100 minutes of its clock")
+	return nil
+}
+
+// reports waits until the simulator has answered n more status polls:
+// the driver has looked at the machine since.
+func reports(t testing.TB, sim *grblsim.Sim, n int) {
+	t.Helper()
+	from := sim.Reports()
+	waitFor(t, "status reports", func() bool { return sim.Reports() >= from+n })
+}
 
 // start runs a simulated controller and the driver on its terminal.
 func start(t testing.TB, so *grblsim.Opts, do *grbl.Opts) (*grblsim.Sim, *grbl.Dev) {
@@ -35,7 +103,15 @@ func start(t testing.TB, so *grblsim.Opts, do *grbl.Opts) (*grblsim.Sim, *grbl.D
 		t.Fatal(err)
 	}
 	if do == nil {
-		do = &grbl.Opts{PollInterval: 20 * time.Millisecond, AckTimeout: 5 * time.Second}
+		do = &grbl.Opts{PollInterval: 10 * time.Millisecond, SetLaserMode: true}
+	}
+	if do.Now == nil {
+		// A clock that stands still: no link-fault timeout can fire
+		// however slowly the machine runs the test.
+		do.Now = newClock().Now
+	}
+	if do.ResetTimeout == 0 {
+		do.ResetTimeout = testtime.Scale(3 * time.Second)
 	}
 	d, err := grbl.New(p, do)
 	if err != nil {
@@ -72,7 +148,7 @@ func TestEngrave(t *testing.T) {
 	if err := d.Engrave(context.Background(), j, func(p engravers.Progress) { last = p; calls++ }); err != nil {
 		t.Fatalf("Engrave: %v", err)
 	}
-	if last != (engravers.Progress{Done: len(want), Total: len(want)}) || calls != len(want) {
+	if last.Done != len(want) || last.Total != len(want) || calls < len(want) || last.Held {
 		t.Errorf("last progress %+v after %d calls, want %d of %d", last, calls, len(want), len(want))
 	}
 	if n := sim.Dropped(); n != 0 {
@@ -82,8 +158,8 @@ func TestEngrave(t *testing.T) {
 		t.Errorf("receive buffer peaked at %d bytes, want ≤ 127", p)
 	}
 	got := sim.Lines()
-	if len(got) != len(want)+1 || got[0] != "$32=1" || strings.Join(got[1:], "\n") != strings.Join(want, "\n") {
-		t.Errorf("controller took %d lines %q…, want $32=1 then the %d program lines", len(got), got[:min(4, len(got))], len(want))
+	if len(got) != len(want)+2 || got[0] != "$$" || got[1] != "$32=1" || strings.Join(got[2:], "\n") != strings.Join(want, "\n") {
+		t.Errorf("controller took %d lines %q…, want $$, $32=1 (allowed by SetLaserMode), then the %d program lines", len(got), got[:min(4, len(got))], len(want))
 	}
 	l := sim.Laser()
 	if l.On() || !l.Mode32 || l.Fired == 0 || l.RapidFired != 0 {
@@ -125,7 +201,7 @@ func TestSimDetectsOverflow(t *testing.T) {
 	if _, err := io.WriteString(tty, strings.Join(lines, "\n")+"\n"); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(testtime.Scale(3 * time.Second))
 	for sim.Dropped() == 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -247,11 +323,15 @@ func TestAlarmThenLockedOut(t *testing.T) {
 	}
 }
 
+// TestPauseResume: a pause from the counter holds the job as long as
+// it lasts (ten minutes of the driver's clock, far past AckTimeout)
+// without a link fault; resume finishes it.
 func TestPauseResume(t *testing.T) {
 	t.Parallel()
-	sim, d := start(t, &grblsim.Opts{BlockTime: time.Millisecond}, &grbl.Opts{PollInterval: 10 * time.Millisecond, AckTimeout: 100 * time.Millisecond})
+	c := newClock()
+	sim, d := start(t, &grblsim.Opts{BlockTime: time.Millisecond},
+		&grbl.Opts{PollInterval: 10 * time.Millisecond, AckTimeout: 5 * time.Minute, SetLaserMode: true, Now: c.Now})
 	paused := make(chan struct{})
-	resume := make(chan struct{})
 	errc := make(chan error, 1)
 	go func() {
 		once := false
@@ -266,19 +346,28 @@ func TestPauseResume(t *testing.T) {
 		})
 	}()
 	<-paused
-	time.Sleep(30 * time.Millisecond)
-	if st := sim.State(); st != "Hold:0" {
-		t.Errorf("state while paused = %s, want Hold:0", st)
-	}
-	n := sim.Pending()
+	waitFor(t, "Hold:0", func() bool {
+		if err := d.Pause(context.Background()); err != nil {
+			t.Error(err)
+		}
+		return sim.State() == "Hold:0"
+	})
+	// The planner may still fill while held (grbl takes lines in a
+	// hold); nothing may execute.
+	at := sim.Pos()
 	fired := sim.Laser().Fired
-	// Longer than AckTimeout: a pause is not a link fault.
-	time.Sleep(150 * time.Millisecond)
-	if sim.Pending() != n || sim.Laser().Fired != fired {
-		t.Errorf("machine moved while held: %d→%d blocks, %d→%d fired", n, sim.Pending(), fired, sim.Laser().Fired)
+	for range 10 {
+		c.Add(time.Minute)
+		reports(t, sim, 2)
 	}
-	go func() { <-resume }()
-	close(resume)
+	select {
+	case err := <-errc:
+		t.Fatalf("Engrave during a ten-minute pause = %v, want it still held", err)
+	default:
+	}
+	if sim.Pos() != at || sim.Laser().Fired != fired {
+		t.Errorf("machine moved while held: %v→%v, %d→%d fired", at, sim.Pos(), fired, sim.Laser().Fired)
+	}
 	if err := d.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -290,17 +379,235 @@ func TestPauseResume(t *testing.T) {
 	}
 }
 
+// TestMachineHoldAndDoor: a feed hold from the machine's button and then
+// the safety door are pauses the counter sees (Progress.Held, the state
+// Hold:0, Door:1, Door:0), lasting minutes past AckTimeout; ~ resumes
+// and the job ends done, never a link fault.
+func TestMachineHoldAndDoor(t *testing.T) {
+	t.Parallel()
+	c := newClock()
+	sim, d := start(t, &grblsim.Opts{BlockTime: time.Millisecond, LaserMode: true},
+		&grbl.Opts{PollInterval: 10 * time.Millisecond, AckTimeout: 5 * time.Minute, Now: c.Now})
+	var mu sync.Mutex
+	states := map[string]bool{}
+	var held atomic.Bool
+	hold := make(chan struct{})
+	errc := make(chan error, 1)
+	go func() {
+		once := false
+		errc <- d.Engrave(context.Background(), grid(80), func(p engravers.Progress) {
+			mu.Lock()
+			if p.Held {
+				states[p.State] = true
+			}
+			mu.Unlock()
+			held.Store(p.Held)
+			if p.Done == 15 && !once {
+				once = true
+				close(hold)
+			}
+		})
+	}()
+	<-hold
+	// The button is pressed until the machine holds: a hold only takes
+	// while the planner has a block, which a starved test may lack.
+	waitFor(t, "Hold:0", func() bool { sim.FeedHold(); return sim.State() == "Hold:0" })
+	waitFor(t, "the driver to see the hold", held.Load)
+	for range 8 {
+		c.Add(time.Minute)
+		reports(t, sim, 2)
+	}
+	sim.Door(true)
+	waitFor(t, "Door:1", func() bool { mu.Lock(); defer mu.Unlock(); return states["Door:1"] })
+	for range 8 {
+		c.Add(time.Minute)
+		reports(t, sim, 2)
+	}
+	if l := sim.Laser(); l.On() {
+		t.Errorf("laser with the door open = %+v, want off", l)
+	}
+	if err := d.Resume(context.Background()); err != nil { // refused by grbl: the door is open
+		t.Fatal(err)
+	}
+	reports(t, sim, 2)
+	if st := sim.State(); st != "Door:1" {
+		t.Errorf("after ~ with the door open: %s, want Door:1", st)
+	}
+	sim.Door(false)
+	waitFor(t, "Door:0", func() bool { mu.Lock(); defer mu.Unlock(); return states["Door:0"] })
+	select {
+	case err := <-errc:
+		t.Fatalf("Engrave during hold and door = %v, want it still held", err)
+	default:
+	}
+	if err := d.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; err != nil {
+		t.Fatalf("Engrave after the door closed and ~ = %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !states["Hold:0"] || !states["Door:1"] || !states["Door:0"] {
+		t.Errorf("held states the counter saw = %v, want Hold:0, Door:1 and Door:0", states)
+	}
+}
+
 func TestAckTimeout(t *testing.T) {
 	t.Parallel()
 	// One block takes an hour: the planner fills and the oks stop.
-	sim, d := start(t, &grblsim.Opts{BlockTime: time.Hour},
-		&grbl.Opts{PollInterval: 10 * time.Millisecond, AckTimeout: 150 * time.Millisecond, ResetTimeout: time.Second})
-	err := d.Engrave(context.Background(), grid(30), nil)
-	if !errors.Is(err, grbl.ErrAckTimeout) {
+	c := newClock()
+	sim, d := start(t, &grblsim.Opts{BlockTime: time.Hour, LaserMode: true},
+		&grbl.Opts{PollInterval: 10 * time.Millisecond, AckTimeout: 30 * time.Second, Now: c.Now})
+	errc := make(chan error, 1)
+	go func() { errc <- d.Engrave(context.Background(), grid(30), nil) }()
+	waitFor(t, "a full planner", func() bool { return sim.Pending() == 15 })
+	if err := advance(t, c, sim, errc); !errors.Is(err, grbl.ErrAckTimeout) || errors.Is(err, engravers.ErrUnclear) {
 		t.Fatalf("Engrave on a stuck controller = %v, want ErrAckTimeout", err)
 	}
 	if l := sim.Laser(); l.On() || sim.Pending() != 0 {
 		t.Errorf("after timeout: laser %+v, %d blocks planned; want off, none", l, sim.Pending())
+	}
+}
+
+// TestGarbledLastReply: the ok of the last line arrives garbled; the
+// machine is Idle at the program's end, so the tag is done (a failure
+// here would mean a second engraving of the same number).
+func TestGarbledLastReply(t *testing.T) {
+	t.Parallel()
+	j := grid(20)
+	prog, err := grbl.Program(j, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := 1 + len(prog) // $$, then the program
+	garble := func(n int, line, reply string) string {
+		if n == last {
+			return "o\x7fk"
+		}
+		return reply
+	}
+	_, d := start(t, &grblsim.Opts{BlockTime: 200 * time.Microsecond, LaserMode: true, Reply: garble}, nil)
+	var p engravers.Progress
+	if err := d.Engrave(context.Background(), j, func(q engravers.Progress) { p = q }); err != nil {
+		t.Fatalf("Engrave with the last ok garbled = %v, want done", err)
+	}
+	if p.Done != len(prog)-1 || p.State != "Idle" {
+		t.Errorf("last progress %+v, want %d of %d answered, Idle", p, len(prog)-1, len(prog))
+	}
+}
+
+// TestUnclearEnd: the last ok is lost outright: every line was sent but
+// the end cannot be confirmed, so the job says "check the tag"
+// (engravers.ErrUnclear), not a link fault that invites a re-engrave.
+func TestUnclearEnd(t *testing.T) {
+	t.Parallel()
+	j := grid(20)
+	prog, err := grbl.Program(j, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := 1 + len(prog)
+	lose := func(n int, line, reply string) string {
+		if n == last {
+			return ""
+		}
+		return reply
+	}
+	c := newClock()
+	sim, d := start(t, &grblsim.Opts{BlockTime: 200 * time.Microsecond, LaserMode: true, Reply: lose},
+		&grbl.Opts{PollInterval: 10 * time.Millisecond, AckTimeout: 30 * time.Second, Now: c.Now})
+	errc := make(chan error, 1)
+	go func() { errc <- d.Engrave(context.Background(), j, nil) }()
+	waitFor(t, "the last line", func() bool { return len(sim.Lines()) == last && sim.State() == "Idle" })
+	if err := advance(t, c, sim, errc); !errors.Is(err, engravers.ErrUnclear) {
+		t.Fatalf("Engrave with the last ok lost = %v, want ErrUnclear", err)
+	}
+	if l := sim.Laser(); l.On() {
+		t.Errorf("laser = %+v, want off", l)
+	}
+}
+
+// TestLaserModeAsked: a controller with $32=0 gets nothing written
+// unless the operator allowed it (SetLaserMode); the job says which
+// setting and how to allow it.
+func TestLaserModeAsked(t *testing.T) {
+	t.Parallel()
+	sim, d := start(t, &grblsim.Opts{BlockTime: 200 * time.Microsecond}, &grbl.Opts{PollInterval: 10 * time.Millisecond})
+	err := d.Engrave(context.Background(), grid(3), nil)
+	if !errors.Is(err, engravers.ErrSettings) || !strings.Contains(err.Error(), "$32") {
+		t.Fatalf("Engrave with $32=0 = %v, want ErrSettings naming $32", err)
+	}
+	if got := sim.Lines(); len(got) != 1 || got[0] != "$$" || sim.Setting(32) != "0" {
+		t.Errorf("controller took %q, $32=%s; want only $$ (a read), $32 still 0", got, sim.Setting(32))
+	}
+	sim2, d2 := start(t, &grblsim.Opts{BlockTime: 200 * time.Microsecond}, nil) // SetLaserMode
+	if err := d2.Engrave(context.Background(), grid(3), nil); err != nil {
+		t.Fatal(err)
+	}
+	if sim2.Setting(32) != "1" {
+		t.Errorf("$32 = %s with SetLaserMode, want 1", sim2.Setting(32))
+	}
+}
+
+// TestStation: the station controls on a controller with homing, as
+// after power-up: locked, home, jog to the blank, set the origin there,
+// frame with the laser off, estimate, engrave at the new origin, and an
+// override seen in the status.
+func TestStation(t *testing.T) {
+	t.Parallel()
+	sim, d := start(t, &grblsim.Opts{BlockTime: 200 * time.Microsecond, LaserMode: true, Homing: true, HomeTime: time.Millisecond}, nil)
+	ctx := context.Background()
+	var st engravers.Station = d
+	if err := st.Engrave(ctx, grid(2), nil); !errors.Is(err, engravers.ErrAlarm) {
+		t.Fatalf("Engrave before homing = %v, want ErrAlarm", err)
+	}
+	if err := st.Home(ctx); err != nil {
+		t.Fatalf("Home: %v", err)
+	}
+	if err := st.Jog(ctx, 10, 5, 1000); err != nil {
+		t.Fatalf("Jog: %v", err)
+	}
+	waitFor(t, "the jog to end", func() bool { return sim.State() == "Idle" && sim.Pos() == [3]float64{10, 5, 0} })
+	if err := st.Jog(ctx, 1, 0, 0); !errors.Is(err, engravers.ErrJob) {
+		t.Errorf("Jog at feed 0 = %v, want ErrJob", err)
+	}
+	if err := st.SetOrigin(ctx); err != nil {
+		t.Fatalf("SetOrigin: %v", err)
+	}
+	if w := sim.WCO(); w != [3]float64{10, 5, 0} {
+		t.Errorf("WCO after SetOrigin = %v, want the jogged position", w)
+	}
+	j := grid(4)
+	fired := sim.Laser().Fired
+	if err := st.Frame(ctx, j); err != nil {
+		t.Fatalf("Frame: %v", err)
+	}
+	if l := sim.Laser(); l.Fired != fired {
+		t.Errorf("frame fired the laser %d times, want 0", l.Fired-fired)
+	}
+	est, err := st.Estimate(ctx, j)
+	if err != nil || est != j.Estimate(500) || est <= 0 {
+		t.Errorf("Estimate = %v, %v, want %v (rapid $110 = 500 mm/min)", est, err, j.Estimate(500))
+	}
+	if err := st.Engrave(ctx, j, nil); err != nil {
+		t.Fatalf("Engrave after homing: %v", err)
+	}
+	s, err := st.Status(ctx)
+	if err != nil || s.Pos != (engravers.Point{}) || sim.Pos() != [3]float64{10, 5, 0} {
+		t.Errorf("after the job: status %+v, %v, machine at %v; want work 0,0 = machine 10,5", s, err, sim.Pos())
+	}
+	if err := st.Override(ctx, engravers.PowerMinus10); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Status(ctx); err != nil || sim.Overrides()[2] != 90 {
+		t.Errorf("power override after -10 %% = %d, want 90", sim.Overrides()[2])
+	}
+	if err := st.Override(ctx, "feed+1000"); err == nil {
+		t.Error("Override(feed+1000) = nil, want an error")
+	}
+	if err := st.Abort(ctx); err != nil {
+		t.Errorf("Abort with no job: %v", err)
 	}
 }
 
@@ -329,7 +636,7 @@ func TestSettingsSentAlone(t *testing.T) {
 	defer tty.Close()
 	go io.Copy(io.Discard, tty)
 	io.WriteString(tty, "$30=1000\nG4 P0\n")
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(testtime.Scale(2 * time.Second))
 	for sim2.SyncBroken() == 0 && time.Now().Before(deadline) {
 		time.Sleep(2 * time.Millisecond)
 	}
@@ -399,7 +706,7 @@ func TestNoController(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := grbl.New(p, &grbl.Opts{ResetTimeout: 100 * time.Millisecond}); !errors.Is(err, grbl.ErrNoWelcome) {
+	if _, err := grbl.New(p, &grbl.Opts{ResetTimeout: testtime.Scale(100 * time.Millisecond)}); !errors.Is(err, grbl.ErrNoWelcome) {
 		t.Errorf("New on a silent line = %v, want ErrNoWelcome", err)
 	}
 }
@@ -432,7 +739,7 @@ func ExampleProgram() {
 	}
 	fmt.Println(strings.Join(lines, "\n"))
 	// Output:
-	// G21 G90
+	// G21 G90 G94 F300
 	// M5 S0
 	// M4 S500
 	// G0 X0 Y0

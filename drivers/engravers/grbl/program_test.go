@@ -3,6 +3,7 @@ package grbl
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/chipdesk/chipdesk/drivers/engravers"
@@ -19,7 +20,7 @@ func TestProgram(t *testing.T) {
 		Power: 0.35, Speed: 600, Passes: 2,
 	}
 	want := []string{
-		"G21 G90", "M5 S0", "M4 S350",
+		"G21 G90 G94 F600", "M5 S0", "M4 S350",
 		"G0 X0 Y0", "G1 X10 Y0 F600", "G1 X10 Y5.25",
 		"G0 X-1 Y2.5", "G1 X20.124 Y2.5 F600",
 		"G0 X0 Y0", "G1 X10 Y0 F600", "G1 X10 Y5.25",
@@ -92,6 +93,30 @@ func TestNeedsSync(t *testing.T) {
 	for _, tt := range tests {
 		if got := NeedsSync(tt.line); got != tt.want {
 			t.Errorf("NeedsSync(%q) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestFrameProgram(t *testing.T) {
+	t.Parallel()
+	j := engravers.Job{Paths: []engravers.Path{{pt(2, 2), pt(8, 3)}}, Power: 0.5, Speed: 600}
+	got, err := FrameProgram(j, 3000)
+	want := []string{"G21 G90", "M5 S0", "G0 X2 Y2", "G1 X8 Y2 F3000", "G1 X8 Y3", "G1 X2 Y3", "G1 X2 Y2", "G0 X0 Y0"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("FrameProgram(bounds) = %q, %v, want %q", got, err, want)
+	}
+	j.Outline = engravers.Path{pt(0, 0), pt(10, 0), pt(5, 8), pt(0, 0)}
+	got, err = FrameProgram(j, 3000)
+	want = []string{"G21 G90", "M5 S0", "G0 X0 Y0", "G1 X10 Y0 F3000", "G1 X5 Y8", "G1 X0 Y0", "G0 X0 Y0"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("FrameProgram(outline) = %q, %v, want %q", got, err, want)
+	}
+	if _, err := FrameProgram(engravers.Job{Power: 1, Speed: 1}, 3000); !errors.Is(err, engravers.ErrJob) {
+		t.Errorf("FrameProgram(empty) = %v, want ErrJob", err)
+	}
+	for _, l := range got {
+		if strings.Contains(l, "M3") || strings.Contains(l, "M4") {
+			t.Errorf("frame line %q switches the laser on", l)
 		}
 	}
 }

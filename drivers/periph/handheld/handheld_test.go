@@ -61,7 +61,7 @@ func wl134Frame(t *testing.T, code string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := wl134.FromID(id, false)
+	f, err := wl134.FromID(id)
 	if err != nil {
 		t.Fatal(err)
 	}

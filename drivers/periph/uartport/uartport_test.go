@@ -51,8 +51,8 @@ func TestWL134OnUART(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Next #%d = %v", i, err)
 		}
-		if r.ID.Code != "900250000023921" || r.Protocol != reader.ProtocolFDXB || !r.At.Equal(at) {
-			t.Errorf("Next #%d = %s %s at %v, want 900250000023921 FDX-B", i, r.ID.Code, r.Protocol, r.At)
+		if r.ID.Code != "900250000023921" || r.Protocol != reader.ProtocolISO || !r.At.Equal(at) {
+			t.Errorf("Next #%d = %s %s at %v, want 900250000023921 ISO", i, r.ID.Code, r.Protocol, r.At)
 		}
 	}
 	// The playback is used up: the next Tx fails, and Next says so.
@@ -175,12 +175,13 @@ func (u *fakeUART) Connect(f physic.Frequency, stop uart.Stop, parity uart.Parit
 func TestConnectSetsLine(t *testing.T) {
 	t.Parallel()
 	u := &fakeUART{}
-	// WL-134A: 9600 8N2 (rfid-protocols §7.1).
-	if _, err := uartport.Connect(u, wl134.Mode, nil); err != nil {
+	// 9600 8N2, as the CZSTAR-R134 table gives its transmitter.
+	m8n2 := port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 2}
+	if _, err := uartport.Connect(u, m8n2, nil); err != nil {
 		t.Fatal(err)
 	}
 	if u.f != 9600*physic.Hertz || u.stop != uart.Two || u.parity != uart.NoParity || u.bits != 8 {
-		t.Errorf("Connect(%v) set %v %d%c%d", wl134.Mode, u.f, u.bits, u.parity, u.stop)
+		t.Errorf("Connect(%v) set %v %d%c%d", m8n2, u.f, u.bits, u.parity, u.stop)
 	}
 	if _, err := uartport.Connect(u, port.Mode{}, nil); err == nil {
 		t.Error("Connect with baud 0 = nil error")

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -53,7 +56,12 @@ func Open(name string, o *Opts) (*Port, error) {
 	}
 	sp, err := serial.Open(name, m)
 	if err != nil {
-		return nil, fmt.Errorf("serialport: open %s: %w", name, openError(err))
+		err = openError(err)
+		if errors.Is(err, ErrNotFound) && IsRFCOMM(name) {
+			err = fmt.Errorf("%w (%w): pair the scanner (bluetoothctl pair ADDRESS) and bind the port (rfcomm bind %s ADDRESS)",
+				ErrNotPaired, err, strings.TrimPrefix(filepath.Base(name), "rfcomm"))
+		}
+		return nil, fmt.Errorf("serialport: open %s: %w", name, err)
 	}
 	p := &Port{name: name, p: sp}
 	if err := p.SetReadTimeout(o.ReadTimeout); err != nil {
@@ -69,7 +77,20 @@ var ErrBusy = errors.New("serialport: port busy")
 // ErrNotFound is returned by Open when the device does not exist.
 var ErrNotFound = errors.New("serialport: no such port")
 
+// ErrNotPaired is returned with ErrNotFound by Open for a Bluetooth
+// serial port (/dev/rfcommN) that does not exist: the scanner is not
+// paired, or its port not bound. A bound port whose scanner sleeps
+// opens and reads again when it wakes; the runner reopens it.
+var ErrNotPaired = errors.New("serialport: Bluetooth scanner not paired or its rfcomm port not bound")
+
+// IsRFCOMM reports whether name is a Bluetooth serial-port-profile
+// device of the Linux rfcomm layer (/dev/rfcomm0, ...).
+func IsRFCOMM(name string) bool { return strings.HasPrefix(filepath.Base(name), "rfcomm") }
+
 func openError(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%w: %w", ErrNotFound, err)
+	}
 	var pe *serial.PortError
 	if errors.As(err, &pe) {
 		switch pe.Code() {

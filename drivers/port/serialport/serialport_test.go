@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,8 +132,16 @@ func TestModes(t *testing.T) {
 
 func TestOpenMissing(t *testing.T) {
 	t.Parallel()
-	if _, err := Open("/dev/chipdesk-no-such-port", nil); err == nil {
-		t.Error("Open(missing) = nil error")
+	_, err := Open("/dev/chipdesk-no-such-port", nil)
+	if !errors.Is(err, ErrNotFound) || errors.Is(err, ErrNotPaired) {
+		t.Errorf("Open(missing) = %v, want ErrNotFound", err)
+	}
+	// A Bluetooth port that is not there: the scanner is not paired or
+	// not bound, and the error says how to do both.
+	rf := filepath.Join(t.TempDir(), "rfcomm7")
+	_, err = Open(rf, nil)
+	if !errors.Is(err, ErrNotFound) || !errors.Is(err, ErrNotPaired) || !strings.Contains(err.Error(), "rfcomm bind 7") {
+		t.Errorf("Open(%s) = %v, want ErrNotPaired naming rfcomm bind 7", rf, err)
 	}
 }
 

@@ -36,6 +36,9 @@ type Opts struct {
 	Now func() time.Time
 }
 
+// HeadDpmm is the print head's resolution across the tape: 300 dpi.
+const HeadDpmm = 300 / 25.4
+
 // Dev is a Brother QL printer on a port.
 type Dev struct {
 	p     port.Port
@@ -115,6 +118,11 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 
 // String names the printer and its port.
 func (d *Dev) String() string { return "brotherql " + d.model.Name + "{" + d.p.String() + "}" }
+
+// Confirms implements printers.Confirmer: over USB or serial the
+// printer reports "printing completed"; over the network it sends
+// nothing back.
+func (d *Dev) Confirms() bool { return !d.opts.Network }
 
 // Model returns the printer model.
 func (d *Dev) Model() Model { return d.model }
@@ -212,7 +220,7 @@ func (d *Dev) write(ctx context.Context, b []byte) error {
 // is checked first (faults, loaded media) and the job is confirmed by the
 // printer; over the network the bytes are sent and nothing is confirmed.
 func (d *Dev) Print(ctx context.Context, l printers.Label) error {
-	if l.Image == nil {
+	if l.Image == nil && l.Art == nil {
 		return fmt.Errorf("brotherql: %w", printers.ErrUnsupported)
 	}
 	var me Media
@@ -235,7 +243,16 @@ func (d *Dev) Print(ctx context.Context, l printers.Label) error {
 	} else {
 		me = *d.media
 	}
-	r, err := Rasterize(l.Image, d.model, me, &d.opts.Raster)
+	img := l.Image
+	if l.Art != nil {
+		// The label is laid out for the tape's printable width at the
+		// head's 300 dpi, so Rasterize need not scale it.
+		var err error
+		if img, err = l.Art.Raster(HeadDpmm, float64(me.Dots)/HeadDpmm); err != nil {
+			return fmt.Errorf("brotherql: %w", err)
+		}
+	}
+	r, err := Rasterize(img, d.model, me, &d.opts.Raster)
 	if err != nil {
 		return err
 	}

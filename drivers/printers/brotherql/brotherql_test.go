@@ -18,6 +18,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port/usbport/usbporttest"
 	"github.com/chipdesk/chipdesk/drivers/printers"
 	"github.com/chipdesk/chipdesk/drivers/printers/brotherql"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 )
 
 // tagImage is a 306 × 120 picture for 29 mm media: a frame and a
@@ -191,7 +192,7 @@ func TestNewErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mp.Close()
-	if _, err := brotherql.New(mp, &brotherql.Opts{Model: "QL-700", ReplyTimeout: 100 * time.Millisecond}); !errors.Is(err, brotherql.ErrNoReply) {
+	if _, err := brotherql.New(mp, &brotherql.Opts{Model: "QL-700", ReplyTimeout: testtime.Scale(100 * time.Millisecond)}); !errors.Is(err, brotherql.ErrNoReply) {
 		t.Errorf("New on a mute printer = %v, want ErrNoReply", err)
 	}
 }
@@ -279,5 +280,62 @@ func TestPrintNoImage(t *testing.T) {
 	}
 	if err := d.Print(context.Background(), printers.Label{ZPL: []byte("^XA^XZ")}); !errors.Is(err, printers.ErrUnsupported) {
 		t.Errorf("Print(ZPL only) = %v, want ErrUnsupported", err)
+	}
+}
+
+// artwork is a printers.Artwork that records what it was asked for and
+// draws a frame one dot wide round the label.
+type artwork struct{ dpmm, width float64 }
+
+func (a *artwork) ZPL(int) ([]byte, error) {
+	return nil, errors.New("a raster printer asks for a raster")
+}
+
+func (a *artwork) Raster(dpmm, widthMM float64) (image.Image, error) {
+	a.dpmm, a.width = dpmm, widthMM
+	w := int(widthMM*dpmm + 0.5)
+	img := image.NewGray(image.Rect(0, 0, w, 100))
+	for y := range 100 {
+		for x := range w {
+			c := uint8(255)
+			if x == 0 || y == 0 || x == w-1 || y == 99 {
+				c = 0
+			}
+			img.SetGray(x, y, color.Gray{Y: c})
+		}
+	}
+	return img, nil
+}
+
+// TestPrintArtwork: a label's Art is laid out by the artwork for the
+// loaded tape's printable width at the head's 300 dpi, and printed dot
+// for dot (no scaling in Rasterize).
+func TestPrintArtwork(t *testing.T) {
+	t.Parallel()
+	for _, media := range []string{"62", "29"} {
+		f, _, p := usbQL(t, "QL-820NWB", media)
+		d, err := brotherql.New(p, &brotherql.Opts{Model: "QL-820NWB", Media: media})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := &artwork{}
+		if err := d.Print(context.Background(), printers.Label{Art: a}); err != nil {
+			t.Fatalf("Print: %v", err)
+		}
+		me, _ := brotherql.LookupMedia(media)
+		if a.dpmm != brotherql.HeadDpmm || int(a.width*a.dpmm+0.5) != me.Dots {
+			t.Errorf("media %s: art asked at %g dots/mm for %g mm, want the head's %g for %d dots", media, a.dpmm, a.width, brotherql.HeadDpmm, me.Dots)
+		}
+		mo := d.Model()
+		j, err := brotherql.ParseJob(append(make([]byte, 200), f.Jobs()[0]...), mo.BytesPerLine)
+		if err != nil || len(j.Pages) != 1 {
+			t.Fatalf("ParseJob = %v, %v", j, err)
+		}
+		got := brotherql.Raster{Lines: j.Pages[0].Lines}.Image(mo, me)
+		// (the model's minimum length may pad the page below the label)
+		if len(j.Pages[0].Lines) < 100 || got.GrayAt(me.Dots-1, 50).Y != 0 || got.GrayAt(me.Dots/2, 99).Y != 0 || got.GrayAt(me.Dots/2, 50).Y == 0 {
+			t.Errorf("media %s: %d lines; right edge and bottom frame black %v %v, middle white %v; want the frame dot for dot",
+				media, len(j.Pages[0].Lines), got.GrayAt(me.Dots-1, 50).Y == 0, got.GrayAt(me.Dots/2, 99).Y == 0, got.GrayAt(me.Dots/2, 50).Y != 0)
+		}
 	}
 }

@@ -21,6 +21,18 @@
 // prints without checks, and Status returns printers.ErrStatusUnavailable
 // so the caller knows the job was not confirmed.
 //
+// The print information flags byte (ESC i z n1) is 0xC6 for continuous
+// tape where the command reference's QL-700 example has 0x8E: the
+// length bit is left out because continuous tape has no length, and
+// quality priority is asked for, for the code's module edges; die-cut
+// media get 0xCE, and with JobOpts.Fast a die-cut job sends the example's
+// 0x8E exactly (see the constants in job.go, tested in TestPrintInfoFlags).
+//
+// A printers.Label with Art (a tag's tags.Artwork) is laid out by the
+// artwork for the loaded tape's printable width at the head's 300 dpi:
+// the tag's outline, text and DataMatrix at the tag's own size (or a
+// stated smaller scale on narrow tape) and a Code 128 under it.
+//
 // Rasterize turns an image.Image into dot rows at the head's 300 dpi,
 // scaling it to the media's printable width and converting it to 1 bit by
 // threshold or Floyd–Steinberg error diffusion.

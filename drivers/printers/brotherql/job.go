@@ -30,7 +30,18 @@ const (
 	cmdPrintLast   byte = 0x1A // print, feed and end the job
 )
 
-// Print information valid flags (ESC i z n1).
+// Print information valid flags (ESC i z n1): which of n2-n4 the
+// printer is to check against the loaded media, plus quality priority
+// and recovery. The command reference's QL-700 example sends 0x8E
+// (recover | length | width | type) for die-cut labels. This driver
+// sends 0xC6 for continuous tape: recover | quality | width | type,
+// without "length valid" because continuous tape has no length (n4 is
+// 0, and with the bit set the printer would compare it with the roll and
+// refuse), and with quality priority (bit 6) asked for because the
+// DataMatrix on a tag label must keep its module edges, which the manual
+// says the printer may trade for speed otherwise. Die-cut labels get
+// 0xCE (the example's bits plus quality); JobOpts.Fast drops quality,
+// so a fast die-cut job sends exactly the example's 0x8E.
 const (
 	validType    = 0x02
 	validWidth   = 0x04

@@ -352,3 +352,48 @@ func TestLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintInfoFlags: the ESC i z valid-flags byte for each kind of
+// media, against the command reference's QL-700 example (0x8E, die-cut)
+// as the package doc explains.
+func TestPrintInfoFlags(t *testing.T) {
+	t.Parallel()
+	mo, err := LookupModel("QL-700")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		media string
+		fast  bool
+		want  byte
+	}{
+		{"62", false, 0xC6},    // continuous: no length bit, quality
+		{"29x90", false, 0xCE}, // die-cut: the example's bits plus quality
+		{"29x90", true, 0x8E},  // die-cut, fast: the documented example
+		{"62", true, 0x86},
+	} {
+		me, err := LookupMedia(tt.media)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := me.Lines
+		if lines == 0 {
+			lines = 200
+		}
+		r := Raster{Lines: make([][]byte, lines)}
+		for i := range r.Lines {
+			r.Lines[i] = make([]byte, mo.BytesPerLine)
+		}
+		b, err := EncodeJob(mo, me, []Raster{r}, &JobOpts{Fast: tt.fast})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pj, err := ParseJob(b, mo.BytesPerLine)
+		if err != nil || len(pj.Pages) != 1 {
+			t.Fatalf("ParseJob = %v, %v", pj, err)
+		}
+		if got := pj.Pages[0].Info.Flags; got != tt.want {
+			t.Errorf("media %s fast %v: flags %#02x, want %#02x", tt.media, tt.fast, got, tt.want)
+		}
+	}
+}

@@ -35,12 +35,38 @@ type Opts struct {
 	// ChunkSize is the largest single write; the context is checked
 	// between chunks.
 	ChunkSize int
+	// Dpmm is the printer's resolution in dots per mm (8 = 203 dpi, 12 =
+	// 300 dpi, 24 = 600 dpi), used to draw a Label's Art; 0 means 8.
+	Dpmm int
+	// Darkness, when not 0, is sent as ~SDnn (1-30) before each job:
+	// the printer's darkness setting, kept until changed.
+	Darkness int
+	// Speed, when not 0, is the print speed in inches per second (2-14)
+	// set by ^PRn in each format.
+	Speed int
+	// Calibrate sends ~JC (media and ribbon sensor calibration: the
+	// printer feeds labels to find their length) once when the device
+	// is opened, for a roll just loaded.
+	Calibrate bool
 	// Now is the clock.
 	Now func() time.Time
 }
 
 // DefaultOpts are the options used when nil is passed.
-var DefaultOpts = Opts{ReplyTimeout: 3 * time.Second, ChunkSize: 16 << 10, Now: time.Now}
+var DefaultOpts = Opts{ReplyTimeout: 3 * time.Second, ChunkSize: 16 << 10, Dpmm: 8, Now: time.Now}
+
+// Check returns an error naming the option out of its range.
+func (o Opts) Check() error {
+	switch {
+	case o.Dpmm != 0 && o.Dpmm != 6 && o.Dpmm != 8 && o.Dpmm != 12 && o.Dpmm != 24:
+		return fmt.Errorf("zpl: dpmm %d: want 6, 8, 12 or 24", o.Dpmm)
+	case o.Darkness < 0 || o.Darkness > 30:
+		return fmt.Errorf("zpl: darkness %d: want 1-30 (~SD)", o.Darkness)
+	case o.Speed != 0 && (o.Speed < 2 || o.Speed > 14):
+		return fmt.Errorf("zpl: speed %d: want 2-14 in/s (^PR)", o.Speed)
+	}
+	return nil
+}
 
 // pollInterval is the longest single read, so a cancelled context is
 // seen within it.
@@ -64,7 +90,13 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 	if o == nil {
 		o = &DefaultOpts
 	}
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
 	d := &Dev{p: p, opts: *o}
+	if d.opts.Dpmm == 0 {
+		d.opts.Dpmm = DefaultOpts.Dpmm
+	}
 	if d.opts.ReplyTimeout <= 0 {
 		d.opts.ReplyTimeout = DefaultOpts.ReplyTimeout
 	}
@@ -79,8 +111,23 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 			return nil, err
 		}
 	}
+	if d.opts.Calibrate {
+		if err := d.write(context.Background(), []byte(CalibrateCommand)); err != nil {
+			return nil, err
+		}
+	}
 	return d, nil
 }
+
+// CalibrateCommand is ~JC: calibrate the media and ribbon sensors.
+const CalibrateCommand = "~JC"
+
+// Confirms implements printers.Confirmer: a job is confirmed by ~HS
+// after it unless the link gives no reply (Opts.NoStatus).
+func (d *Dev) Confirms() bool { return !d.opts.NoStatus }
+
+// Dpmm is the resolution the printer's labels are drawn at.
+func (d *Dev) Dpmm() int { return d.opts.Dpmm }
 
 // String names the printer and its port.
 func (d *Dev) String() string { return "zpl{" + d.p.String() + "}" }
@@ -111,6 +158,12 @@ func (d *Dev) Status(ctx context.Context) (printers.Status, error) {
 // A label with neither returns printers.ErrUnsupported.
 func (d *Dev) Print(ctx context.Context, l printers.Label) error {
 	z := l.ZPL
+	if l.Art != nil {
+		var err error
+		if z, err = l.Art.ZPL(d.opts.Dpmm); err != nil {
+			return fmt.Errorf("zpl: %w", err)
+		}
+	}
 	if len(z) == 0 {
 		if l.Image == nil {
 			return fmt.Errorf("zpl: %w", printers.ErrUnsupported)
@@ -121,7 +174,28 @@ func (d *Dev) Print(ctx context.Context, l printers.Label) error {
 	if err != nil {
 		return err
 	}
-	return d.Send(ctx, data)
+	return d.Send(ctx, d.withSettings(data))
+}
+
+// withSettings adds the device's darkness (~SD, before the format: a
+// tilde command acts at once) and print speed (^PR, right after ^XA).
+func (d *Dev) withSettings(z []byte) []byte {
+	if d.opts.Darkness == 0 && d.opts.Speed == 0 {
+		return z
+	}
+	var b bytes.Buffer
+	if d.opts.Darkness != 0 {
+		fmt.Fprintf(&b, "~SD%02d", d.opts.Darkness)
+	}
+	i := bytes.Index(z, []byte("^XA"))
+	if d.opts.Speed == 0 || i < 0 {
+		b.Write(z)
+		return b.Bytes()
+	}
+	b.Write(z[:i+3])
+	fmt.Fprintf(&b, "^PR%d", d.opts.Speed)
+	b.Write(z[i+3:])
+	return b.Bytes()
 }
 
 // Send sends ZPL data as one job: the printer is checked with ~HS

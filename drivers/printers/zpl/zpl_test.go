@@ -17,6 +17,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/printers"
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/tags/zplgf"
 )
 
@@ -144,7 +145,7 @@ func TestNoReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if _, err := zpl.New(p, &zpl.Opts{ReplyTimeout: 150 * time.Millisecond}); !errors.Is(err, zpl.ErrNoReply) {
+	if _, err := zpl.New(p, &zpl.Opts{ReplyTimeout: testtime.Scale(150 * time.Millisecond)}); !errors.Is(err, zpl.ErrNoReply) {
 		t.Fatalf("New on a mute printer = %v, want ErrNoReply", err)
 	}
 	// A one-way link: printing works, status is unavailable.
@@ -158,7 +159,7 @@ func TestNoReply(t *testing.T) {
 	if _, err := d.Status(context.Background()); !errors.Is(err, printers.ErrStatusUnavailable) {
 		t.Errorf("Status without status = %v, want ErrStatusUnavailable", err)
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(testtime.Scale(2 * time.Second))
 	for len(sim.Jobs()) == 0 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -230,7 +231,7 @@ func TestPrintImage(t *testing.T) {
 // TestHangup: the printer goes away between jobs.
 func TestHangup(t *testing.T) {
 	t.Parallel()
-	sim, d := start(t, nil, &zpl.Opts{ReplyTimeout: time.Second})
+	sim, d := start(t, nil, &zpl.Opts{ReplyTimeout: testtime.Scale(time.Second)})
 	sim.Close()
 	err := d.Print(context.Background(), printers.Label{ZPL: []byte(label)})
 	if !errors.Is(err, port.ErrHangup) {
@@ -298,6 +299,60 @@ func BenchmarkPrintTCP(b *testing.B) {
 	for b.Loop() {
 		if err := d.Print(context.Background(), l); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestDeviceSettings: darkness (~SD, before each format), print speed
+// (^PR, inside it) and media calibration (~JC, once when opened) come
+// from the device's options; none is sent when not set.
+func TestDeviceSettings(t *testing.T) {
+	t.Parallel()
+	sim, d := start(t, nil, &zpl.Opts{Darkness: 22, Speed: 4, Calibrate: true})
+	if err := d.Print(context.Background(), printers.Label{ZPL: []byte(label)}); err != nil {
+		t.Fatal(err)
+	}
+	jobs := sim.Jobs()
+	if len(jobs) != 1 || !strings.HasPrefix(string(jobs[0].Data), "^XA^PR4^") {
+		t.Fatalf("formats = %+v, want ^PR4 right after ^XA", jobs)
+	}
+	if sim.Darkness() != 22 || sim.Calibrations() != 1 {
+		t.Errorf("printer darkness %d, %d calibrations; want 22, 1", sim.Darkness(), sim.Calibrations())
+	}
+	sim2, d2 := start(t, nil, nil)
+	if err := d2.Print(context.Background(), printers.Label{ZPL: []byte(label)}); err != nil {
+		t.Fatal(err)
+	}
+	if j := sim2.Jobs(); len(j) != 1 || string(j[0].Data) != label || sim2.Darkness() != 0 || sim2.Calibrations() != 0 {
+		t.Errorf("without options: %+v, darkness %d, %d calibrations; want the label as given, nothing else", j, sim2.Darkness(), sim2.Calibrations())
+	}
+	for _, o := range []zpl.Opts{{Darkness: 31}, {Speed: 1}, {Speed: 15}, {Dpmm: 10}} {
+		if err := o.Check(); err == nil {
+			t.Errorf("Opts%+v.Check() = nil, want an error", o)
+		}
+	}
+}
+
+// fakeArt is an Artwork that records the resolution it was asked for.
+type fakeArt struct{ dpmm int }
+
+func (a *fakeArt) ZPL(dpmm int) ([]byte, error) { a.dpmm = dpmm; return []byte(label), nil }
+func (a *fakeArt) Raster(float64, float64) (image.Image, error) {
+	return nil, errors.New("a ZPL printer asks for ZPL")
+}
+
+// TestArtAtDeviceResolution: a label's Art is drawn at the device's own
+// resolution (8 dots/mm unless set), not one chosen above the driver.
+func TestArtAtDeviceResolution(t *testing.T) {
+	t.Parallel()
+	for _, dpmm := range []int{0, 12} {
+		_, d := start(t, nil, &zpl.Opts{Dpmm: dpmm})
+		a := &fakeArt{}
+		if err := d.Print(context.Background(), printers.Label{Art: a}); err != nil {
+			t.Fatal(err)
+		}
+		if want := max(dpmm, 8); a.dpmm != want || d.Dpmm() != want {
+			t.Errorf("Opts.Dpmm %d: art drawn at %d dots/mm, Dpmm() %d; want %d", dpmm, a.dpmm, d.Dpmm(), want)
 		}
 	}
 }

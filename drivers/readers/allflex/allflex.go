@@ -1,6 +1,7 @@
 package allflex
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
@@ -18,34 +19,45 @@ var Mode = port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits:
 // Opts configures New: the port's line and the clock that stamps reads.
 type Opts = readers.Opts
 
-// DefaultOpts is used when New is given nil Opts.
-var DefaultOpts = Opts{Mode: Mode}
+// Protocol is the protocol as a value, read by the generic readers.Dev.
+var Protocol = readers.Protocol{
+	Name: Format, Summary: "Allflex legacy ASCII protocol, LA lines, 9600 8N1, echo",
+	Mode: Mode, Split: Split, Max: 256, Decode: ReadFrame, Encode: EncodeID,
+	// The readers echo every character; P prints the settings.
+	Query:   []byte("P\r"),
+	Answers: func(b []byte) bool { return bytes.HasPrefix(b, []byte("P\r")) && len(b) > 2 },
+}
 
-// Dev is an Allflex reader on a port.
-type Dev struct{ readers.Base }
+// Dev is an Allflex reader on a port: the generic device reading Protocol.
+type Dev = readers.Dev
 
-var _ reader.Reader = (*Dev)(nil)
+// New reads the reader on p; nil o means Protocol's line and time.Now.
+func New(p port.Port, o *Opts) (*Dev, error) { return readers.Open(p, Protocol, o) }
 
-// New reads Allflex tag lines from p. It sends nothing.
-func New(p port.Port, o *Opts) (*Dev, error) {
-	b, err := readers.Listen(p, o, DefaultOpts, readers.Config{Format: Format, Split: Split, Max: 256, Decode: ReadFrame})
+// EncodeID returns the bytes the reader sends when id is read.
+func EncodeID(id chipid.ID) ([]byte, error) {
+	f, err := FromID(id)
 	if err != nil {
 		return nil, err
 	}
-	return &Dev{Base: b}, nil
+	return Encode(f)
 }
 
 // ToRead turns a tag line into a read; an industrial tag gives ok false.
+// The line goes to chipid whole: its A states an animal tag, which the
+// read keeps (ID.AnimalStated), and the TIRIS style carries the
+// data-block flag.
 func ToRead(f Frame) (r reader.Read, ok bool, err error) {
 	if f.Industrial {
 		return reader.Read{}, false, nil
 	}
-	id, err := readers.ChipText(fmt.Sprintf("%03d%012d", f.Country, f.National))
+	line, err := Line(f)
+	if err != nil {
+		return reader.Read{}, false, err
+	}
+	id, err := readers.ChipText(string(line), chipid.FormDecimal)
 	if err != nil {
 		return reader.Read{}, false, fmt.Errorf("allflex: %w", err)
-	}
-	if f.DataBlock {
-		id.ISO = id.ISO.WithDataBlock(true)
 	}
 	return reader.Read{ID: id, Protocol: reader.ProtocolISO}, true, nil
 }

@@ -52,6 +52,14 @@ func TestManualLines(t *testing.T) {
 				if err != nil || !ok || r.ID.Code != want || r.Protocol != reader.ProtocolISO {
 					t.Errorf("ToRead(%+v) = %+v, %v, %v, want %s", f, r, ok, err, want)
 				}
+				// "LA": A is an animal-coded tag (panel reader manual
+				// p.19); the read keeps the flag.
+				if a, known := r.ID.Animal(); !a || !known {
+					t.Errorf("ToRead(%+v): animal %v, known %v, want true, true", f, a, known)
+				}
+				if db, ok := l.Num("data_block"); ok && r.ID.ISO.DataBlock() != (db == 1) {
+					t.Errorf("ToRead(%+v): data block %v, want %d", f, r.ID.ISO.DataBlock(), db)
+				}
 			}
 			if enc, err := Encode(f); err != nil || !bytes.Equal(enc, raw) {
 				t.Errorf("Encode(%+v) = %q, %v, want %q", f, enc, err, raw)

@@ -2,6 +2,7 @@ package are
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
@@ -70,9 +71,14 @@ func readFrame(b []byte, records bool) (reader.Read, bool, error) {
 	return ToRead(f)
 }
 
-// ToRead turns a frame into a read. Records of non-ISO transponders give
-// ok false.
+// ToRead turns a frame into a read. A 10-hex code line is a Trovan
+// Unique code (the Trovan output); a record says its transponder type:
+// ISO FDX-B or HDX, Trovan, FDX-A (Destron) or EM4102 (64-bit ASK).
+// Records of other types give ok false.
 func ToRead(f Frame) (reader.Read, bool, error) {
+	if f.Short {
+		return short(f.Code, chipid.FormTrovan, reader.ProtocolTrovan)
+	}
 	p := reader.ProtocolISO
 	if f.Record {
 		switch f.Type {
@@ -80,6 +86,12 @@ func ToRead(f Frame) (reader.Read, bool, error) {
 			p = reader.ProtocolFDXB
 		case TypeISOHDX:
 			p = reader.ProtocolHDX
+		case TypeTrovan:
+			return short(f.Code, chipid.FormTrovan, reader.ProtocolTrovan)
+		case TypeDestron:
+			return short(f.Code, chipid.FormFDXA, reader.ProtocolFDXA)
+		case TypeASK64:
+			return short(f.Code, chipid.FormEM4102, reader.ProtocolUnknown)
 		default:
 			return reader.Read{}, false, nil
 		}
@@ -94,10 +106,29 @@ func ToRead(f Frame) (reader.Read, bool, error) {
 	return reader.Read{ID: readers.ChipISO(c), Protocol: p}, true, nil
 }
 
-// FromID returns the code line for an ISO chip.
-func FromID(id chipid.ID) (Frame, error) {
-	if id.Kind != chipid.KindISO {
-		return Frame{}, fmt.Errorf("%w: %s chip %s is not ISO 11784", ErrField, id.Kind, id.Code)
+// short reads a 40-bit code as the kind form names.
+func short(code uint64, form chipid.Form, p reader.Protocol) (reader.Read, bool, error) {
+	if code >= 1<<40 {
+		return reader.Read{}, false, fmt.Errorf("%w: %X is longer than %d hex digits", ErrField, code, TrovanLen)
 	}
-	return Frame{Code: id.ISO.Reversed()}, nil
+	id, err := readers.ChipText(fmt.Sprintf("%010X", code), form)
+	if err != nil {
+		return reader.Read{}, false, fmt.Errorf("are: %w", err)
+	}
+	return reader.Read{ID: id, Protocol: p}, true, nil
+}
+
+// FromID returns the code line for an ISO or a Trovan Unique chip.
+func FromID(id chipid.ID) (Frame, error) {
+	switch id.Kind {
+	case chipid.KindISO:
+		return Frame{Code: id.ISO.Reversed()}, nil
+	case chipid.KindTrovan:
+		v, err := strconv.ParseUint(id.Code, 16, 64)
+		if err != nil {
+			return Frame{}, fmt.Errorf("%w: %q", ErrField, id.Code)
+		}
+		return Frame{Code: v, Short: true}, nil
+	}
+	return Frame{}, fmt.Errorf("%w: %s chip %s is neither ISO 11784 nor Trovan", ErrField, id.Kind, id.Code)
 }

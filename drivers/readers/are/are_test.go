@@ -121,3 +121,53 @@ func Example() {
 	fmt.Println(r.ID)
 	// Output: 969 123456789012
 }
+
+// The MULTITAG Z line, a Trovan output line and records of the 40-bit
+// transponder types: each read in the kind the reader says, never a
+// bare 10-hex code called FECAVA.
+func TestKinds(t *testing.T) {
+	t.Parallel()
+	rec := func(typ byte, code string) string {
+		return "\x02K0101010001339" + code + string(typ) + "______________0000\x03"
+	}
+	tests := []struct {
+		in, kind, code string
+		p              reader.Protocol
+	}{
+		{"Z2858997D3A4F0000\r\n", "iso11784", "969123456789012", reader.ProtocolISO},
+		{"0012345678\r\n", "trovan", "0012345678", reader.ProtocolTrovan},
+		{rec(TypeTrovan, "0000000012345678"), "trovan", "0012345678", reader.ProtocolTrovan},
+		{rec(TypeDestron, "0000000000013531"), "fecava", "0000013531", reader.ProtocolFDXA},
+		{rec(TypeASK64, "00000006001259E3"), "em4102", "06001259E3", reader.ProtocolUnknown},
+	}
+	var in []byte
+	for _, tt := range tests {
+		in = append(in, "\x13"+tt.in...)
+	}
+	pb := &porttest.Playback{Ops: []porttest.IO{{R: in}}}
+	d, err := New(pb, &Opts{Records: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		r, err := d.Next(context.Background())
+		if err != nil {
+			t.Fatalf("Next() = %v; %v", err, d.Stats())
+		}
+		if string(r.ID.Kind) != tt.kind || r.ID.Code != tt.code || r.Protocol != tt.p {
+			t.Errorf("%q: %s %s %s, want %s %s %s", tt.in, r.ID.Kind, r.ID.Code, r.Protocol, tt.kind, tt.code, tt.p)
+		}
+	}
+	// A Trovan line over 39 bits is a bad frame, and a damaged 16-hex
+	// line is no short code.
+	for _, bad := range []string{"8012345678\r\n", "858997D3A4F0000\r\n"} {
+		if r, ok, err := ReadFrame([]byte(bad)); ok || err == nil && bad[0] == '8' {
+			t.Errorf("ReadFrame(%q) = %+v, %v, %v", bad, r, ok, err)
+		}
+	}
+	sc := readers.NewScanner(Split, 0)
+	sc.Write([]byte("858997D3A4F0000\r\n"))
+	if f := sc.Frame(); f != nil {
+		t.Errorf("Split(15 hex) = %q, want no frame", f)
+	}
+}

@@ -28,13 +28,27 @@ const (
 const (
 	TypeUnknown = '0'
 	TypeISOFDX  = '1'
+	TypeASK64   = '2' // 64-bit ASK: EM4102 / EM4100
+	TypeTrovan  = '3'
+	TypeDestron = '5' // FDX-A / FECAVA
 	TypeISOHDX  = '6'
 )
 
+// TrovanLen is the length in hex digits of a Trovan Unique, FDX-A or
+// EM4102 code (40 bits).
+const TrovanLen = 10
+
+// Multitag is the first character of a MULTITAG output line, before
+// the 16-hex code in air order.
+const Multitag = 'Z' // MULTITAG line prefix
+
 // Frame is a code line, or a stored record when Record is set.
 type Frame struct {
-	// Code is the 64-bit code in air order, as printed.
+	// Code is the 64-bit code in air order, as printed; for a 10-hex
+	// code line (Trovan output) the 40-bit code.
 	Code uint64
+	// Short is set for a 10-hex code line, Z for a MULTITAG line.
+	Short, Z bool
 
 	Record    bool
 	Attribute byte   // '#' or 'A'..'Z'
@@ -49,6 +63,14 @@ type Frame struct {
 // LF, or an STX … ETX record.
 func Encode(f Frame) ([]byte, error) {
 	if !f.Record {
+		switch {
+		case f.Short && (f.Z || f.Code >= 1<<40):
+			return nil, fmt.Errorf("%w: %+v", ErrField, f)
+		case f.Short:
+			return fmt.Appendf(nil, "%010X\r\n", f.Code), nil
+		case f.Z:
+			return fmt.Appendf(nil, "%c%016X\r\n", Multitag, f.Code), nil
+		}
 		return fmt.Appendf(nil, "%016X\r\n", f.Code), nil
 	}
 	if f.Length < 1 || f.Length > 16 || len(f.Stamp) != 12 || !readers.Digits(f.Stamp) || len(f.Text) != 14 ||
@@ -69,11 +91,20 @@ func Decode(b []byte) (Frame, error) {
 		return decodeRecord(b)
 	}
 	s := readers.TrimEOL(b)
-	if len(s) != CodeLen || !readers.HexDigits(s) {
+	var f Frame
+	if len(s) == CodeLen+1 && s[0] == Multitag {
+		f.Z, s = true, s[1:]
+	}
+	if len(s) == TrovanLen && !f.Z {
+		f.Short = true
+	} else if len(s) != CodeLen {
 		return Frame{}, fmt.Errorf("%w: %q", ErrFraming, s)
 	}
-	v, _ := strconv.ParseUint(string(s), 16, 64)
-	return Frame{Code: v}, nil
+	if !readers.HexDigits(s) {
+		return Frame{}, fmt.Errorf("%w: %q", ErrFraming, s)
+	}
+	f.Code, _ = strconv.ParseUint(string(s), 16, 64)
+	return f, nil
 }
 
 func decodeRecord(b []byte) (Frame, error) {
@@ -96,13 +127,21 @@ func decodeRecord(b []byte) (Frame, error) {
 	return f, nil
 }
 
-// match finds a 16-hex code at the end of a line.
+// match finds a code at the end of a line: Z and 16 hex digits, 16 hex
+// digits, or 10 hex digits after a character that is no hex digit (or
+// at the start of the line), so that a damaged 16-hex line is never
+// read as a short code.
 func match(line []byte) (int, error) {
-	start := len(line) - CodeLen
-	if start < 0 || !readers.HexDigits(line[start:]) {
-		return -1, nil
+	n := len(line)
+	switch {
+	case n >= CodeLen+1 && line[n-CodeLen-1] == Multitag && readers.HexDigits(line[n-CodeLen:]):
+		return n - CodeLen - 1, nil
+	case n >= CodeLen && readers.HexDigits(line[n-CodeLen:]):
+		return n - CodeLen, nil
+	case n >= TrovanLen && readers.HexDigits(line[n-TrovanLen:]) && (n == TrovanLen || !readers.HexDigits(line[n-TrovanLen-1:n-TrovanLen])):
+		return n - TrovanLen, nil
 	}
-	return start, nil
+	return -1, nil
 }
 
 // Split cuts code lines and records out of a byte stream (a

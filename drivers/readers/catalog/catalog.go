@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -12,7 +11,11 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/readers"
 	"github.com/chipdesk/chipdesk/drivers/readers/allflex"
 	"github.com/chipdesk/chipdesk/drivers/readers/are"
+	"github.com/chipdesk/chipdesk/drivers/readers/avid"
+	"github.com/chipdesk/chipdesk/drivers/readers/binframe"
+	"github.com/chipdesk/chipdesk/drivers/readers/datamars"
 	"github.com/chipdesk/chipdesk/drivers/readers/iso24631"
+	"github.com/chipdesk/chipdesk/drivers/readers/linefmt"
 	"github.com/chipdesk/chipdesk/drivers/readers/rfidrw"
 	"github.com/chipdesk/chipdesk/drivers/readers/rt100"
 	"github.com/chipdesk/chipdesk/drivers/readers/wl134"
@@ -40,45 +43,27 @@ type Protocol struct {
 	// after it are this reader's answer.
 	Query   []byte
 	Answers func(reply []byte) bool
-	// New opens the driver on p with the protocol's default mode; now
-	// stamps reads (nil: time.Now).
+	// New starts the driver on p, a port already opened in its final
+	// mode (the driver sets no line); now stamps reads (nil: time.Now).
 	New func(p port.Port, now func() time.Time) (Reader, error)
+}
+
+// fromProtocol lists a protocol value read by the one generic device.
+func fromProtocol(rp readers.Protocol) Protocol {
+	return Protocol{
+		Name: rp.Name, Summary: rp.Summary, Mode: rp.Mode, Split: rp.Split, Decode: rp.Decode,
+		Encode: rp.Encode, Query: rp.Query, Answers: rp.Answers,
+		New: func(p port.Port, now func() time.Time) (Reader, error) {
+			return readers.Open(p, rp, &readers.Opts{Now: now})
+		},
+	}
 }
 
 // Protocols returns every protocol, in a stable order.
 func Protocols() []Protocol {
 	return []Protocol{
-		{
-			Name: wl134.Format, Summary: "WL-134 / CZSTAR-R134 134.2 kHz modules, 30-byte binary frames, 9600 8N2",
-			Mode: wl134.Mode, Split: wl134.Split, Decode: wl134.ReadFrame,
-			Encode: func(id chipid.ID) ([]byte, error) {
-				f, err := wl134.FromID(id, false)
-				if err != nil {
-					return nil, err
-				}
-				return wl134.Encode(f)
-			},
-			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return wl134.New(p, &wl134.Opts{Mode: wl134.Mode, Now: now})
-			},
-		},
-		{
-			Name: allflex.Format, Summary: "Allflex legacy ASCII protocol, LA lines, 9600 8N1, echo",
-			Mode: allflex.Mode, Split: allflex.Split, Decode: allflex.ReadFrame,
-			Encode: func(id chipid.ID) ([]byte, error) {
-				f, err := allflex.FromID(id)
-				if err != nil {
-					return nil, err
-				}
-				return allflex.Encode(f)
-			},
-			// The readers echo every character; P prints the settings.
-			Query:   []byte("P\r"),
-			Answers: func(b []byte) bool { return bytes.HasPrefix(b, []byte("P\r")) && len(b) > 2 },
-			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return allflex.New(p, &allflex.Opts{Mode: allflex.Mode, Now: now})
-			},
-		},
+		fromProtocol(wl134.Protocol),
+		fromProtocol(allflex.Protocol),
 		{
 			Name: rfidrw.Format, Summary: "Priority 1 Design RFIDRW-E, CCC_NNNNNNNNNNNN lines and commands, 9600 8N1",
 			Mode: rfidrw.Mode, Split: rfidrw.Split, Decode: rfidrw.ReadFrame,
@@ -101,17 +86,10 @@ func Protocols() []Protocol {
 				return false
 			},
 			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return rfidrw.New(p, &rfidrw.Opts{Mode: rfidrw.Mode, Now: now, Timeout: time.Second})
+				return rfidrw.New(p, &rfidrw.Opts{Now: now, Timeout: time.Second})
 			},
 		},
-		{
-			Name: rt100.Format, Summary: "PetScan RT100 V8, U frames with CRC, 9600 8N1",
-			Mode: rt100.Mode, Split: rt100.Split, Decode: rt100.ReadFrame,
-			Encode: func(id chipid.ID) ([]byte, error) { return rt100.Encode(rt100.FromID(id)) },
-			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return rt100.New(p, &rt100.Opts{Mode: rt100.Mode, Now: now})
-			},
-		},
+		fromProtocol(rt100.Protocol),
 		{
 			Name: are.Format, Summary: "AEG / Trovan ARE, 16-hex codes in air order, 9600 8N1",
 			Mode: are.Mode, Split: are.Split, Decode: are.ReadFrame,
@@ -123,24 +101,32 @@ func Protocols() []Protocol {
 				return are.Encode(f)
 			},
 			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return are.New(p, &are.Opts{Mode: are.Mode, Now: now})
+				return are.New(p, &are.Opts{Now: now})
 			},
 		},
-		{
-			Name: iso24631.Format, Summary: "ISO 24631-6 standard output, STX lines, 9600 8N1",
-			Mode: iso24631.Mode, Split: iso24631.Split, Decode: iso24631.ReadFrame,
-			Encode: func(id chipid.ID) ([]byte, error) {
-				f, err := iso24631.FromID(id)
-				if err != nil {
-					return nil, err
-				}
-				return iso24631.Encode(f)
-			},
-			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return iso24631.New(p, &iso24631.Opts{Mode: iso24631.Mode, Now: now})
-			},
-		},
+		fromProtocol(iso24631.Protocol),
+		fromProtocol(avid.Protocol),
+		fromProtocol(datamars.Protocol(nil)),
+		fromProtocol(binframe.AIR200.Protocol()),
+		fromProtocol(binframe.AABB.Protocol()),
 	}
+}
+
+// LinefmtName is the kind of a configured line reader: not in
+// Protocols, since it needs a pattern; see Linefmt.
+const LinefmtName = "linefmt"
+
+// Linefmt returns the protocol of a configured line format (package
+// linefmt); a spec without a name is named "linefmt".
+func Linefmt(s linefmt.Spec) (Protocol, error) {
+	if s.Name == "" {
+		s.Name = LinefmtName
+	}
+	f, err := linefmt.Compile(s)
+	if err != nil {
+		return Protocol{}, err
+	}
+	return fromProtocol(f.Protocol()), nil
 }
 
 // Names returns the protocol names.
@@ -159,7 +145,10 @@ func Lookup(name string) (Protocol, error) {
 			return p, nil
 		}
 	}
-	return Protocol{}, fmt.Errorf("catalog: unknown protocol %q (want one of %s)", name, strings.Join(Names(), ", "))
+	if name == LinefmtName {
+		return Protocol{}, fmt.Errorf("catalog: protocol %s needs a pattern (see Linefmt)", name)
+	}
+	return Protocol{}, fmt.Errorf("catalog: unknown protocol %q (want one of %s or %s)", name, strings.Join(Names(), ", "), LinefmtName)
 }
 
 // Opener returns a function that opens the serial port at path with the
@@ -168,6 +157,7 @@ func Lookup(name string) (Protocol, error) {
 // reader. now stamps reads (nil: time.Now).
 func (p Protocol) Opener(path string, now func() time.Time) func(ctx context.Context) (reader.Reader, error) {
 	return func(ctx context.Context) (reader.Reader, error) {
+		// Opened once, in the protocol's line; the driver sets none.
 		sp, err := serialport.Open(path, &serialport.Opts{Mode: p.Mode})
 		if err != nil {
 			return nil, err

@@ -19,7 +19,7 @@ func Example() {
 	r, ok, err := p.Decode(b[:n])
 	fmt.Println(r.ID, ok, err)
 	// Output:
-	// [wl134 allflex rfidrw rt100 are iso24631]
+	// [wl134 allflex rfidrw rt100 are iso24631 avid datamars agrident aabb]
 	// "LA 982 000001088420\r\n"
 	// 982 000001088420 true <nil>
 }

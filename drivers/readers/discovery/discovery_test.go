@@ -80,7 +80,7 @@ func TestProbeAllflex(t *testing.T) {
 }
 
 // A push-only reader is recognised by a frame it sends while listened
-// to, at its own framing (WL-134: 8N2).
+// to, at its own framing (WL-134: 8N1).
 func TestProbePassiveRead(t *testing.T) {
 	t.Parallel()
 	host, dev := porttest.Pipe("wl134")
@@ -90,8 +90,8 @@ func TestProbePassiveRead(t *testing.T) {
 	if err != nil || r.Protocol != "wl134" || r.Evidence != "read" || r.Read.ID.Code != "999000000001008" {
 		t.Fatalf("Probe() = %+v, %v", r, err)
 	}
-	if modes := host.Modes(); len(modes) == 0 || modes[0].StopBits != 2 {
-		t.Errorf("modes set = %+v, want 8N2 first", modes)
+	if modes := host.Modes(); len(modes) == 0 || modes[0] != wl134.Mode {
+		t.Errorf("modes set = %+v, want %v first", modes, wl134.Mode)
 	}
 }
 
@@ -116,8 +116,8 @@ func TestProbeSilent(t *testing.T) {
 		if !passive && !bytes.Contains(got.Bytes(), []byte("VER\r")) {
 			t.Errorf("probe sent %q, want the queries", got.Bytes())
 		}
-		if bauds := host.Modes(); len(bauds) != 4 {
-			t.Errorf("Passive=%v: %d modes tried, want 4 (8N2 and 8N1 at 9600 and 19200)", passive, len(bauds))
+		if bauds := host.Modes(); len(bauds) != 2 {
+			t.Errorf("Passive=%v: %d modes tried, want 2 (8N1 at 9600 and 19200)", passive, len(bauds))
 		}
 	}
 }
@@ -126,9 +126,7 @@ func TestModes(t *testing.T) {
 	t.Parallel()
 	m := modes(catalog.Protocols(), []int{9600, 115200})
 	want := []port.Mode{
-		{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 2},
 		{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 1},
-		{Baud: 115200, DataBits: 8, Parity: port.ParityNone, StopBits: 2},
 		{Baud: 115200, DataBits: 8, Parity: port.ParityNone, StopBits: 1},
 	}
 	if len(m) != len(want) {
@@ -155,8 +153,8 @@ func TestPorts(t *testing.T) {
 }
 
 // The listening windows are timed by Opts.Now: a clock that jumps an
-// hour at each call ends every window at its first check, so each of
-// the two modes (8N2 and 8N1) reads the clock twice.
+// hour at each call ends every window at its first check, so the one
+// mode every protocol shares (9600 8N1) reads the clock twice.
 func TestProbeClock(t *testing.T) {
 	t.Parallel()
 	host, dev := porttest.Pipe("silent")
@@ -172,7 +170,7 @@ func TestProbeClock(t *testing.T) {
 	if !errors.Is(err, ErrNoReader) {
 		t.Fatalf("Probe() = %v, want ErrNoReader", err)
 	}
-	if calls != 4 {
-		t.Errorf("Probe read Opts.Now %d times, want 4 (start and end of two windows)", calls)
+	if calls != 2 {
+		t.Errorf("Probe read Opts.Now %d times, want 2 (start and end of one window)", calls)
 	}
 }

@@ -46,15 +46,17 @@ type Opts struct {
 	Gap time.Duration
 	// MaxLine drops a line longer than this many characters.
 	MaxLine int
-	// Chip tunes chipid.Parse.
-	Chip *chipid.Opts
+	// Form is the form the scanner types chip numbers in; it decides a
+	// text that reads as more than one chip, so a scan is never
+	// ambiguous. DefaultOpts types decimal, as pet scanners ship.
+	Form chipid.Form
 	// Now stamps reads; nil means time.Now.
 	Now func() time.Time
 }
 
 // DefaultOpts reads US-layout scanners ending lines with Enter, dropping
 // partial lines older than half a second.
-var DefaultOpts = Opts{Layout: "us", Gap: 500 * time.Millisecond, MaxLine: 80}
+var DefaultOpts = Opts{Layout: "us", Gap: 500 * time.Millisecond, MaxLine: 80, Form: chipid.FormDecimal}
 
 // Dev reads chip numbers typed by a keyboard-wedge scanner, from its
 // boot keyboard reports.
@@ -249,7 +251,7 @@ func (d *Dev) Next(ctx context.Context) (reader.Read, error) {
 }
 
 func (d *Dev) read(line string, at time.Time) (reader.Read, error) {
-	id, err := chipid.Parse(line, d.o.Chip)
+	id, err := chipid.Parse(line, &chipid.Opts{Form: d.o.Form})
 	if err != nil {
 		return reader.Read{}, &LineError{Line: line, Err: err}
 	}

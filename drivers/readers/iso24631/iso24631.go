@@ -18,26 +18,30 @@ var Mode = port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits:
 // Opts configures New: the port's line and the clock that stamps reads.
 type Opts = readers.Opts
 
-// DefaultOpts is used when New is given nil Opts.
-var DefaultOpts = Opts{Mode: Mode}
+// Protocol is the protocol as a value, read by the generic readers.Dev.
+var Protocol = readers.Protocol{
+	Name: Format, Summary: "ISO 24631-6 standard output, STX lines, 9600 8N1",
+	Mode: Mode, Split: Split, Max: 256, Decode: ReadFrame, Encode: EncodeID,
+}
 
-// Dev is an ISO 24631-6 reader on a port.
-type Dev struct{ readers.Base }
+// Dev is an ISO 24631-6 reader on a port: the generic device reading Protocol.
+type Dev = readers.Dev
 
-var _ reader.Reader = (*Dev)(nil)
+// New reads the reader on p; nil o means Protocol's line and time.Now.
+func New(p port.Port, o *Opts) (*Dev, error) { return readers.Open(p, Protocol, o) }
 
-// New reads ISO 24631-6 lines from p. It sends nothing.
-func New(p port.Port, o *Opts) (*Dev, error) {
-	b, err := readers.Listen(p, o, DefaultOpts, readers.Config{Format: Format, Split: Split, Max: 256, Decode: ReadFrame})
+// EncodeID returns the bytes the reader sends when id is read.
+func EncodeID(id chipid.ID) ([]byte, error) {
+	f, err := FromID(id)
 	if err != nil {
 		return nil, err
 	}
-	return &Dev{Base: b}, nil
+	return Encode(f)
 }
 
 // ToRead turns a line into a read.
 func ToRead(f Frame) (reader.Read, error) {
-	id, err := readers.ChipText(fmt.Sprintf("%03d%012d", f.Country, f.National))
+	id, err := readers.ChipText(fmt.Sprintf("%03d%012d", f.Country, f.National), chipid.FormDecimal)
 	if err != nil {
 		return reader.Read{}, fmt.Errorf("iso24631: %w", err)
 	}

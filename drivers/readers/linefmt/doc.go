@@ -9,7 +9,8 @@
 //
 //   - code: the chip number as the reader prints it, read by package
 //     chipid (15 digits with or without separators, AVID, FECAVA,
-//     Trovan forms);
+//     Trovan forms), in the form Spec.Form declares so that a read is
+//     never ambiguous;
 //   - country and national: the ISO 11784 parts as decimal numbers,
 //     used when there is no code field;
 //   - rev: the 64-bit code as 16 hex digits in air order (bit-reversed),

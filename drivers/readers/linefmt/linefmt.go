@@ -11,6 +11,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/readers"
 	"github.com/chipdesk/chipdesk/reader"
+	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/reader/iso11784"
 )
 
@@ -34,6 +35,10 @@ type Spec struct {
 	Framing string `toml:"framing" json:"framing,omitempty"`
 	// MaxLine is the longest line; 0 means 256.
 	MaxLine int `toml:"max_line" json:"max_line,omitempty"`
+	// Form is how the reader writes the code group (chipid.Form names:
+	// "decimal", "hex64", "hex64-air", "fdxa", "trovan", "em4102");
+	// "" reads any form and skips a line that is ambiguous.
+	Form string `toml:"form" json:"form,omitempty"`
 }
 
 // Errors.
@@ -48,6 +53,7 @@ type Format struct {
 	re                                        *regexp.Regexp
 	code, country, national, rev, protocolIdx int
 	mode                                      port.Mode
+	form                                      chipid.Form
 	max                                       int
 	anchored                                  bool
 }
@@ -104,6 +110,9 @@ func Compile(s Spec) (*Format, error) {
 		return nil, err
 	}
 	f.mode.Baud = s.Baud
+	if f.form, err = chipid.ParseForm(s.Form); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSpec, err)
+	}
 	return f, nil
 }
 
@@ -163,7 +172,7 @@ func (f *Format) Decode(line []byte) (reader.Read, error) {
 	}
 	switch {
 	case get(f.code) != "":
-		id, err := readers.ChipText(get(f.code))
+		id, err := readers.ChipText(get(f.code), f.form)
 		if err != nil {
 			return reader.Read{}, fmt.Errorf("linefmt: %s: %w", f.spec.Name, err)
 		}
@@ -193,6 +202,19 @@ func (f *Format) Decode(line []byte) (reader.Read, error) {
 		return reader.Read{}, fmt.Errorf("%w: %s: no chip field matched in %q", ErrMatch, f.spec.Name, b)
 	}
 	return r, nil
+}
+
+// Protocol returns the format as a readers.Protocol, read by the generic
+// readers.Dev; the reads' Format is the spec's name.
+func (f *Format) Protocol() readers.Protocol {
+	return readers.Protocol{
+		Name: f.spec.Name, Summary: "configured line format: " + f.spec.Pattern, Mode: f.mode,
+		Split: f.Split, Max: f.max + 2,
+		Decode: func(b []byte) (reader.Read, bool, error) {
+			r, err := f.Decode(b)
+			return r, err == nil, err
+		},
+	}
 }
 
 // Opts configures New.

@@ -239,7 +239,7 @@ func ToRead(f Frame) (reader.Read, error) {
 		id = readers.ChipISO(c)
 	} else {
 		var err error
-		id, err = readers.ChipText(fmt.Sprintf("%03d%012d", f.Country, f.National))
+		id, err = readers.ChipText(fmt.Sprintf("%03d%012d", f.Country, f.National), chipid.FormDecimal)
 		if err != nil {
 			return reader.Read{}, fmt.Errorf("rfidrw: %w", err)
 		}

@@ -18,21 +18,21 @@ var Mode = port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits:
 // Opts configures New: the port's line and the clock that stamps reads.
 type Opts = readers.Opts
 
-// DefaultOpts is used when New is given nil Opts.
-var DefaultOpts = Opts{Mode: Mode}
+// Protocol is the protocol as a value, read by the generic readers.Dev.
+var Protocol = readers.Protocol{
+	Name: Format, Summary: "PetScan RT100 V8, U frames with CRC, 9600 8N1",
+	Mode: Mode, Split: Split, Max: 256, Decode: ReadFrame, Encode: EncodeID,
+}
 
-// Dev is a PetScan RT100 on a port.
-type Dev struct{ readers.Base }
+// Dev is a PetScan RT100 on a port: the generic device reading Protocol.
+type Dev = readers.Dev
 
-var _ reader.Reader = (*Dev)(nil)
+// New reads the reader on p; nil o means Protocol's line and time.Now.
+func New(p port.Port, o *Opts) (*Dev, error) { return readers.Open(p, Protocol, o) }
 
-// New reads RT100 frames from p. The scanner only sends.
-func New(p port.Port, o *Opts) (*Dev, error) {
-	b, err := readers.Listen(p, o, DefaultOpts, readers.Config{Format: Format, Split: Split, Max: 256, Decode: ReadFrame})
-	if err != nil {
-		return nil, err
-	}
-	return &Dev{Base: b}, nil
+// EncodeID returns the bytes the reader sends when id is read.
+func EncodeID(id chipid.ID) ([]byte, error) {
+	return Encode(FromID(id))
 }
 
 // protocols maps chip types to air protocols.
@@ -54,12 +54,26 @@ func protocol(t string) reader.Protocol {
 	return reader.ProtocolUnknown
 }
 
+// form is how the scanner writes the identifier of a chip type: the
+// type names the kind, so a 10-hex identifier is never guessed.
+func form(t string) chipid.Form {
+	switch t {
+	case TypeFDXA:
+		return chipid.FormFDXA
+	case TypeTrovan:
+		return chipid.FormTrovan
+	case TypeFDXB, TypeHDX, TypeISO:
+		return chipid.FormDecimal
+	}
+	return chipid.FormAuto
+}
+
 // ToRead turns a frame into a read; a memory record gives ok false.
 func ToRead(f Frame) (reader.Read, bool, error) {
 	if f.Record {
 		return reader.Read{}, false, nil
 	}
-	id, err := readers.ChipText(f.ID)
+	id, err := readers.ChipText(f.ID, form(f.Type))
 	if err != nil {
 		return reader.Read{}, false, fmt.Errorf("rt100: %w", err)
 	}

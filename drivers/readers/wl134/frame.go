@@ -10,11 +10,12 @@ import (
 // Size is the length of a frame in bytes.
 const Size = 30
 
-// Frame bytes.
+// Frame bytes. The end byte is always 0x03: the CZSTAR-R134 frame table
+// and Rfid134's parser know no other (an 0x07 "HDX" end byte that an
+// earlier version accepted is refused).
 const (
-	STX     = 0x02
-	EndFDXB = 0x03
-	EndHDX  = 0x07
+	STX = 0x02
+	ETX = 0x03
 )
 
 // Errors of Decode.
@@ -33,7 +34,6 @@ type Frame struct {
 	Animal    bool   // ISO 11784 animal flag
 	Reserved  uint16 // 4 reserved hex digits
 	Ext       uint32 // 6 reserved hex digits, probably the extension block
-	HDX       bool   // end byte 0x07: an HDX chip, else FDX-B
 }
 
 // Field limits: ISO 11784 gives 38 bits to the national ID and 10 to
@@ -58,10 +58,7 @@ func Encode(f Frame) ([]byte, error) {
 	putHexLSB(b[21:27], uint64(f.Ext))
 	b[27] = checksum(b)
 	b[28] = ^b[27]
-	b[29] = EndFDXB
-	if f.HDX {
-		b[29] = EndHDX
-	}
+	b[29] = ETX
 	return b, nil
 }
 
@@ -84,7 +81,6 @@ func Decode(b []byte) (Frame, error) {
 		Animal:    b[16] == '1',
 		Reserved:  uint16(hexLSB(b[17:21])),
 		Ext:       uint32(hexLSB(b[21:27])),
-		HDX:       b[29] == EndHDX,
 	}
 	if f.National > MaxNational || hexLSB(b[11:15]) > MaxCountry {
 		return Frame{}, fmt.Errorf("%w: national %d or country %d out of ISO 11784 range", ErrField, hexLSB(b[1:11]), hexLSB(b[11:15]))
@@ -95,7 +91,7 @@ func Decode(b []byte) (Frame, error) {
 // shape checks everything but the checksum, so that Split can tell
 // noise (garbage) from a damaged frame.
 func shape(b []byte) error {
-	if b[0] != STX || (b[29] != EndFDXB && b[29] != EndHDX) {
+	if b[0] != STX || b[29] != ETX {
 		return fmt.Errorf("%w: %02X…%02X", ErrFraming, b[0], b[29])
 	}
 	for i := 1; i < 27; i++ {

@@ -13,29 +13,35 @@ import (
 // Format is the value of reader.Read.Format for this protocol.
 const Format = "wl134"
 
-// Mode is the module's line: 9600 baud, 8 data bits, no parity, 2 stop
-// bits (WL-134A sheet).
-var Mode = port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 2}
+// Mode is the line the port is opened with: 9600 baud, 8 data bits, no
+// parity, 1 stop bit. The module sends 9600 8N1 per the vendor sheet as
+// the issue tracker quotes it (the CZSTAR-R134 table and Rfid134 say 2
+// stop bits); a receiver set to one stop bit reads either, since a
+// second stop bit is only a longer idle line.
+var Mode = port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 1}
 
 // Opts configures New: the port's line and the clock that stamps reads.
 type Opts = readers.Opts
 
-// DefaultOpts is used when New is given nil Opts.
-var DefaultOpts = Opts{Mode: Mode}
+// Protocol is the protocol as a value, read by the generic readers.Dev.
+var Protocol = readers.Protocol{
+	Name: Format, Summary: "WL-134 / CZSTAR-R134 134.2 kHz modules, 30-byte binary frames, 9600 8N1",
+	Mode: Mode, Split: Split, Max: 4 * Size, Decode: ReadFrame, Encode: EncodeID,
+}
 
-// Dev is a WL-134 module on a port.
-type Dev struct{ readers.Base }
+// Dev is a WL-134 module on a port: the generic device reading Protocol.
+type Dev = readers.Dev
 
-var _ reader.Reader = (*Dev)(nil)
+// New reads the reader on p; nil o means Protocol's line and time.Now.
+func New(p port.Port, o *Opts) (*Dev, error) { return readers.Open(p, Protocol, o) }
 
-// New reads WL-134 frames from p. The module only sends, so New sends
-// nothing.
-func New(p port.Port, o *Opts) (*Dev, error) {
-	b, err := readers.Listen(p, o, DefaultOpts, readers.Config{Format: Format, Split: Split, Max: 4 * Size, Decode: ReadFrame})
+// EncodeID returns the bytes the reader sends when id is read.
+func EncodeID(id chipid.ID) ([]byte, error) {
+	f, err := FromID(id)
 	if err != nil {
 		return nil, err
 	}
-	return &Dev{Base: b}, nil
+	return Encode(f)
 }
 
 // ToRead turns a frame into a read (without Raw, At and Source).
@@ -45,10 +51,8 @@ func ToRead(f Frame) (reader.Read, error) {
 		return reader.Read{}, fmt.Errorf("wl134: %w", err)
 	}
 	c = c.WithDataBlock(f.DataBlock)
-	r := reader.Read{ID: readers.ChipISO(c), Protocol: reader.ProtocolFDXB}
-	if f.HDX {
-		r.Protocol = reader.ProtocolHDX
-	}
+	// The module reads FDX-B and HDX chips and prints both alike.
+	r := reader.Read{ID: readers.ChipISO(c), Protocol: reader.ProtocolISO}
 	if f.DataBlock {
 		r.Ext, r.HasExt = f.Ext, true
 	}
@@ -65,9 +69,8 @@ func ReadFrame(b []byte) (reader.Read, bool, error) {
 	return r, err == nil, err
 }
 
-// FromID returns the frame a module sends for id, an ISO 11784 chip;
-// hdx picks the end byte.
-func FromID(id chipid.ID, hdx bool) (Frame, error) {
+// FromID returns the frame a module sends for id, an ISO 11784 chip.
+func FromID(id chipid.ID) (Frame, error) {
 	if id.Kind != chipid.KindISO {
 		return Frame{}, fmt.Errorf("%w: %s chip %s is not ISO 11784", ErrField, id.Kind, id.Code)
 	}
@@ -77,6 +80,5 @@ func FromID(id chipid.ID, hdx bool) (Frame, error) {
 		Country:   c.Country(),
 		DataBlock: c.DataBlock(),
 		Animal:    c.Animal(),
-		HDX:       hdx,
 	}, nil
 }

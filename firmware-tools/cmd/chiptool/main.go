@@ -11,6 +11,7 @@ func commands() []cmdline.Command {
 		{Name: "sim", Summary: "simulate a microchip reader on a pseudo-terminal", Run: runSim},
 		{Name: "ports", Summary: "list serial ports with their USB ids and adapters", Run: runPorts},
 		{Name: "probe", Summary: "tell which reader protocol answers on a serial port", Run: runProbe},
+		{Name: "identify", Summary: "say which reader family and line settings a scanner on a port has", Run: runIdentify},
 		{Name: "tail", Summary: "print the chip reads of a reader as JSON lines", Run: runTail},
 		{Name: "config", Summary: "show and change reader settings (firmware: vendor tool)", Run: runConfig},
 	}

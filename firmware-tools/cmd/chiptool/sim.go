@@ -10,8 +10,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 )
 
 const simUsage = `usage: chiptool sim --protocol P --link PATH [--rate PER_SECOND] [--noise FRACTION] [--linger DURATION] [FILE]

@@ -12,12 +12,14 @@ import (
 
 	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
 	"github.com/chipdesk/chipdesk/drivers/readers/discovery"
+	"github.com/chipdesk/chipdesk/drivers/readers/linefmt"
 	"github.com/chipdesk/chipdesk/drivers/readers/runner"
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
 const tailUsage = `usage: chiptool tail PORT --protocol P [--baud N] [--count N] [--timeout DURATION] [--debounce DURATION]
+       chiptool tail PORT --protocol linefmt --pattern REGEXP [--form FORM] [--framing 8N1] [--baud N] ...
 
 Reads chips from the reader on PORT and prints one JSON object per read:
 protocol (the reader format), air (FDX-B, HDX, ... when the reader tells),
@@ -26,7 +28,12 @@ raw (hex of the frame bytes) and at (RFC 3339 receive time). It stops
 after --count reads (0: no limit) or at --timeout (0: none), and reopens
 the port when the reader is unplugged and comes back.
 
-P is one of ` + "wl134, allflex, rfidrw, rt100, are, iso24631" + ` or auto (probe first).`
+P is one of ` + "wl134, allflex, rfidrw, rt100, are, iso24631, avid, datamars, agrident, aabb" + `,
+auto (probe first) or linefmt: a configured line reader, to try a pattern
+on a live port before putting it in the configuration. Its --pattern is a
+Go regular expression with a group named code (or country and national,
+or rev); --form is the chipid form of the code (decimal, hex64, ...) and
+--framing the line's framing (baud 9600 unless --baud).`
 
 // readJSON is what tail prints for a read.
 type readJSON struct {
@@ -68,6 +75,9 @@ func runTail(ctx context.Context, e *cmdline.Env, args []string) error {
 	count := fs.Int("count", 0, "stop after this many reads (0: no limit)")
 	timeout := fs.Duration("timeout", 0, "stop after this long (0: never)")
 	debounce := fs.Duration("debounce", 0, "drop repeats of a chip within this window (0: keep every read)")
+	pattern := fs.String("pattern", "", "linefmt: the line's regular expression")
+	form := fs.String("form", "", "linefmt: the form of the code group")
+	framing := fs.String("framing", "", "linefmt: the line's framing (8N1)")
 	pos, ok, err := cmdline.ParseCommand(e, fs, args, tailUsage)
 	if !ok {
 		return err
@@ -115,7 +125,17 @@ func runTail(ctx context.Context, e *cmdline.Env, args []string) error {
 			printed++
 		}
 	} else {
-		p, err = catalog.Lookup(*proto)
+		if *proto == catalog.LinefmtName {
+			p, err = catalog.Linefmt(linefmt.Spec{Pattern: *pattern, Form: *form, Framing: *framing})
+			if p.Mode.Baud == 0 {
+				p.Mode.Baud = 9600
+			}
+		} else {
+			p, err = catalog.Lookup(*proto)
+			if err == nil && (*pattern != "" || *form != "" || *framing != "") {
+				err = fmt.Errorf("--pattern, --form and --framing are for --protocol linefmt")
+			}
+		}
 		if err != nil {
 			return cmdline.UsageError("%v", err)
 		}

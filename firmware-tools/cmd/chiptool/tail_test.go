@@ -6,11 +6,13 @@ import (
 	"context"
 	"encoding/hex"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/readers/wl134"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 )
 
 func startSim(t *testing.T, proto string, o *readersim.Opts) *readersim.Sim {
@@ -47,7 +49,7 @@ func TestTail(t *testing.T) {
 	}
 	frame, _ := wl134.Encode(wl134.Frame{Country: 982, National: 123456789, Animal: true})
 	want := map[string]any{
-		"protocol": "wl134", "air": "FDX-B", "kind": "iso11784", "code": "982000123456789", "animal": true,
+		"protocol": "wl134", "air": "ISO", "kind": "iso11784", "code": "982000123456789", "animal": true,
 		"raw": hex.EncodeToString(frame), "at": "2026-01-02T03:04:05Z",
 	}
 	for k, v := range want {
@@ -107,5 +109,51 @@ func TestTailUsage(t *testing.T) {
 		if code, _, _ := runCmd(t, "", args...); code != 2 {
 			t.Errorf("%v = %d, want 2", args, code)
 		}
+	}
+}
+
+// The new families tail from their simulators; a linefmt pattern is
+// tried on a live port (here an RFIDRW simulator's CCC_NNNNNNNNNNNN
+// lines).
+func TestTailProtocols(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		sim  string
+		args []string
+	}{
+		{"avid", []string{"--protocol", "avid"}},
+		{"datamars", []string{"--protocol", "datamars"}},
+		{"agrident", []string{"--protocol", "agrident"}},
+		{"aabb", []string{"--protocol", "aabb"}},
+		{"rfidrw", []string{"--protocol", "linefmt", "--pattern", `(?P<code>\d{3}_\d{12})$`, "--form", "decimal"}},
+	} {
+		t.Run(tc.args[1], func(t *testing.T) {
+			t.Parallel()
+			s := startSim(t, tc.sim, &readersim.Opts{Noise: 0.2, Seed: 5})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go func() {
+				// Resend until tail has opened the port and read one.
+				for ctx.Err() == nil {
+					s.SendText(ctx, "982000123456789")
+					time.Sleep(testtime.Scale(50 * time.Millisecond))
+				}
+			}()
+			args := append([]string{"tail", s.Path(), "--count", "1", "--timeout", testtime.Scale(10 * time.Second).String()}, tc.args...)
+			code, out, errOut := runCmd(t, "", args...)
+			if code != 0 {
+				t.Fatalf("tail = %d, %s", code, errOut)
+			}
+			got := parseLines(t, out)
+			if len(got) != 1 || got[0]["code"] != "982000123456789" {
+				t.Errorf("tail %v printed %s", tc.args, out)
+			}
+		})
+	}
+	if code, _, errOut := runCmd(t, "", "tail", "/dev/null", "--protocol", "linefmt"); code != 2 || !strings.Contains(errOut, "pattern") {
+		t.Errorf("tail linefmt without a pattern = %d, %q", code, errOut)
+	}
+	if code, _, _ := runCmd(t, "", "tail", "/dev/null", "--protocol", "wl134", "--pattern", "x"); code != 2 {
+		t.Errorf("tail wl134 --pattern = %d, want 2", code)
 	}
 }

@@ -144,7 +144,7 @@ func usbWedge(ctx context.Context, e *cmdline.Env, bus usbport.Bus, m usbport.Ma
 		}
 		m = usbport.Match{VID: found[0].VID, PID: found[0].PID, Path: found[0].PathString()}
 	}
-	d, err := hidwedge.Open(ctx, bus, m, &hidwedge.Opts{Layout: layout, Gap: hidwedge.DefaultOpts.Gap, Now: e.Now})
+	d, err := hidwedge.Open(ctx, bus, m, &hidwedge.Opts{Layout: layout, Gap: hidwedge.DefaultOpts.Gap, Form: hidwedge.DefaultOpts.Form, Now: e.Now})
 	if err != nil {
 		return cmdline.Exit(1, err)
 	}

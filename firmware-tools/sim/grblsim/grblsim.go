@@ -35,9 +35,39 @@ type Opts struct {
 	// (a limit switch hit during the move before it), which grbl then
 	// refuses with error:9, as it does every line until unlocked.
 	AlarmAt func(line string) int
+	// Reply, when set, may change the reply (ok or error:N) to the n-th
+	// line taken, counting from 1: a reply garbled on the wire. An empty
+	// result sends nothing (a reply lost).
+	Reply func(n int, line, reply string) string
+	// Homing is $22: homing enabled. The controller then starts locked
+	// (Alarm, "'$H'|'$X' to unlock") as grbl does with HOMING_INIT_LOCK,
+	// and $H homes: state Home for HomeTime, then machine zero.
+	Homing bool
+	// HomeTime is how long a homing cycle takes; 0 is at once.
+	HomeTime time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
+
+// Real-time commands of grbl 1.1 beyond ? ! ~ 0x18 (interface.md,
+// "Real-time Commands"; config.h CMD_*).
+const (
+	SafetyDoor    byte = 0x84
+	JogCancel     byte = 0x85
+	FeedOvReset   byte = 0x90
+	FeedOvPlus10  byte = 0x91
+	FeedOvMinus10 byte = 0x92
+	FeedOvPlus1   byte = 0x93
+	FeedOvMinus1  byte = 0x94
+	RapidOv100    byte = 0x95
+	RapidOv50     byte = 0x96
+	RapidOv25     byte = 0x97
+	SpindleOv100  byte = 0x99
+	SpindlePlus10 byte = 0x9A
+	SpindleMin10  byte = 0x9B
+	SpindlePlus1  byte = 0x9C
+	SpindleMin1   byte = 0x9D
+)
 
 // Laser is the recorded state of the laser output.
 type Laser struct {
@@ -52,14 +82,21 @@ type Laser struct {
 	// RapidFired counts G0 moves executed with the spindle on outside
 	// laser mode: the beam would have burned the travel.
 	RapidFired int
+	// Stopped is set while a feed hold in laser mode or an open safety
+	// door keeps the output off although the program has it on
+	// (laser_mode.md: the laser is disabled during a feed hold).
+	Stopped bool
+	// PowerOv is the spindle (laser power) override in percent.
+	PowerOv int
 }
 
 // On reports whether the output is enabled (spindle on with power).
-func (l Laser) On() bool { return l.Mode != "M5" && l.S > 0 }
+func (l Laser) On() bool { return l.Mode != "M5" && l.S > 0 && !l.Stopped }
 
 type block struct {
 	to      [3]float64
 	rapid   bool
+	jog     bool
 	mode    string
 	s, feed float64
 }
@@ -83,6 +120,13 @@ type Sim struct {
 	started    time.Time // when planner[0] started
 	state      string    // Idle, Run, Hold, Alarm, Check
 	hold       bool
+	door       int  // 0 closed; 1 opened (Door:1 while ajar, Door:0 once closed)
+	doorOpen   bool // the door switch
+	homing     bool // a $H cycle runs
+	homeEnd    time.Time
+	wco        [3]float64 // G54 work coordinate offset (G10 L20 P1)
+	ov         [3]int     // feed, rapid, spindle override in percent
+	reports    int
 	check      bool
 	alarm      int
 	pos        [3]float64
@@ -127,6 +171,10 @@ func Start(o *Opts) (*Sim, error) {
 	s.settings = map[int]string{0: "10", 1: "25", 10: "1", 22: "0", 30: "1000", 31: "0", 32: "0", 110: "500", 111: "500", 120: "10", 121: "10"}
 	if s.opts.LaserMode {
 		s.settings[32] = "1"
+	}
+	if s.opts.Homing {
+		s.settings[22] = "1"
+		s.alarm = -1 // locked until $H or $X; no ALARM:N is printed at power-up
 	}
 	s.reset(false)
 	s.mu.Lock()
@@ -185,7 +233,8 @@ func (s *Sim) SyncBroken() int {
 func (s *Sim) Laser() Laser {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Laser{Mode: s.mode, S: s.s, Mode32: s.settings[32] == "1", Fired: s.fired, RapidFired: s.rapid}
+	return Laser{Mode: s.mode, S: s.s, Mode32: s.settings[32] == "1", Fired: s.fired, RapidFired: s.rapid,
+		Stopped: s.door != 0 || s.hold && s.settings[32] == "1", PowerOv: s.ov[2]}
 }
 
 // State returns the machine state as a status report names it.
@@ -216,6 +265,63 @@ func (s *Sim) Pending() int {
 	return len(s.planner)
 }
 
+// Reports returns how many status reports were sent.
+func (s *Sim) Reports() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reports
+}
+
+// Pos returns the machine position.
+func (s *Sim) Pos() [3]float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pos
+}
+
+// WCO returns the G54 work coordinate offset (work = machine - WCO).
+func (s *Sim) WCO() [3]float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.wco
+}
+
+// Overrides returns the feed, rapid and spindle overrides in percent.
+func (s *Sim) Overrides() [3]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ov
+}
+
+// Setting returns $n as stored.
+func (s *Sim) Setting(n int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.settings[n]
+}
+
+// FeedHold is the feed hold button at the machine: the same as a host
+// sending !.
+func (s *Sim) FeedHold() {
+	s.mu.Lock()
+	s.byteIn('!')
+	s.mu.Unlock()
+	s.signal()
+}
+
+// Door opens (true) or closes the safety door switch. Opening it stops
+// motion and turns the laser off (Door:1); once closed the state is
+// Door:0 until cycle start (~) resumes the job.
+func (s *Sim) Door(open bool) {
+	s.mu.Lock()
+	s.doorOpen = open
+	if open {
+		s.byteIn(SafetyDoor)
+	}
+	s.mu.Unlock()
+	s.signal()
+}
+
 // Alarm raises ALARM:code now, as a limit switch would: motion stops,
 // the laser goes off and g-code is locked until $X.
 func (s *Sim) Alarm(code int) {
@@ -239,6 +345,11 @@ func (s *Sim) send(line string) {
 	if s.writeErr != nil {
 		return
 	}
+	if s.opts.Reply != nil && len(s.lines) > 0 && (line == "ok" || strings.HasPrefix(line, "error:")) {
+		if line = s.opts.Reply(len(s.lines), s.lines[len(s.lines)-1], line); line == "" {
+			return
+		}
+	}
 	if _, err := io.WriteString(s.pty, line+"\r\n"); err != nil {
 		s.writeErr = err
 	}
@@ -259,6 +370,9 @@ func (s *Sim) reset(moving bool) {
 	s.hasLine = false
 	s.planner = nil
 	s.hold = false
+	s.door = 0
+	s.homing = false
+	s.ov = [3]int{100, 100, 100}
 	s.check = false
 	s.abs, s.motion, s.feed = true, "G0", 0
 	s.mode, s.s = "M5", 0
@@ -303,13 +417,23 @@ func (s *Sim) receive() {
 func (s *Sim) byteIn(c byte) {
 	switch {
 	case c == '?':
+		s.advance() // a report gives the position of now
+		s.reports++
 		s.send(s.report().String())
 	case c == '!':
-		if len(s.planner) > 0 {
+		// grbl 1.1 enters Hold from Idle too, so lines still in the
+		// buffer do not start moving after a hold that meant "stop".
+		if s.door == 0 && s.state != "Alarm" && !s.homing && !s.check {
 			s.hold = true
 		}
 	case c == '~':
-		if s.hold {
+		// Cycle start resumes a hold, or a door once it is closed.
+		switch {
+		case s.door != 0 && !s.doorOpen:
+			s.door = 0
+			s.hold = false
+			s.started = s.now()
+		case s.door == 0 && s.hold:
 			s.hold = false
 			s.started = s.now()
 		}
@@ -323,8 +447,21 @@ func (s *Sim) byteIn(c byte) {
 			s.send("ALARM:3")
 		}
 		s.welcome()
+	case c == SafetyDoor:
+		// The door stops motion with a hold and keeps the laser off until
+		// it is closed and cycle start is sent (Door:1, then Door:0).
+		if s.state != "Alarm" {
+			s.door = 1
+			s.hold = len(s.planner) > 0
+		}
+	case c == JogCancel:
+		if len(s.planner) > 0 && s.planner[0].jog {
+			s.planner = nil
+		}
+	case c >= FeedOvReset && c <= SpindleMin1:
+		s.override(c)
 	case c >= 0x80:
-		// overrides, safety door, jog cancel: accepted and ignored
+		// coolant and spindle-stop toggles: accepted and ignored
 	default:
 		if len(s.rx) >= s.opts.RXBuffer {
 			s.dropped++
@@ -335,14 +472,56 @@ func (s *Sim) byteIn(c byte) {
 	}
 }
 
+// override applies a feed, rapid or spindle override byte, within
+// grbl's limits (config.h: feed 10-200 %, spindle 10-200 %).
+func (s *Sim) override(c byte) {
+	clamp := func(v int) int { return min(max(v, 10), 200) }
+	switch c {
+	case FeedOvReset:
+		s.ov[0] = 100
+	case FeedOvPlus10:
+		s.ov[0] = clamp(s.ov[0] + 10)
+	case FeedOvMinus10:
+		s.ov[0] = clamp(s.ov[0] - 10)
+	case FeedOvPlus1:
+		s.ov[0] = clamp(s.ov[0] + 1)
+	case FeedOvMinus1:
+		s.ov[0] = clamp(s.ov[0] - 1)
+	case RapidOv100:
+		s.ov[1] = 100
+	case RapidOv50:
+		s.ov[1] = 50
+	case RapidOv25:
+		s.ov[1] = 25
+	case SpindleOv100:
+		s.ov[2] = 100
+	case SpindlePlus10:
+		s.ov[2] = clamp(s.ov[2] + 10)
+	case SpindleMin10:
+		s.ov[2] = clamp(s.ov[2] - 10)
+	case SpindlePlus1:
+		s.ov[2] = clamp(s.ov[2] + 1)
+	case SpindleMin1:
+		s.ov[2] = clamp(s.ov[2] - 1)
+	}
+}
+
 func (s *Sim) stateName() string {
 	switch {
 	case s.state == "Alarm":
 		return "Alarm"
+	case s.homing:
+		return "Home"
 	case s.check:
 		return "Check"
+	case s.door != 0 && s.doorOpen:
+		return "Door:1"
+	case s.door != 0:
+		return "Door:0"
 	case s.hold:
 		return "Hold:0"
+	case len(s.planner) > 0 && s.planner[0].jog:
+		return "Jog"
 	case len(s.planner) > 0:
 		return "Run"
 	}
@@ -361,11 +540,15 @@ func (s *Sim) report() grbl.StatusReport {
 	if len(s.planner) > 0 && !s.hold {
 		b := s.planner[0]
 		if !b.rapid {
-			r.Feed = b.feed
+			r.Feed = b.feed * float64(s.ov[0]) / 100
 		}
 		if b.mode != "M5" {
-			r.Speed = b.s
+			r.Speed = b.s * float64(s.ov[2]) / 100
 		}
+	}
+	r.WCO = []float64{s.wco[0], s.wco[1], s.wco[2]}
+	if s.ov != [3]int{100, 100, 100} {
+		r.HasOv, r.Ov = true, s.ov
 	}
 	if s.mode != "M5" {
 		r.HasAcc = true
@@ -383,7 +566,10 @@ func (s *Sim) run() {
 		s.step()
 		var wait time.Duration = -1
 		if len(s.planner) > 0 && !s.hold && s.state != "Alarm" {
-			wait = max(s.started.Add(s.opts.BlockTime).Sub(s.now()), 0)
+			wait = max(s.started.Add(s.blockTime()).Sub(s.now()), 0)
+		}
+		if s.homing {
+			wait = max(s.homeEnd.Sub(s.now()), 0)
 		}
 		s.mu.Unlock()
 		var timer <-chan time.Time
@@ -413,20 +599,7 @@ func (s *Sim) step() {
 	for {
 		progressed := false
 		// execute blocks whose time has come
-		for len(s.planner) > 0 && !s.hold && s.state != "Alarm" && !s.now().Before(s.started.Add(s.opts.BlockTime)) {
-			b := s.planner[0]
-			s.planner = s.planner[1:]
-			s.pos = b.to
-			on := b.mode != "M5" && b.s > 0
-			if on && !b.rapid {
-				s.fired++
-			}
-			if on && b.rapid && s.settings[32] != "1" {
-				s.rapid++
-			}
-			s.started = s.now()
-			progressed = true
-		}
+		progressed = s.advance()
 		// take a line from the ring
 		if !s.hasLine {
 			if i := indexEOL(s.rx); i >= 0 {
@@ -436,7 +609,7 @@ func (s *Sim) step() {
 				progressed = true
 			}
 		}
-		if s.hasLine && s.execute() {
+		if s.hasLine && !s.homing && s.execute() {
 			s.hasLine = false
 			progressed = true
 		}
@@ -444,6 +617,44 @@ func (s *Sim) step() {
 			return
 		}
 	}
+}
+
+// advance ends a homing cycle and executes the blocks whose time has
+// come; the caller holds s.mu.
+func (s *Sim) advance() bool {
+	progressed := false
+	if s.homing && !s.now().Before(s.homeEnd) {
+		s.homing = false
+		s.pos = [3]float64{}
+		s.send("ok")
+		progressed = true
+	}
+	for len(s.planner) > 0 && !s.hold && s.state != "Alarm" && !s.now().Before(s.started.Add(s.blockTime())) {
+		// The next block starts when this one ends, not when the
+		// simulator looked: a clock that jumps runs several.
+		s.started = s.started.Add(s.blockTime())
+		b := s.planner[0]
+		s.planner = s.planner[1:]
+		s.pos = b.to
+		on := b.mode != "M5" && b.s > 0
+		if on && !b.rapid {
+			s.fired++
+		}
+		if on && b.rapid && s.settings[32] != "1" {
+			s.rapid++
+		}
+		progressed = true
+	}
+	return progressed
+}
+
+// blockTime is BlockTime at the feed override (a G0 at the rapid one).
+func (s *Sim) blockTime() time.Duration {
+	ov := s.ov[0]
+	if len(s.planner) > 0 && s.planner[0].rapid {
+		ov = s.ov[1]
+	}
+	return s.opts.BlockTime * 100 / time.Duration(max(ov, 1))
 }
 
 func indexEOL(b []byte) int {
@@ -468,6 +679,11 @@ func (s *Sim) execute() bool {
 	if line == "" {
 		s.took(raw)
 		s.send("ok")
+		return true
+	}
+	if strings.HasPrefix(line, "$J=") {
+		s.took(raw)
+		s.jog(line[3:])
 		return true
 	}
 	if line[0] == '$' {
@@ -499,10 +715,13 @@ func (s *Sim) execute() bool {
 	}
 	// a spindle state change and a dwell wait for the planner to empty
 	// (protocol_buffer_synchronize in grbl)
-	spindle := false
+	spindle, g10 := false, false
 	for _, w := range words {
 		if w.l == 'M' && (w.v == 3 || w.v == 4 || w.v == 5) || w.l == 'G' && w.v == 4 {
 			spindle = true
+		}
+		if w.l == 'G' && w.v == 10 {
+			spindle, g10 = true, true
 		}
 	}
 	hasAxis := false
@@ -518,6 +737,13 @@ func (s *Sim) execute() bool {
 		return false
 	}
 	s.took(raw)
+	if g10 {
+		if len(s.rx) > 0 {
+			s.syncBroken++ // G10 writes EEPROM like a $ setting
+		}
+		s.send(s.g10(words))
+		return true
+	}
 	if s.opts.AlarmAt != nil {
 		if c := s.opts.AlarmAt(raw); c != 0 {
 			s.alarmed(c)
@@ -593,7 +819,7 @@ func parseWords(line string) ([]word, int) {
 
 // apply runs a parsed g-code block; it returns an error code or 0.
 func (s *Sim) apply(words []word, hasAxis bool) int {
-	target := s.pos
+	target := s.planned()
 	motion := s.motion
 	seen := map[byte]bool{}
 	for _, w := range words {
@@ -642,7 +868,7 @@ func (s *Sim) apply(words []word, hasAxis bool) int {
 		case 'X', 'Y', 'Z':
 			k := int(w.l - 'X')
 			if s.abs {
-				target[k] = w.v
+				target[k] = w.v + s.wco[k]
 			} else {
 				target[k] += w.v
 			}
@@ -668,6 +894,108 @@ func (s *Sim) apply(words []word, hasAxis bool) int {
 	return 0
 }
 
+// planned is where the machine will be when the planner is empty.
+func (s *Sim) planned() [3]float64 {
+	if n := len(s.planner); n > 0 {
+		return s.planner[n-1].to
+	}
+	return s.pos
+}
+
+// g10 runs G10 L2 Pn / G10 L20 Pn for the G54 system (P1; P0 is the
+// current one, also G54 here) and returns the reply.
+func (s *Sim) g10(words []word) string {
+	l, p := -1.0, -1.0
+	axes := map[int]float64{}
+	for _, w := range words {
+		switch w.l {
+		case 'L':
+			l = w.v
+		case 'P':
+			p = w.v
+		case 'X', 'Y', 'Z':
+			axes[int(w.l-'X')] = w.v
+		case 'G':
+			if w.v != 10 {
+				return "error:21" // another command in the block
+			}
+		default:
+			return "error:36"
+		}
+	}
+	if l != 2 && l != 20 || p != 0 && p != 1 {
+		return "error:20" // only G54 in this simulator
+	}
+	if len(axes) == 0 {
+		return "error:26"
+	}
+	for k, v := range axes {
+		if l == 20 {
+			s.wco[k] = s.pos[k] - v // the current position becomes v
+		} else {
+			s.wco[k] = v
+		}
+	}
+	return "ok"
+}
+
+// jog runs $J=…: a move in the Jog state, relative with G91, at its own
+// F, leaving the parser's modes alone (commands.md, "$J=line").
+func (s *Sim) jog(body string) {
+	switch {
+	case s.state == "Alarm":
+		s.send("error:9")
+		return
+	case s.door != 0 || s.hold || len(s.planner) > 0 && !s.planner[0].jog:
+		s.send("error:8")
+		return
+	}
+	words, code := parseWords(body)
+	if code != 0 {
+		s.send("error:" + strconv.Itoa(code))
+		return
+	}
+	target, rel, feed := s.planned(), false, 0.0
+	var axes int
+	for _, w := range words {
+		switch {
+		case w.l == 'G' && w.v == 91:
+			rel = true
+		case w.l == 'G' && (w.v == 90 || w.v == 21 || w.v == 53):
+		case w.l == 'F':
+			feed = w.v
+		case w.l == 'X' || w.l == 'Y' || w.l == 'Z':
+			axes++
+		default:
+			s.send("error:16") // invalid jog command
+			return
+		}
+	}
+	if feed <= 0 || axes == 0 {
+		s.send("error:16")
+		return
+	}
+	for _, w := range words {
+		if w.l == 'X' || w.l == 'Y' || w.l == 'Z' {
+			k := int(w.l - 'X')
+			if rel {
+				target[k] += w.v
+			} else {
+				target[k] = w.v + s.wco[k]
+			}
+		}
+	}
+	if len(s.planner) >= s.opts.Blocks {
+		s.send("error:8")
+		return
+	}
+	if len(s.planner) == 0 {
+		s.started = s.now()
+	}
+	s.planner = append(s.planner, block{to: target, jog: true, mode: "M5", feed: feed})
+	s.send("ok")
+}
+
 // dollar runs a $ command.
 func (s *Sim) dollar(line string) {
 	switch {
@@ -679,14 +1007,23 @@ func (s *Sim) dollar(line string) {
 			s.send("$" + strconv.Itoa(k) + "=" + s.settings[k])
 		}
 	case line == "$X":
+		if s.door != 0 {
+			s.send("error:13")
+			return
+		}
 		if s.state == "Alarm" {
 			s.alarm = 0
 			s.state = "Idle"
 			s.send("[MSG:Caution: Unlocked]")
 		}
 	case line == "$H":
-		s.send("error:5")
-		return
+		if s.settings[22] != "1" {
+			s.send("error:5") // homing not enabled
+			return
+		}
+		s.alarm, s.state = 0, "Idle"
+		s.homing, s.homeEnd = true, s.now().Add(s.opts.HomeTime)
+		return // ok when the cycle ends
 	case line == "$C":
 		if s.state == "Alarm" {
 			s.send("error:9")

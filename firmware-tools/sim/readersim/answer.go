@@ -7,6 +7,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/drivers/port/porttest"
 	"github.com/chipdesk/chipdesk/drivers/readers/allflex"
+	"github.com/chipdesk/chipdesk/drivers/readers/avid"
 	"github.com/chipdesk/chipdesk/drivers/readers/rfidrw"
 	"github.com/chipdesk/chipdesk/reader/iso11785"
 )
@@ -38,6 +39,11 @@ func (s *Sim) answer(m *porttest.PTY) {
 					continue
 				}
 				line = append(line, c)
+			case avid.Protocol.Name:
+				// A space starts a read; with no chip held, none is found.
+				if c == avid.Trigger {
+					s.reply(m, []byte(avid.Looking+"\r\n"+avid.NoID+"\r\n"))
+				}
 			case rfidrw.Format:
 				if c == '\r' {
 					s.reply(m, append(s.rfidrw(string(bytes.TrimSpace(line))), '\r'))
@@ -53,10 +59,14 @@ func (s *Sim) answer(m *porttest.PTY) {
 	}
 }
 
+// reply writes b to m while m is the line. The write is made without
+// the lock: a driver that stopped reading must not keep Hangup (which
+// closes m and so ends the write) from taking it.
 func (s *Sim) reply(m *porttest.PTY, b []byte) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.line == m {
+	live := s.line == m
+	s.mu.Unlock()
+	if live {
 		m.Write(b)
 	}
 }

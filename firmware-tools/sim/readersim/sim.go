@@ -220,7 +220,7 @@ func (s *Sim) noise(n int) []byte {
 
 // SendText parses text as a chip number and sends a read of it.
 func (s *Sim) SendText(ctx context.Context, text string) error {
-	id, err := readers.ChipText(strings.TrimSpace(text))
+	id, err := readers.ChipText(strings.TrimSpace(text), chipid.FormAuto)
 	if err != nil {
 		return fmt.Errorf("readersim: %q: %w", text, err)
 	}

@@ -50,6 +50,8 @@ type Printer struct {
 	queries  int
 	conns    int
 	received int
+	darkness int // last ~SDnn
+	calib    int // ~JC received
 	open     map[net.Conn]struct{}
 	closed   bool
 }
@@ -159,6 +161,20 @@ func (p *Printer) Jobs() []Job {
 	return out
 }
 
+// Darkness returns the darkness last set by ~SDnn (0 if never).
+func (p *Printer) Darkness() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.darkness
+}
+
+// Calibrations returns how many ~JC (media calibration) were received.
+func (p *Printer) Calibrations() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.calib
+}
+
 // Queries returns how many ~HS commands were answered.
 func (p *Printer) Queries() int {
 	p.mu.Lock()
@@ -204,6 +220,7 @@ type stream struct {
 	conn   int
 	w      io.Writer
 	tilde  []byte // a tilde command being received
+	sd     []byte // the digits of ~SDnn being received
 	win    []byte // the last bytes outside a format, to spot ^XA
 	cur    []byte // the format being received
 	inForm bool
@@ -214,6 +231,18 @@ func (s *stream) feed(b []byte) error {
 	s.p.received += len(b)
 	s.p.mu.Unlock()
 	for _, c := range b {
+		if s.sd != nil {
+			// ~SDnn: set darkness to nn (00-30), ZPL II guide, ~SD.
+			s.sd = append(s.sd, c)
+			if len(s.sd) == 2 {
+				n := int(s.sd[0]-'0')*10 + int(s.sd[1]-'0')
+				s.sd = nil
+				s.p.mu.Lock()
+				s.p.darkness = n
+				s.p.mu.Unlock()
+			}
+			continue
+		}
 		if len(s.tilde) > 0 || c == '~' {
 			s.tilde = append(s.tilde, c)
 			if len(s.tilde) < 3 {
@@ -221,10 +250,19 @@ func (s *stream) feed(b []byte) error {
 			}
 			cmd := s.tilde
 			s.tilde = nil
-			if string(cmd) == zpl.HostStatusCommand {
+			switch string(cmd) {
+			case zpl.HostStatusCommand:
 				if err := s.answer(); err != nil {
 					return err
 				}
+				continue
+			case "~SD":
+				s.sd = []byte{}
+				continue
+			case zpl.CalibrateCommand:
+				s.p.mu.Lock()
+				s.p.calib++
+				s.p.mu.Unlock()
 				continue
 			}
 			for _, x := range cmd { // another tilde command: keep as data

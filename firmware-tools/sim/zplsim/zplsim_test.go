@@ -9,6 +9,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/drivers/printers/zpl"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 )
 
 func TestFormatsAndStatus(t *testing.T) {
@@ -33,14 +34,14 @@ func TestFormatsAndStatus(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 	}
 	reply := make([]byte, len(zplsim.ReadyStatus.Encode()))
-	c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	c.SetReadDeadline(time.Now().Add(testtime.Scale(2 * time.Second)))
 	if _, err := io.ReadFull(c, reply); err != nil {
 		t.Fatal(err)
 	}
 	if h, err := zpl.ParseHostStatus(reply); err != nil || h != zplsim.ReadyStatus {
 		t.Errorf("~HS reply = %+v, %v, want ReadyStatus", h, err)
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(testtime.Scale(2 * time.Second))
 	for len(sim.Jobs()) < 2 && time.Now().Before(deadline) {
 		time.Sleep(2 * time.Millisecond)
 	}

@@ -2,6 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -26,5 +30,28 @@ func openBackend(ctx context.Context, target string, now func() time.Time, loc *
 	if postgres.IsDSN(target) {
 		return postgres.Open(ctx, target, &postgres.Opts{Now: now, Location: loc})
 	}
-	return sqlite.Open(ctx, target, &sqlite.Opts{Now: now, Location: loc})
+	db, err := sqlite.Open(ctx, target, &sqlite.Opts{Now: now, Location: loc})
+	if err != nil {
+		return nil, err
+	}
+	if err := privateFiles(target); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// privateFiles makes the database files of an SQLite database at path
+// readable by their owner only (owners' records, the audit log: OWASP
+// ASVS 8.1.6). SQLite gives its -wal and -shm files the mode of the
+// database file.
+func privateFiles(path string) error {
+	for _, f := range []string{path, sqlite.AuditPath(path)} {
+		for _, g := range []string{f, f + "-wal", f + "-shm"} {
+			if err := os.Chmod(g, 0o600); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("database %s: %w", g, err)
+			}
+		}
+	}
+	return nil
 }

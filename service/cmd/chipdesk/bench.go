@@ -38,12 +38,19 @@ func runBench(ctx context.Context, e *cmdline.Env, args []string) error {
 		binary   = fs.String("binary", "", "chipdesk `executable` to serve (default this one)")
 		strict   = fs.Bool("strict", false, "exit 1 when a figure misses its target")
 		quiet    = fs.Bool("q", false, "no progress lines on stderr")
+		// The bare-stack floor's server, which bench runs as a child
+		// of its own beside serve (not for use by hand).
+		bare   = fs.String("bare-serve", "", "serve the bare-stack rows of `DB` (an SQLite file or URL) and nothing else")
+		listen = fs.String("listen", "127.0.0.1:0", "`address` of the --bare-serve server")
 	)
 	if _, err := cmdline.ParseArgs(fs, args); err != nil {
 		return cmdline.FlagError(err)
 	}
 	if fs.NArg() > 0 {
 		return cmdline.UsageError("bench: unexpected argument %q", fs.Arg(0))
+	}
+	if *bare != "" {
+		return bench.ServeBare(ctx, *bare, *listen, e.Stderr)
 	}
 	if *n <= 0 {
 		return cmdline.UsageError("bench: -n must be positive")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service/jobs"
+	"github.com/chipdesk/chipdesk/service/ratelimit"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
@@ -53,6 +54,13 @@ type config struct {
 	LogFormat string `toml:"log_format"`
 	// MaxBodyBytes limits request bodies.
 	MaxBodyBytes int64 `toml:"max_body_bytes"`
+	// Limits are the rate limits of sign-in attempts, bad tokens and
+	// public lookups ([limits] sign_in, bad_token, public_lookup, each
+	// with per_minute and burst).
+	Limits ratelimit.Config `toml:"limits"`
+	// DevKeys allows the public development tag keys (serve --dev-keys;
+	// the demo sets it).
+	DevKeys bool `toml:"-"`
 }
 
 // defaultConfig is the configuration before any file, environment or flag.
@@ -65,6 +73,7 @@ func defaultConfig() config {
 		LogLevel:     "info",
 		LogFormat:    "text",
 		MaxBodyBytes: 1 << 20,
+		Limits:       ratelimit.DefaultConfig(),
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
-	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/licensing"
 )
 
 // demoReader is the simulated reader's name: the desk the page watches.
@@ -63,6 +63,7 @@ func runDemo(ctx context.Context, e *cmdline.Env, args []string) error {
 	cfg.Listen = *listen
 	cfg.LogLevel = *level
 	cfg.Site = "demo shelter"
+	cfg.DevKeys = true // the demo's tags are the development keys' (marked)
 	cfg.Readers = []string{*kind + ":" + sim.Path() + ",name=" + demoReader}
 	defer demoPrinters(e, &cfg, dir)()
 	if err := cfg.check(); err != nil {
@@ -168,11 +169,11 @@ func seedDemo(ctx context.Context, a *app, now time.Time) ([]string, error) {
 				animal: service.Animal{Name: "Tank", Species: service.Dog, Breed: "Rottweiler mix", Colour: "black and tan", Sex: service.Male, BirthDate: today.AddYears(-5)},
 				chip:   "982009104515221", vaccinated: 200, vaccine: service.VaccineKilled, months: 36, licensed: 180, jurisdiction: "minneapolis",
 				after: func(ctx context.Context, a *app, id int64, today service.Date) error {
-					q, err := a.lookup.RecordBite(ctx, &service.BiteIncident{AnimalID: id, Date: today.AddDays(-40), Victim: service.VictimPerson, SkinBroken: true, Location: "E 28th St"})
+					b, err := a.inc.RecordBite(ctx, &service.BiteIncident{AnimalID: id, Date: today.AddDays(-40), Victim: service.VictimPerson, SkinBroken: true, Location: "E 28th St"})
 					if err != nil {
 						return err
 					}
-					if err := a.store.ReleaseQuarantine(ctx, q.ID, q.End); err != nil {
+					if err := a.store.ReleaseQuarantine(ctx, b.Quarantine.ID, b.Quarantine.End); err != nil {
 						return err
 					}
 					return a.store.CreateDesignation(ctx, &service.DangerousDesignation{AnimalID: id, Level: service.Dangerous, Jurisdiction: "minneapolis",
@@ -190,7 +191,7 @@ func seedDemo(ctx context.Context, a *app, now time.Time) ([]string, error) {
 				animal: service.Animal{Name: "Moose", Species: service.Dog, Breed: "Bernese Mountain Dog", Colour: "tricolour", Sex: service.Male, Altered: true, BirthDate: today.AddYears(-4)},
 				chip:   "985141000654321", vaccinated: 100, vaccine: service.VaccineModifiedLive, months: 12, licensed: 90, jurisdiction: "chanhassen", feeCents: &chanhassenFee,
 				after: func(ctx context.Context, a *app, id int64, today service.Date) error {
-					_, err := a.lookup.RecordBite(ctx, &service.BiteIncident{AnimalID: id, Date: today.AddDays(-3), Victim: service.VictimPerson, SkinBroken: true, Location: "Lake Ann Park"})
+					_, err := a.inc.RecordBite(ctx, &service.BiteIncident{AnimalID: id, Date: today.AddDays(-3), Victim: service.VictimPerson, SkinBroken: true, Location: "Lake Ann Park"})
 					return err
 				},
 			}}},
@@ -204,8 +205,9 @@ func seedDemo(ctx context.Context, a *app, now time.Time) ([]string, error) {
 				animal: service.Animal{Name: "Pepper", Species: service.Dog, Breed: "Border Collie", Colour: "black and white", Sex: service.Female, BirthDate: today.AddYears(-2)},
 				chip:   "977200000123456", vaccinated: 300, vaccine: service.VaccineKilled, months: 12,
 				after: func(ctx context.Context, a *app, id int64, today service.Date) error {
-					return a.lookup.Impound(ctx, &service.Impoundment{AnimalID: id, Jurisdiction: "minneapolis", IntakeAt: now.Add(-50 * time.Hour),
+					_, err := a.custody.Impound(ctx, &service.Impoundment{AnimalID: id, Jurisdiction: "minneapolis", IntakeAt: now.Add(-50 * time.Hour),
 						Site: "Minneapolis Animal Care & Control", WhereFound: "Loring Park, at large"})
+					return err
 				},
 			}}},
 		{owner: service.Owner{Name: "Tom Becker", Address: "640 Flying Cloud Dr", City: "Chanhassen", State: "MN", Postcode: "55317", Phone: "952-555-0171"},
@@ -246,8 +248,8 @@ func seedDemo(ctx context.Context, a *app, now time.Time) ([]string, error) {
 				}
 			}
 			if d.licensed > 0 {
-				if _, err := a.lookup.IssueLicence(ctx, &lookup.LicenceRequest{AnimalID: an.ID, Jurisdiction: d.jurisdiction,
-					IssuedOn: today.AddDays(-d.licensed), FeeCents: d.feeCents, Site: "demo shelter"}); err != nil {
+				if _, err := a.lic.Issue(ctx, &licensing.LicenceRequest{AnimalID: an.ID, Jurisdiction: d.jurisdiction,
+					IssuedOn: today.AddDays(-d.licensed), FeeCents: d.feeCents, Seller: &licensing.Seller{Site: "demo shelter"}}); err != nil {
 					return nil, fmt.Errorf("licence for %s: %w", an.Name, err)
 				}
 			}

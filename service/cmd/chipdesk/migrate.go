@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
 	"github.com/chipdesk/chipdesk/service/store/postgres"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 )
@@ -30,17 +30,11 @@ embedded database to PostgreSQL, or back. TO is created and brought to the
 current schema first; it must hold no records. Instants keep microseconds
 (PostgreSQL's precision).`
 
-// migrateTables lists the tables copied, parents before children. A
-// source table missing here stops the copy, so that no records are left
-// behind by a schema this command does not know yet.
-var migrateTables = []string{
-	"owners", "animals", "chips", "licences", "tag_counters", "tag_batches", "vaccinations", "designations", "bites",
-	"quarantines", "impoundments", "scans", "audit_events", "tokens", "idempotency_keys", "jobs", "device_events",
-}
-
-// sqliteStampLayout is how the SQLite store writes instants: fixed width,
-// so that text order is time order.
-const sqliteStampLayout = "2006-01-02T15:04:05.000000000Z"
+// The tables copied, their order and the SQLite store's storage format
+// are the stores' own: columns.Tables, sqlite.CopyColumns and
+// sqlite.StoredValue. A source table not in columns.Tables stops the
+// copy, so that no records are left behind by a schema this command
+// does not know yet.
 
 // runMigrate is "chipdesk migrate FROM TO".
 func runMigrate(ctx context.Context, e *cmdline.Env, args []string) error {
@@ -111,6 +105,9 @@ func pgColumns(ctx context.Context, conn *pgx.Conn) (map[string]map[string]strin
 	out := map[string]map[string]string{}
 	var t, c, typ string
 	_, err = pgx.ForEachRow(rows, []any{&t, &c, &typ}, func() error {
+		if postgres.OwnTable(t) {
+			return nil // the store's own, rebuilt by postgres.EndBulk
+		}
 		if out[t] == nil {
 			out[t] = map[string]string{}
 		}
@@ -118,33 +115,6 @@ func pgColumns(ctx context.Context, conn *pgx.Conn) (map[string]map[string]strin
 		return nil
 	})
 	return out, err
-}
-
-// sqliteColumns returns the columns of each table, in table order: the
-// records' tables and the audit log's (openSQLiteRaw attaches it).
-func sqliteColumns(ctx context.Context, db *sql.DB) (map[string][]string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT m.name, p.name, p.cid FROM main.sqlite_master m, pragma_table_info(m.name, 'main') p
-		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
-		UNION ALL
-		SELECT m.name, p.name, p.cid FROM audit.sqlite_master m, pragma_table_info(m.name, 'audit') p
-		WHERE m.type = 'table' AND m.name = 'audit_events'
-		ORDER BY 1, 3`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string][]string{}
-	for rows.Next() {
-		var t, c string
-		if err := rows.Scan(&t, &c, new(int)); err != nil {
-			return nil, err
-		}
-		if sqlite.DerivedTable(t) {
-			continue // rebuilt by the target store itself
-		}
-		out[t] = append(out[t], c)
-	}
-	return out, rows.Err()
 }
 
 // plan checks both schemas and returns, per table in copy order, the
@@ -159,12 +129,12 @@ func plan(lite map[string][]string, pg map[string]map[string]string, source stri
 		}
 	}
 	for t := range tables {
-		if t != "migrations" && !slices.Contains(migrateTables, t) {
+		if t != "migrations" && !sqlite.DerivedTable(t) && !slices.Contains(columns.Tables, t) {
 			return nil, fmt.Errorf("migrate: the %s source has a table %q this chipdesk does not know; upgrade chipdesk", source, t)
 		}
 	}
 	cols := map[string][]string{}
-	for _, t := range migrateTables {
+	for _, t := range columns.Tables {
 		switch {
 		case lite[t] == nil && pg[t] == nil:
 			continue // a table of a later schema, on neither side
@@ -184,22 +154,6 @@ func plan(lite map[string][]string, pg map[string]map[string]string, source stri
 	return cols, nil
 }
 
-// openSQLiteRaw opens the SQLite file for the copy itself, with the
-// audit log attached as schema audit: its audit_events is the only one,
-// so the copy's statements name it unqualified like every other table.
-func openSQLiteRaw(path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)")
-	if err != nil {
-		return nil, fmt.Errorf("migrate: %w", err)
-	}
-	db.SetMaxOpenConns(1) // the one connection that has the log attached
-	if _, err := db.Exec(`ATTACH DATABASE ? AS audit`, sqlite.AuditPath(path)); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("migrate: %w", err)
-	}
-	return db, nil
-}
-
 // connectPostgres opens one connection with instants in UTC.
 func connectPostgres(ctx context.Context, dsn string) (*pgx.Conn, error) {
 	cfg, err := pgx.ParseConfig(dsn)
@@ -214,23 +168,11 @@ func connectPostgres(ctx context.Context, dsn string) (*pgx.Conn, error) {
 	return conn, nil
 }
 
-// orderBy orders a table's rows by its primary key: id, except for the
-// tables keyed otherwise.
-func orderBy(table string) string {
-	switch table {
-	case "tag_counters":
-		return " ORDER BY jurisdiction, year"
-	case "idempotency_keys":
-		return " ORDER BY actor, idem_key"
-	}
-	return " ORDER BY id"
-}
-
 // migrateColumns reads both schemas and plans the columns to copy from
 // source ("sqlite" or "postgres"); it returns PostgreSQL's column types
 // too, which the copy converts by.
 func migrateColumns(ctx context.Context, lite *sql.DB, conn *pgx.Conn, source string) (pgCols map[string]map[string]string, cols map[string][]string, err error) {
-	liteCols, err := sqliteColumns(ctx, lite)
+	liteCols, err := sqlite.CopyColumns(ctx, lite)
 	if err != nil {
 		return nil, nil, fmt.Errorf("migrate: %w", err)
 	}
@@ -246,7 +188,7 @@ func migrateColumns(ctx context.Context, lite *sql.DB, conn *pgx.Conn, source st
 // migrateToPostgres copies the SQLite file into PostgreSQL, each table
 // by COPY, all in one transaction.
 func migrateToPostgres(ctx context.Context, path, dsn string) ([]tableCount, error) {
-	lite, err := openSQLiteRaw(path)
+	lite, err := sqlite.OpenCopy(path)
 	if err != nil {
 		return nil, err
 	}
@@ -271,8 +213,11 @@ func migrateToPostgres(ctx context.Context, path, dsn string) ([]tableCount, err
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	defer tx.Rollback(ctx)
+	if err := postgres.BeginBulk(ctx, tx); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
 	var counts []tableCount
-	for _, t := range migrateTables {
+	for _, t := range columns.Tables {
 		if cols[t] == nil {
 			continue
 		}
@@ -282,7 +227,7 @@ func migrateToPostgres(ctx context.Context, path, dsn string) ([]tableCount, err
 		} else if any {
 			return nil, fmt.Errorf("migrate: the destination already holds %s; migrate copies into an empty database only", t)
 		}
-		rows, err := src.QueryContext(ctx, `SELECT `+strings.Join(cols[t], ", ")+` FROM `+t+orderBy(t))
+		rows, err := src.QueryContext(ctx, `SELECT `+strings.Join(cols[t], ", ")+` FROM `+t+columns.OrderBy(t))
 		if err != nil {
 			return nil, fmt.Errorf("migrate: read %s: %w", t, err)
 		}
@@ -302,6 +247,9 @@ func migrateToPostgres(ctx context.Context, path, dsn string) ([]tableCount, err
 			}
 		}
 		counts = append(counts, tableCount{t, int(n)})
+	}
+	if err := postgres.EndBulk(ctx, tx); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return nil, fmt.Errorf("migrate: commit: %w", err)
@@ -382,7 +330,7 @@ func toPostgres(v any, typ string) (any, error) {
 		return pgtype.Date{Time: d.Time(time.UTC), Valid: true}, nil
 	case "timestamp with time zone":
 		s, _ := v.(string)
-		t, err := time.Parse(time.RFC3339Nano, s)
+		t, err := sqlite.ParseStamp(s)
 		if err != nil {
 			return nil, err
 		}
@@ -405,7 +353,7 @@ func migrateToSQLite(ctx context.Context, dsn, path string) ([]tableCount, error
 		return nil, err
 	}
 	defer conn.Close(ctx)
-	lite, err := openSQLiteRaw(path)
+	lite, err := sqlite.OpenCopy(path)
 	if err != nil {
 		return nil, err
 	}
@@ -428,7 +376,7 @@ func migrateToSQLite(ctx context.Context, dsn, path string) ([]tableCount, error
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	var counts []tableCount
-	for _, t := range migrateTables {
+	for _, t := range columns.Tables {
 		if cols[t] == nil {
 			continue
 		}
@@ -451,7 +399,7 @@ func migrateToSQLite(ctx context.Context, dsn, path string) ([]tableCount, error
 }
 
 func copyToSQLite(ctx context.Context, src pgx.Tx, dst *sql.Tx, table string, cols []string, types map[string]string) (int, error) {
-	rows, err := src.Query(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+pgx.Identifier{table}.Sanitize()+orderBy(table))
+	rows, err := src.Query(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+pgx.Identifier{table}.Sanitize()+columns.OrderBy(table))
 	if err != nil {
 		return 0, fmt.Errorf("migrate: read %s: %w", table, err)
 	}
@@ -483,20 +431,11 @@ func copyToSQLite(ctx context.Context, src pgx.Tx, dst *sql.Tx, table string, co
 }
 
 // toSQLite converts a PostgreSQL value (as pgx decodes it) to what the
-// SQLite store keeps: dates as YYYY-MM-DD, instants as fixed-width UTC
-// text, booleans as 0 or 1.
+// SQLite store keeps (sqlite.StoredValue); a PostgreSQL date, decoded
+// as an instant, is a date.
 func toSQLite(v any, typ string) any {
-	switch x := v.(type) {
-	case time.Time:
-		if typ == "date" {
-			return service.DateOf(x.UTC()).String()
-		}
-		return x.UTC().Format(sqliteStampLayout)
-	case bool:
-		if x {
-			return int64(1)
-		}
-		return int64(0)
+	if t, ok := v.(time.Time); ok && typ == "date" {
+		return sqlite.StoredValue(service.DateOf(t.UTC()))
 	}
-	return v
+	return sqlite.StoredValue(v)
 }

@@ -61,6 +61,7 @@ func fillAllTables(t *testing.T, s service.Store) string {
 	must("CreateAuditEvent", s.CreateAuditEvent(ctx, &service.AuditEvent{Actor: "officer-7", Site: "shelter-east", Action: "record.view", Entity: "animal", EntityID: stray.ID}))
 	secret, err := s.CreateToken(ctx, &service.Token{Name: "officer-7", Role: service.RoleOfficer, Site: "shelter-east"})
 	must("CreateToken", err)
+	must("CreateUser", s.(service.UserService).CreateUser(ctx, &service.User{Name: "Dana Ortiz", Role: service.RoleIntake, Site: "shelter-east", Hash: "$2a$11$hash"}))
 	_, err = s.CreateJob(ctx, &service.Job{Kind: service.JobEngrave, LicenceID: dup.ID, Reason: "duplicate"})
 	must("CreateJob", err)
 	tb, ok := s.(service.TagBatchService)
@@ -72,6 +73,13 @@ func fillAllTables(t *testing.T, s service.Store) string {
 	_, _, err = s.(service.DeviceEventService).ApplyDeviceEvent(ctx, &service.DeviceEvent{ID: "e1", Device: "handheld-3",
 		Kind: service.DeviceScan, At: migrateClock().Add(-time.Hour), Scan: &service.Scan{ChipCode: "985141000123456"}})
 	must("ApplyDeviceEvent", err)
+	// service/permits' tables.
+	must("CreatePermit", s.CreatePermit(ctx, &service.Permit{Kind: service.PermitOffLeash, Jurisdiction: "minneapolis", Class: "resident", AnimalID: a.ID,
+		State: service.PermitGranted, IssuedOn: service.MustDate("2026-03-01"), ExpiresOn: service.MustDate("2027-01-31")}))
+	must("CreateAdoptionAgreement", s.CreateAdoptionAgreement(ctx, &service.AdoptionAgreement{AnimalID: stray.ID, Jurisdiction: "minneapolis",
+		Adopter: "Per Holm", AdoptedOn: service.MustDate("2026-03-01"), DueOn: service.MustDate("2026-03-31"), DueSource: "64.140(a)(1)"}))
+	must("CreateAnimalReport", s.CreateAnimalReport(ctx, &service.AnimalReport{Kind: service.ReportBite, Jurisdiction: "minneapolis",
+		ReportedOn: service.MustDate("2026-03-14"), Reporter: service.Person{Name: "Dr. Aho"}, ReporterRole: "physician", Open: true}))
 	return secret
 }
 
@@ -92,6 +100,9 @@ type snapshot struct {
 	Tokens       []*service.Token
 	Jobs         []*service.Job
 	Batches      []*service.TagBatch
+	Permits      []*service.Permit
+	Agreements   []*service.AdoptionAgreement
+	Reports      []*service.AnimalReport
 }
 
 func takeSnapshot(t *testing.T, s service.Store) *snapshot {
@@ -135,6 +146,12 @@ func takeSnapshot(t *testing.T, s service.Store) *snapshot {
 	sn.Jobs, _, err = s.FindJobs(ctx, service.JobFilter{})
 	check(err)
 	sn.Batches, _, err = s.(service.TagBatchService).FindTagBatches(ctx, service.TagBatchFilter{})
+	check(err)
+	sn.Permits, _, err = s.FindPermits(ctx, service.PermitFilter{})
+	check(err)
+	sn.Agreements, err = s.FindAdoptionAgreements(ctx, false, 0)
+	check(err)
+	sn.Reports, err = s.FindAnimalReports(ctx, false)
 	check(err)
 	return &sn
 }
@@ -230,7 +247,11 @@ func TestMigrateRoundTrip(t *testing.T) {
 		if o.ID != int64(len(want.Owners))+1 {
 			t.Errorf("%s: new owner id %d, want %d", name, o.ID, len(want.Owners)+1)
 		}
-		l := &service.Licence{AnimalID: want.Animals[0].ID, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-03-15"),
+		fresh := &service.Animal{Name: "New", Species: service.Dog, OwnerID: o.ID}
+		if err := s.CreateAnimal(ctx, fresh); err != nil {
+			t.Fatalf("%s: CreateAnimal after migrate: %v", name, err)
+		}
+		l := &service.Licence{AnimalID: fresh.ID, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-03-15"),
 			ExpiresOn: service.MustDate("2027-01-31")}
 		if err := s.CreateLicence(ctx, l); err != nil {
 			t.Fatalf("%s: CreateLicence after migrate: %v", name, err)
@@ -240,6 +261,9 @@ func TestMigrateRoundTrip(t *testing.T) {
 		}
 		if _, err := s.Authenticate(ctx, secret); err != nil {
 			t.Errorf("%s: Authenticate with the token made on the first SQLite: %v", name, err)
+		}
+		if u, err := s.(service.UserService).FindUserByName(ctx, "Dana Ortiz"); err != nil || u.Hash != "$2a$11$hash" || u.Site != "shelter-east" {
+			t.Errorf("%s: the staff account after migrate: %+v %v", name, u, err)
 		}
 		if name == "postgres" {
 			s.Close()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,7 +18,7 @@ import (
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/jobs"
-	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/tags"
 )
@@ -61,7 +62,7 @@ func runPrint(ctx context.Context, e *cmdline.Env, args []string) error {
 		designs  = fs.String("designs", "", "extra tag design `dir`")
 		previews = fs.String("previews", "", "write a PNG of every tag made to `dir`")
 		engrave  = fs.Bool("engrave", false, "engrave rather than print")
-		jur      = fs.String("jurisdiction", "", "jurisdiction `profile` (batch)")
+		jur      = fs.String("jurisdiction", "", "jurisdiction `name or code` (batch)")
 		year     = fs.Int("year", 0, "tag `year` (batch)")
 		count    = fs.Int("count", 0, "`number` of tags (batch)")
 		species  = fs.String("species", "", "`species` line of the tags (batch; default the design's first)")
@@ -133,12 +134,23 @@ func runPrint(ctx context.Context, e *cmdline.Env, args []string) error {
 		}
 	case "list":
 		if *state != "" && !service.JobState(*state).Valid() {
-			return cmdline.UsageError("print list: --state must be queued, sent, done or failed")
+			return cmdline.UsageError("print list: --state must be queued, sent, done, failed, unconfirmed or check")
 		}
 	default:
 		return cmdline.UsageError("print: unknown subcommand %q (want licence, duplicate, batch, reprint, resume, list or run)", sub)
 	}
 
+	// Every argument is checked before anything is reserved or queued:
+	// the folders, the designs (and their approval), the jurisdiction,
+	// then the device, opened before a number is taken.
+	for _, dir := range []struct{ flag, path string }{{"--previews", *previews}, {"--designs", *designs}} {
+		if dir.path == "" {
+			continue
+		}
+		if fi, err := os.Stat(dir.path); err != nil || !fi.IsDir() {
+			return cmdline.UsageError("print %s: %s %s is not a folder", sub, dir.flag, dir.path)
+		}
+	}
 	store, err := openStore(ctx, *db, e.Now)
 	if err != nil {
 		return err
@@ -162,6 +174,26 @@ func runPrint(ctx context.Context, e *cmdline.Env, args []string) error {
 	is := &jobs.Issuer{Store: store, Rules: rs, Designs: ds, Keys: keys}
 	if sub == "run" {
 		return printDaemon(ctx, e, is, devices, *previews)
+	}
+	if sub == "batch" {
+		profile, _, err := resolveJurisdiction(rs, ds, *jur)
+		if err != nil {
+			return cmdline.UsageError("print batch: --jurisdiction: %v", err)
+		}
+		if profile == "" {
+			return cmdline.UsageError("print batch: --jurisdiction %s has tag designs but no licensing rules", *jur)
+		}
+		*jur = profile
+		if _, err := is.Design(profile, *year); err != nil {
+			return cmdline.UsageError("print batch: %v", err)
+		}
+	}
+	var dev *jobs.Device
+	if spec.Kind != "" {
+		if dev, err = jobs.Open(ctx, spec); err != nil {
+			return cmdline.Exit(1, err)
+		}
+		defer dev.Close()
 	}
 
 	// target reports whether the job or batch asked for is finished.
@@ -219,10 +251,10 @@ func runPrint(ctx context.Context, e *cmdline.Env, args []string) error {
 			return jobResult(e, b.State, fmt.Sprintf("batch %d", b.ID), b.Error)
 		}
 	}
-	if spec.Kind == "" {
+	if dev == nil {
 		return nil
 	}
-	return printRun(ctx, e, is, spec, *previews, target)
+	return printRun(ctx, e, is, dev, *previews, target)
 }
 
 // jobResult says whether a job in state st is finished, and prints the
@@ -232,20 +264,21 @@ func jobResult(e *cmdline.Env, st service.JobState, what, msg string) (bool, err
 	case service.JobDone:
 		fmt.Fprintf(e.Stdout, "%s done\n", what)
 		return true, nil
+	case service.JobUnconfirmed:
+		fmt.Fprintf(e.Stdout, "%s sent, not confirmed: %s\n", what, msg)
+		return true, nil
+	case service.JobCheck:
+		return true, cmdline.Exit(1, fmt.Errorf("%s: %s", what, msg))
 	case service.JobFailed:
 		return true, cmdline.Exit(1, fmt.Errorf("%s failed: %s", what, msg))
 	}
 	return false, nil
 }
 
-// printRun opens the device and makes queued work until target is
+// printRun makes queued work on the open device until target is
 // finished.
-func printRun(ctx context.Context, e *cmdline.Env, is *jobs.Issuer, spec jobs.Spec, previews string, target func() (bool, error)) error {
-	dev, err := jobs.Open(ctx, spec)
-	if err != nil {
-		return err
-	}
-	defer dev.Close()
+func printRun(ctx context.Context, e *cmdline.Env, is *jobs.Issuer, dev *jobs.Device, previews string, target func() (bool, error)) error {
+	spec := dev.Spec
 	bar := &progressBar{w: e.Stderr}
 	r, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: is, Previews: previews, Now: e.Now, OnEvent: bar.event,
 		NextBlank: askNextBlank(e, bar.end)})
@@ -423,23 +456,22 @@ func printDuplicate(ctx context.Context, e *cmdline.Env, store service.Store, rs
 	if err != nil {
 		return 0, err
 	}
-	lk, err := lookup.New(&lookup.Opts{Store: store, Rules: rs, Now: e.Now})
+	lic, err := licensing.New(&licensing.Opts{Store: store, Rules: rs, Now: e.Now})
 	if err != nil {
 		return 0, err
 	}
-	req := &lookup.LicenceRequest{AnimalID: old.AnimalID, Jurisdiction: old.Jurisdiction, IssuedBy: old.IssuedBy,
-		Clinic: old.Clinic, Replaces: old.ID, ReplaceReason: reason, Site: old.Site}
+	req := &licensing.DuplicateRequest{Reason: reason, Seller: &licensing.Seller{Site: old.Site}}
 	if fee >= 0 {
 		req.FeeCents = &fee
 	}
-	l, err := lk.IssueLicence(ctx, req)
+	l, err := lic.Duplicate(ctx, old.ID, req)
 	if err != nil && service.ErrorCode(err) != service.EINTERNAL {
 		return 0, errors.New(service.ErrorMessage(err))
 	} else if err != nil {
 		return 0, err
 	}
 	fmt.Fprintf(e.Stdout, "licence %d replaces licence %d (tag %d, %s): tag %d, fee %s\n",
-		l.ID, old.ID, old.TagNumber, reason, l.TagNumber, rules.Money(l.FeeCents))
+		l.ID, old.ID, old.TagNumber, reason, l.TagNumber, rules.Money(l.DuplicateFeeCents))
 	for _, w := range l.Warnings {
 		fmt.Fprintf(e.Stderr, "warning: %s\n", w)
 	}

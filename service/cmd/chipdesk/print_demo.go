@@ -24,7 +24,7 @@ func demoPrinters(e *cmdline.Env, cfg *config, dir string) (stop func()) {
 		fmt.Fprintf(e.Stderr, "demo: printing: %v\n", err)
 		return func() {}
 	}
-	laser, err := grblsim.Start(nil)
+	laser, err := grblsim.Start(&grblsim.Opts{LaserMode: true}) // a controller set up for a laser
 	if err != nil {
 		printer.Close()
 		fmt.Fprintf(e.Stderr, "demo: printing: %v\n", err)
@@ -48,6 +48,10 @@ func demoPrinters(e *cmdline.Env, cfg *config, dir string) (stop func()) {
 func demoQueueTags(ctx context.Context, e *cmdline.Env, a *app) {
 	if a.runner == nil {
 		return
+	}
+	now := e.Now()
+	if err := a.issuer.ApproveAll(ctx, "demo", now, now.Year(), now.Year()+1); err != nil {
+		fmt.Fprintf(e.Stderr, "demo: approving the designs: %v\n", err)
 	}
 	if _, err := jobs.QueueActive(ctx, a.issuer, service.JobPrint); err != nil {
 		fmt.Fprintf(e.Stderr, "demo: printing: %v\n", err)

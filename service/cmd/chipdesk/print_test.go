@@ -15,7 +15,9 @@ import (
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/zplsim"
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
+	"github.com/chipdesk/chipdesk/tags"
 )
 
 // runPrintCmd runs "chipdesk print ARGS..." and returns status, stdout, stderr.
@@ -49,7 +51,7 @@ func printDB(t *testing.T) (string, *service.Licence) {
 	a := &service.Animal{Name: "Rex", Species: service.Dog}
 	l := &service.Licence{Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-03-15"), ExpiresOn: service.MustDate("2027-03-31")}
 	for _, err := range []error{db.CreateOwner(ctx, o), func() error { a.OwnerID = o.ID; return db.CreateAnimal(ctx, a) }(),
-		func() error { l.AnimalID = a.ID; return db.CreateLicence(ctx, l) }()} {
+		func() error { l.AnimalID = a.ID; return db.CreateLicence(ctx, l) }(), approveDesigns(ctx, db)} {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +101,7 @@ func TestPrintLicence(t *testing.T) {
 func TestPrintBatchProgress(t *testing.T) {
 	t.Parallel()
 	db, l := printDB(t)
-	sim, err := grblsim.Start(nil)
+	sim, err := grblsim.Start(&grblsim.Opts{LaserMode: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,6 +159,7 @@ func TestDemoPrinting(t *testing.T) {
 	e := &cmdline.Env{Stdout: &bytes.Buffer{}, Stderr: &errb, Now: time.Now}
 	cfg := defaultConfig()
 	cfg.DB, cfg.Listen = db, "127.0.0.1:0"
+	cfg.DevKeys = true // as the demo
 	defer demoPrinters(e, &cfg, dir)()
 	if len(cfg.Printers) != 2 || cfg.Previews == "" {
 		t.Fatalf("demoPrinters set printers %q previews %q; stderr: %s", cfg.Printers, cfg.Previews, errb.String())
@@ -237,7 +240,7 @@ func TestPrintDuplicate_64_40(t *testing.T) {
 func TestPrintBatchPauseResume(t *testing.T) {
 	t.Parallel()
 	db, _ := printDB(t)
-	sim, err := grblsim.Start(nil)
+	sim, err := grblsim.Start(&grblsim.Opts{LaserMode: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,5 +286,45 @@ func TestPrintRun(t *testing.T) {
 	}
 	if len(sim.Jobs()) != 1 || !strings.Contains(out.String(), fmt.Sprintf("job 1 minneapolis tag %d on front: done", l.TagNumber)) {
 		t.Errorf("print run made %d labels, said:\n%s", len(sim.Jobs()), out.String())
+	}
+}
+
+// approveDesigns approves the built-in designs of this year and the
+// next, as an administrator does on the admin page before any tag is
+// made (licensing.DesignApproved).
+func approveDesigns(ctx context.Context, st service.AuditService) error {
+	ds, err := tags.LoadDesigns("")
+	if err != nil {
+		return err
+	}
+	y := time.Now().Year()
+	return licensing.ApproveAll(ctx, st, ds, "test-admin", time.Now(), 2026, 2027, y, y+1)
+}
+
+// TestPrintBatchChecksFirst: a batch whose folder, device, design or
+// jurisdiction is wrong is refused before any number is reserved.
+func TestPrintBatchChecksFirst(t *testing.T) {
+	t.Parallel()
+	db, _ := printDB(t)
+	base := []string{"batch", "--db", db, "--year", "2026", "--count", "3"}
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"previews folder missing", []string{"--jurisdiction", "minneapolis", "--previews", filepath.Join(t.TempDir(), "nope")}, 2, "--previews"},
+		{"designs folder missing", []string{"--jurisdiction", "MPLS", "--designs", filepath.Join(t.TempDir(), "nope")}, 2, "--designs"},
+		{"unknown jurisdiction", []string{"--jurisdiction", "Gotham"}, 2, "Gotham"},
+		{"no design for the year", []string{"--jurisdiction", "Minneapolis", "--year", "1999"}, 2, "design"},
+		{"device does not open", []string{"--jurisdiction", "MPLS", "--device", "grbl:" + filepath.Join(t.TempDir(), "ttyNone")}, 1, "ttyNone"},
+	} {
+		code, _, errs := runPrintCmd(t, append(append([]string{}, base...), tt.args...)...)
+		if code != tt.code || !strings.Contains(errs, tt.want) {
+			t.Errorf("%s: exit %d, %q; want %d naming %q", tt.name, code, errs, tt.code, tt.want)
+		}
+	}
+	if code, out, errs := runPrintCmd(t, "list", "--db", db); code != 0 || strings.Contains(out, "BATCH") {
+		t.Errorf("after refused batches: exit %d, list %q, %s; want no batch reserved", code, out, errs)
 	}
 }

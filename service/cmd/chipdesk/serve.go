@@ -13,11 +13,17 @@ import (
 
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/access"
+	"github.com/chipdesk/chipdesk/service/custody"
 	"github.com/chipdesk/chipdesk/service/events"
 	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/httpapi"
+	"github.com/chipdesk/chipdesk/service/incidents"
 	"github.com/chipdesk/chipdesk/service/jobs"
+	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/money"
+	"github.com/chipdesk/chipdesk/service/permits"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
@@ -27,10 +33,12 @@ import (
 func runServe(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
+	devKeys := fs.Bool("dev-keys", false, "make tags with the public development check-code keys when $CHIPDESK_TAG_KEYS is not set (demos and tests only; every page says so)")
 	cfg, err := loadConfig(fs, args, os.Getenv)
 	if err != nil {
 		return err
 	}
+	cfg.DevKeys = *devKeys
 	if fs.NArg() > 0 {
 		return cmdline.UsageError("serve: unexpected argument %q", fs.Arg(0))
 	}
@@ -55,17 +63,31 @@ type app struct {
 	log    *slog.Logger
 	store  backend
 	lookup *lookup.Service
-	hub    *events.Hub
-	pipe   *hardware.Pipeline
-	hw     *hardware.Manager
+	// lic, custody and inc are the application layer every door calls.
+	lic     *licensing.Service
+	custody *custody.Service
+	inc     *incidents.Service
+	hub     *events.Hub
+	pipe    *hardware.Pipeline
+	hw      *hardware.Manager
+	money   *money.Service
 	// issuer queues tags (pages, API); runner makes them on printers,
 	// nil when none is configured.
 	issuer   *jobs.Issuer
 	printers []*jobs.Device
 	runner   *jobs.Runner
 	api      *httpapi.Server
-	srv      *http.Server
-	ln       net.Listener
+	// access ends what revoked tokens and disabled accounts opened,
+	// whichever process revoked them; stopAccess ends its polling.
+	access     *access.Watcher
+	stopAccess context.CancelFunc
+	// photos is the photos folder ($CHIPDESK_PHOTOS), nil without one.
+	photos *os.Root
+	srv    *http.Server
+	ln     net.Listener
+
+	// permits decides kennel, stable, off-leash and other permits.
+	permits *permits.Service
 }
 
 // openApp opens the store and wires everything; it does not listen yet.
@@ -78,7 +100,20 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	if a.store, err = openBackend(ctx, cfg.DB, now, loc); err != nil {
 		return nil, err
 	}
+	users, _ := a.store.(service.UserService)
+	a.access = access.NewWatcher(&access.WatchOpts{Tokens: a.store, Users: users, Logger: log})
+	actx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	a.stopAccess = stop
+	go a.access.Run(actx)
 	if a.lookup, err = lookup.New(&lookup.Opts{Store: a.store, Rules: rs, Jurisdiction: cfg.Jurisdiction, Locale: cfg.Locale, Now: now}); err != nil {
+		a.close()
+		return nil, err
+	}
+	if err := a.openLayer(rs, now); err != nil {
+		a.close()
+		return nil, err
+	}
+	if a.permits, err = permits.New(&permits.Opts{Store: a.store, Rules: rs, Bites: a.inc, Now: now}); err != nil {
 		a.close()
 		return nil, err
 	}
@@ -103,6 +138,14 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		a.close()
 		return nil, err
 	}
+	if a.money, err = money.New(&money.Opts{Store: a.store, Rules: rs, Now: now}); err != nil {
+		a.close()
+		return nil, err
+	}
+	if a.photos, err = openPhotos(); err != nil {
+		a.close()
+		return nil, err
+	}
 	pages, err := newWeb(a, rs, log, now)
 	if err != nil {
 		a.close()
@@ -110,13 +153,14 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	}
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
-		Web: pages, Jobs: a.issuer, Runner: a.runner,
+		Web: pages, Jobs: a.issuer, Runner: a.runner, Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
+		Access: a.access, Limits: &cfg.Limits, Photos: a.photos, Money: a.money, Permits: a.permits,
 	}); err != nil {
 		a.close()
 		return nil, err
 	}
 	a.srv = &http.Server{
-		Handler:           withSync(a.api, a.store, log),
+		Handler:           withSync(a.api, a.store, a.inc, log),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second, // the scan stream lifts its own
@@ -125,6 +169,18 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	return a, nil
+}
+
+// openLayer makes the application layer over the store and the rules.
+func (a *app) openLayer(rs *rules.Set, now func() time.Time) (err error) {
+	if a.lic, err = licensing.New(&licensing.Opts{Store: a.store, Rules: rs, Now: now}); err != nil {
+		return err
+	}
+	if a.custody, err = custody.New(&custody.Opts{Store: a.store, Rules: rs, Now: now}); err != nil {
+		return err
+	}
+	a.inc, err = incidents.New(&incidents.Opts{Store: a.store, Rules: rs, Jurisdiction: a.lookup.Home(), Now: now})
+	return err
 }
 
 // listen binds the configured address.
@@ -152,7 +208,7 @@ func (a *app) url() string {
 // first needed (jobs.Pending), so one switched off at start is used once
 // it is on.
 func (a *app) openJobs(rs *rules.Set, now func() time.Time) error {
-	is, err := newIssuer(a.store, rs, a.log)
+	is, err := newIssuer(a.store, rs, a.log, a.cfg.DevKeys)
 	if err != nil {
 		return err
 	}
@@ -239,6 +295,12 @@ func (a *app) run(ctx context.Context) error {
 
 // close releases everything openApp made.
 func (a *app) close() {
+	if a.photos != nil {
+		defer a.photos.Close()
+	}
+	if a.stopAccess != nil {
+		a.stopAccess()
+	}
 	if a.api != nil {
 		a.api.Close()
 	}

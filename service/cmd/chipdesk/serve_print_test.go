@@ -37,7 +37,7 @@ func TestServePrintsQueuedTag_64_30(t *testing.T) {
 	}
 	defer sim.Close()
 	previews := filepath.Join(t.TempDir(), "previews")
-	_, stderr, stop := runAsync(t, "serve", "--db", db, "--listen", "127.0.0.1:0",
+	_, stderr, stop := runAsync(t, "serve", "--dev-keys", "--db", db, "--listen", "127.0.0.1:0",
 		"--printer", "zpl:"+sim.Addr()+",name=counter-zebra", "--previews", previews)
 	base := waitFor(t, stderr, urlRE, 10*time.Second)
 
@@ -127,6 +127,9 @@ func seedVaccinated(t *testing.T, db string) int64 {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	if err := approveDesigns(ctx, st); err != nil {
+		t.Fatal(err)
+	}
 	o := &service.Owner{Name: "Sam Okafor", City: "Minneapolis", Phone: "612-555-0100"}
 	if err := st.CreateOwner(ctx, o); err != nil {
 		t.Fatal(err)

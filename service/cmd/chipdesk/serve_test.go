@@ -117,7 +117,7 @@ func TestServeEndToEnd(t *testing.T) {
 		t.Fatalf("readersim: %v", err)
 	}
 	defer sim.Close()
-	_, stderr, stop := runAsync(t, "serve", "--db", db, "--listen", "127.0.0.1:0", "--reader", "wl134:"+sim.Path()+",name=desk-1")
+	_, stderr, stop := runAsync(t, "serve", "--dev-keys", "--db", db, "--listen", "127.0.0.1:0", "--reader", "wl134:"+sim.Path()+",name=desk-1")
 	base := waitFor(t, stderr, urlRE, 10*time.Second)
 	waitFor(t, stderr, regexp.MustCompile(`(reader connected)`), 10*time.Second)
 

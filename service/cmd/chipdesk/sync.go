@@ -15,6 +15,7 @@ import (
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/incidents"
 	"github.com/chipdesk/chipdesk/service/offline"
 )
 
@@ -130,14 +131,18 @@ const syncPrefix = "/api/v1/sync"
 // withSync serves the offline handhelds' sync endpoints (offline.Handler,
 // officer and admin tokens) under syncPrefix, and every other path with
 // next.
-func withSync(next http.Handler, st backend, log *slog.Logger) http.Handler {
+func withSync(next http.Handler, st backend, inc *incidents.Service, log *slog.Logger) http.Handler {
 	cs, ok := st.(offline.CentralStore)
 	if !ok {
 		return next
 	}
+	central := &offline.StoreCentral{Store: cs}
+	if inc != nil {
+		central.Events = inc
+	}
 	mux := http.NewServeMux()
 	mux.Handle(syncPrefix+"/", http.StripPrefix(syncPrefix,
-		offline.Handler(&offline.StoreCentral{Store: cs}, &offline.HandlerOpts{Tokens: st, Logger: log})))
+		offline.Handler(central, &offline.HandlerOpts{Tokens: st, Logger: log, Audit: st})))
 	mux.Handle("/", next)
 	return mux
 }
@@ -157,7 +162,19 @@ func openCentral(ctx context.Context, target, token string, e *cmdline.Env) (off
 		st.Close()
 		return nil, nil, fmt.Errorf("sync: %T cannot take device events", st)
 	}
-	return &offline.StoreCentral{Store: cs}, func() { st.Close() }, nil
+	rs, _, err := loadRules(envOr("CHIPDESK_JURISDICTION", defaultConfig().Jurisdiction))
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	// The events go through the application layer, as they do at the
+	// service's /api/v1/sync.
+	inc, err := incidents.New(&incidents.Opts{Store: st, Rules: rs, Jurisdiction: envOr("CHIPDESK_JURISDICTION", defaultConfig().Jurisdiction), Now: e.Now})
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return &offline.StoreCentral{Store: cs, Events: inc}, func() { st.Close() }, nil
 }
 
 func syncStatus(ctx context.Context, e *cmdline.Env, r *offline.Replica) error {

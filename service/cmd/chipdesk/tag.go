@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"image/png"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/chipdesk/chipdesk/internal/cmdline"
+	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/tags"
 	"github.com/chipdesk/chipdesk/tags/check"
 	"github.com/chipdesk/chipdesk/tags/toolpath"
@@ -17,7 +20,7 @@ import (
 
 // tagUsage lists the tag subcommands.
 const tagUsage = `usage:
-  chipdesk tag render --jurisdiction J --year YYYY --number N --format png|svg|zpl|paths|paths-svg [--dpi D] [--species S]
+  chipdesk tag render --jurisdiction J --year YYYY --number N --format png|svg|zpl|paths|paths-svg [--dpi D] [--dpmm 8|12|24] [--species S]
   chipdesk tag plate --jurisdiction J --year YYYY --number FIRST --count C [--plate WxH] [--sheet K] --format paths|paths-svg|png
   chipdesk tag verify TEXT
   chipdesk tag designs
@@ -38,7 +41,7 @@ func runTag(ctx context.Context, e *cmdline.Env, args []string) error {
 		keysPath   = fs.String("keys", os.Getenv("CHIPDESK_TAG_KEYS"), "check-code key `path` (file or directory of *.keys)")
 		designsDir = fs.String("designs", "", "`directory` of extra design files")
 		fontPath   = fs.String("font", "", "TrueType or OpenType `file` for the text (default Go Bold)")
-		j          = fs.String("jurisdiction", "", "jurisdiction `code`, e.g. MPLS")
+		j          = fs.String("jurisdiction", "", "jurisdiction by `name` or code: minneapolis, Minneapolis or MPLS")
 		year       = fs.Int("year", 0, "licence `year`")
 		number     = fs.Int("number", 0, "register `number`")
 		species    = fs.String("species", "", "dog, cat or ferret (default: the design's first)")
@@ -46,7 +49,8 @@ func runTag(ctx context.Context, e *cmdline.Env, args []string) error {
 		count      = fs.Int("count", 1, "number of tags, numbered from --number (plate)")
 		plate      = fs.String("plate", "300x200", "plate or sheet size `WxH` in mm (plate)")
 		sheet      = fs.Int("sheet", 0, "write only plate `K` (1-based; plate, required for png)")
-		dpi        = fs.Float64("dpi", 300, "preview resolution, dots per inch (png); ZPL uses 203 dpi below 250, else 300 or 600")
+		dpi        = fs.Float64("dpi", 300, "preview resolution, dots per inch (png)")
+		dpmm       = fs.Int("dpmm", tags.DefaultZPLOpts.Dpmm, "ZPL printer resolution in dots per mm: 8 (203 dpi, as a zpl device by default), 12 or 24 (zpl)")
 	)
 	pos, err := cmdline.ParseArgs(fs, args)
 	if err != nil {
@@ -57,7 +61,7 @@ func runTag(ctx context.Context, e *cmdline.Env, args []string) error {
 		if len(pos) != 0 {
 			return cmdline.UsageError("tag render: unexpected argument %q", pos[0])
 		}
-		return tagRender(e, *keysPath, *designsDir, *fontPath, *j, *year, *number, *species, *format, *dpi)
+		return tagRender(e, *keysPath, *designsDir, *fontPath, *j, *year, *number, *species, *format, *dpi, *dpmm)
 	case "plate":
 		if len(pos) != 0 {
 			return cmdline.UsageError("tag plate: unexpected argument %q", pos[0])
@@ -92,7 +96,7 @@ func tagKeys(e *cmdline.Env, path string) (*check.Keyring, error) {
 	return check.LoadKeys(path)
 }
 
-func tagRender(e *cmdline.Env, keysPath, designsDir, fontPath, j string, year, number int, species, format string, dpi float64) error {
+func tagRender(e *cmdline.Env, keysPath, designsDir, fontPath, j string, year, number int, species, format string, dpi float64, dpmm int) error {
 	if j == "" || year == 0 || number == 0 {
 		return cmdline.UsageError("tag render: want --jurisdiction, --year and --number")
 	}
@@ -120,16 +124,12 @@ func tagRender(e *cmdline.Env, keysPath, designsDir, fontPath, j string, year, n
 		return r.SVG(e.Stdout, tag)
 	case "zpl":
 		zo := tags.DefaultZPLOpts
-		switch {
-		case dpi >= 450:
-			zo.Dpmm = 24
-		case dpi >= 250:
-			zo.Dpmm = 12
-		}
+		zo.Dpmm = dpmm
 		l, err := r.ZPL(tag, &zo)
 		if err != nil {
-			return err
+			return cmdline.UsageError("tag render: --dpmm: %v", err)
 		}
+		fmt.Fprintf(e.Stderr, "chipdesk tag: ZPL at %d dots/mm; print it on a printer of that resolution\n", dpmm)
 		_, err = e.Stdout.Write(l.ZPL)
 		return err
 	default: // paths, paths-svg
@@ -166,10 +166,40 @@ func tagSetup(e *cmdline.Env, keysPath, designsDir, fontPath string) (*tags.Rend
 	if err != nil {
 		return nil, nil, err
 	}
+	rs, err := rules.Embedded()
+	if err != nil {
+		return nil, nil, err
+	}
 	issue := func(j string, year, number int, species string) (*tags.Tag, error) {
-		return designs.Issue(keys, j, year, number, species)
+		code, err := tagCode(rs, designs, j)
+		if err != nil {
+			return nil, err
+		}
+		return designs.Issue(keys, code, year, number, species)
 	}
 	return r, issue, nil
+}
+
+// tagCode is the design code of the jurisdiction j names: a profile's
+// id, name or code in any case through the one resolver
+// (rules.Set.Resolve: "minneapolis", "Minneapolis", "MPLS" are the same
+// tags), else a design's own code ("MNDD", the state's dangerous-dog
+// tag). An unknown name is refused with the known ones listed.
+func tagCode(rs *rules.Set, designs *tags.Designs, j string) (string, error) {
+	if p, err := rs.Resolve(j); err == nil && len(p.Codes) > 0 {
+		return p.Codes[0], nil
+	}
+	up := strings.ToUpper(strings.TrimSpace(j))
+	var codes []string
+	for _, d := range designs.All() {
+		if d.Jurisdiction == up {
+			return up, nil
+		}
+		if !slices.Contains(codes, d.Jurisdiction) {
+			codes = append(codes, d.Jurisdiction)
+		}
+	}
+	return "", fmt.Errorf("unknown jurisdiction %q: known are %s, and the design codes %s", j, rs.Known(), strings.Join(codes, ", "))
 }
 
 // tagPlate lays tags number..number+count-1 out on plates and writes

@@ -78,6 +78,32 @@ func TestTagRender(t *testing.T) {
 	}
 }
 
+// TestTagRenderJurisdictionByName: the one resolver: minneapolis,
+// Minneapolis, MPLS and "City of Minneapolis" give the same tag; an
+// unknown name is refused with the known ones listed.
+func TestTagRenderJurisdictionByName(t *testing.T) {
+	t.Parallel()
+	render := func(j string) (int, []byte, string) {
+		return runTagCmd(t, append([]string{"render", "--jurisdiction", j, "--year", "2026", "--number", "1234", "--format", "zpl"}, dev...)...)
+	}
+	_, want, _ := render("MPLS")
+	if !bytes.Contains(want, []byte("MPLS26-001234")) {
+		t.Fatalf("tag render --jurisdiction MPLS = %.200q", want)
+	}
+	for _, j := range []string{"minneapolis", "Minneapolis", "mpls", "City of Minneapolis"} {
+		if code, got, stderr := render(j); code != 0 || !bytes.Equal(got, want) {
+			t.Errorf("tag render --jurisdiction %q: status %d (%s), not the MPLS tag", j, code, stderr)
+		}
+	}
+	if _, got, _ := render("Chanhassen"); !bytes.Contains(got, []byte("CHAN26-001234")) {
+		t.Errorf("tag render --jurisdiction Chanhassen = %.200q, want the CHAN tag", got)
+	}
+	code, _, stderr := render("duluth")
+	if code != 1 || !strings.Contains(stderr, "unknown jurisdiction") || !strings.Contains(stderr, "minneapolis (Minneapolis, MPLS)") {
+		t.Errorf("tag render --jurisdiction duluth: status %d %q, want 1 naming the known ones", code, stderr)
+	}
+}
+
 func TestTagVerify(t *testing.T) {
 	t.Parallel()
 	p, err := check.DevelopmentKeys().Issue("CHAN", 2027, 42)

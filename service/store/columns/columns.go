@@ -29,7 +29,7 @@ const (
 	// Scan is the scans table.
 	Scan = `id, at, reader, chip_code, chip_kind, user_name, site, animal_id`
 	// Audit is the audit_events table.
-	Audit = `id, at, actor, role, action, entity, entity_id, detail, site`
+	Audit = `id, at, actor, role, action, entity, entity_id, detail, site, token_id`
 	// Job is the jobs table.
 	Job = `id, kind, licence_id, reason, key, device, state, error, attempts, created_at, updated_at`
 	// Token is the tokens table.

@@ -88,7 +88,7 @@ func ScanDest(s *service.Scan, w Wrapper) []any {
 
 // AuditDest is the destination of an Audit row.
 func AuditDest(e *service.AuditEvent, w Wrapper) []any {
-	return []any{&e.ID, w.Stamp(&e.At), &e.Actor, &e.Role, &e.Action, &e.Entity, &e.EntityID, &e.Detail, &e.Site}
+	return []any{&e.ID, w.Stamp(&e.At), &e.Actor, &e.Role, &e.Action, &e.Entity, &e.EntityID, &e.Detail, &e.Site, &e.TokenID}
 }
 
 // JobDest is the destination of a Job row.

@@ -1,6 +1,10 @@
 package filter
 
-import "github.com/chipdesk/chipdesk/service"
+import (
+	"strings"
+
+	"github.com/chipdesk/chipdesk/service"
+)
 
 // Op is how a condition compares its column.
 type Op int
@@ -106,3 +110,12 @@ func TagBatches(f service.TagBatchFilter) []Cond {
 	cs = eq(cs, "jurisdiction", f.Jurisdiction)
 	return eq(cs, "year", f.Year)
 }
+
+// EscapeLike escapes the LIKE wildcards % and _ and the escape
+// character \ of s, for a pattern with ESCAPE '\': a search for "_" or
+// "%" finds those characters, not every row.
+func EscapeLike(s string) string {
+	return likeEscaper.Replace(s)
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)

@@ -21,6 +21,88 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 		return err
 	}
 	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		// The lookup rows of what the batch touches are rebuilt once, at
+		// the end, not by the triggers row by row.
+		if err := BeginBulk(ctx, tx); err != nil {
+			return err
+		}
+		if err := db.importBatch(ctx, tx, now, b); err != nil {
+			return err
+		}
+		animals, owners := batchAnimals(b), batchOwners(b)
+		if len(animals) == 0 && len(owners) == 0 {
+			// Licences alone: not in the rows.
+			_, err := tx.Exec(ctx, `SET LOCAL chipdesk.bulk = 'off'`)
+			return err
+		}
+		if b.Len() >= analyzeAfter {
+			// The rows' parts are read by index only with statistics
+			// that know the tables just loaded.
+			if _, err := tx.Exec(ctx, `ANALYZE owners, animals, chips, vaccinations`); err != nil {
+				return fmt.Errorf("postgres: analyze: %w", err)
+			}
+		}
+		// Semi-joins on the unnested lists, not = ANY: a list of a
+		// million ids would be searched once per animal.
+		return endBulk(ctx, tx, `lookup_animal.id IN (SELECT unnest($1::bigint[]))
+			OR lookup_animal.owner_id IN (SELECT unnest($2::bigint[]))`, animals, owners)
+	})
+	if err != nil || b.Len() < analyzeAfter {
+		return err
+	}
+	// Plans made on the statistics of the tables before a large import
+	// (empty ones: sequential scans) would hold until autovacuum comes
+	// round; ANALYZE the tables the import wrote now, and cached plans
+	// are made again.
+	var tables []string
+	for _, t := range []struct {
+		name string
+		n    int
+	}{{"owners", len(b.Owners)}, {"animals", len(b.Animals)}, {"chips", len(b.Chips)},
+		{"licences", len(b.Licences)}, {"tag_counters", len(b.Licences)}, {"vaccinations", len(b.Vaccinations)},
+		{"lookup_rows", len(b.Animals) + len(b.Chips) + len(b.Vaccinations)}} {
+		if t.n > 0 {
+			tables = append(tables, t.name)
+		}
+	}
+	if _, err := db.pool.Exec(ctx, `ANALYZE `+strings.Join(tables, ", ")); err != nil {
+		return fmt.Errorf("postgres: analyze after import: %w", err)
+	}
+	return nil
+}
+
+// batchAnimals lists the animals whose lookup rows a batch changes (its
+// licences are not in the rows).
+func batchAnimals(b *service.Batch) []int64 {
+	seen := map[int64]bool{}
+	for _, a := range b.Animals {
+		seen[a.ID] = true
+	}
+	for _, c := range b.Chips {
+		seen[c.AnimalID] = true
+	}
+	for _, v := range b.Vaccinations {
+		seen[v.AnimalID] = true
+	}
+	out := make([]int64, 0, len(seen))
+	for id := range seen {
+		out = append(out, id)
+	}
+	return out
+}
+
+// batchOwners lists the batch's owners: their animals' rows show them.
+func batchOwners(b *service.Batch) []int64 {
+	out := make([]int64, 0, len(b.Owners))
+	for _, o := range b.Owners {
+		out = append(out, o.ID)
+	}
+	return out
+}
+
+// importBatch inserts the batch's rows in tx.
+func (db *DB) importBatch(ctx context.Context, tx pgx.Tx, now time.Time, b *service.Batch) error {
+	{
 		if err := bulkInsert(ctx, tx, "owners", columns.Owner, insertOwnerSQL, b.Owners, func(o *service.Owner) (*int64, []any) {
 			stampNew(&o.CreatedAt, now)
 			stampNew(&o.UpdatedAt, now)
@@ -74,28 +156,7 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 				stampNew(&v.CreatedAt, now)
 				return &v.ID, vaccinationArgs(v)
 			}, "Vaccination")
-	})
-	if err != nil || b.Len() < analyzeAfter {
-		return err
 	}
-	// Plans made on the statistics of the tables before a large import
-	// (empty ones: sequential scans) would hold until autovacuum comes
-	// round; ANALYZE the tables the import wrote now, and cached plans
-	// are made again.
-	var tables []string
-	for _, t := range []struct {
-		name string
-		n    int
-	}{{"owners", len(b.Owners)}, {"animals", len(b.Animals)}, {"chips", len(b.Chips)},
-		{"licences", len(b.Licences)}, {"tag_counters", len(b.Licences)}, {"vaccinations", len(b.Vaccinations)}} {
-		if t.n > 0 {
-			tables = append(tables, t.name)
-		}
-	}
-	if _, err := db.pool.Exec(ctx, `ANALYZE `+strings.Join(tables, ", ")); err != nil {
-		return fmt.Errorf("postgres: analyze after import: %w", err)
-	}
-	return nil
 }
 
 // analyzeAfter is the batch size from which Import refreshes the

@@ -65,8 +65,8 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 			recordID = b.ID
 			a := e.BiteAudit(b.ID, now)
 			if _, err := tx.Exec(ctx, `INSERT INTO audit_events (`+columns.Audit+`)
-				VALUES (nextval('audit_events_id_seq'), $1, $2, $3, $4, $5, $6, $7, $8)`,
-				a.At, a.Actor, a.Role, a.Action, a.Entity, a.EntityID, a.Detail, a.Site); err != nil {
+				VALUES (nextval('audit_events_id_seq'), $1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+				a.At, a.Actor, a.Role, a.Action, a.Entity, a.EntityID, a.Detail, a.Site, a.TokenID); err != nil {
 				return mapErr(err, "Audit event")
 			}
 		}

@@ -2,6 +2,9 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -45,8 +48,33 @@ func (db *DB) UpdateImpoundment(ctx context.Context, id int64, u service.Impound
 		_, err := tx.Exec(ctx, `UPDATE impoundments SET notice_on=$1, hold_until=$2, disposition_on=$3, disposition=$4,
 			disposition_note=$5, fees_cents=$6, updated_at=$7 WHERE id=$8`,
 			pdate(i.NoticeOn), pdate(i.HoldUntil), pdate(i.DispositionOn), i.Disposition, i.DispositionNote, i.FeesCents, now, id)
-		return mapErr(err, "Impoundment")
+		if err != nil || u.Fees == nil {
+			return mapErr(err, "Impoundment")
+		}
+		lines, err := json.Marshal(u.Fees)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO impound_release_fees (impound_id, lines, created_at) VALUES ($1, $2, $3)
+			ON CONFLICT (impound_id) DO UPDATE SET lines = excluded.lines, created_at = excluded.created_at`, id, string(lines), now)
+		return mapErr(err, "Release fees")
 	})
+}
+
+// FindReleaseFees implements service.ImpoundService.
+func (db *DB) FindReleaseFees(ctx context.Context, id int64) ([]service.ReleaseFee, error) {
+	var lines string
+	err := db.pool.QueryRow(ctx, `SELECT lines FROM impound_release_fees WHERE impound_id = $1`, id).Scan(&lines)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	} else if err != nil {
+		return nil, mapErr(err, "Release fees")
+	}
+	var out []service.ReleaseFee
+	if err := json.Unmarshal([]byte(lines), &out); err != nil {
+		return nil, fmt.Errorf("postgres: release fees of impoundment %d: %w", id, err)
+	}
+	return out, nil
 }
 
 // FindImpoundmentByID implements service.ImpoundService.

@@ -48,7 +48,21 @@ func (db *DB) CreateLicence(ctx context.Context, l *service.Licence) error {
 	if err := l.Prepare(); err != nil {
 		return err
 	}
+	if v := l.Vaccination; v != nil {
+		v.AnimalID = l.AnimalID
+		if err := v.Validate(); err != nil {
+			return err
+		}
+	}
 	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		if v := l.Vaccination; v != nil {
+			// The certificate shown at the sale: one transaction with
+			// the licence.
+			v.CreatedAt = now
+			if err := insertRow(ctx, tx, "vaccinations", &v.ID, "Vaccination", insertVaccinationSQL, vaccinationArgs(v)...); err != nil {
+				return err
+			}
+		}
 		if l.Replaces != 0 {
 			// The row lock makes a second, concurrent replacement wait
 			// and then find the licence no longer active.
@@ -95,12 +109,14 @@ func insertLicence(ctx context.Context, tx pgx.Tx, l *service.Licence, now time.
 
 // RevokeLicence implements service.LicenceService.
 func (db *DB) RevokeLicence(ctx context.Context, id int64) error {
-	tag, err := db.pool.Exec(ctx, `UPDATE licences SET status = $1 WHERE id = $2`, service.LicenceRevoked, id)
-	if err != nil {
-		return mapErr(err, "Licence")
-	}
-	if tag.RowsAffected() == 0 {
-		return service.Errorf(service.ENOTFOUND, "Licence not found.")
-	}
-	return nil
+	return db.write(ctx, func(tx pgx.Tx, _ time.Time) error {
+		tag, err := tx.Exec(ctx, `UPDATE licences SET status = $1 WHERE id = $2`, service.LicenceRevoked, id)
+		if err != nil {
+			return mapErr(err, "Licence")
+		}
+		if tag.RowsAffected() == 0 {
+			return service.Errorf(service.ENOTFOUND, "Licence not found.")
+		}
+		return nil
+	})
 }

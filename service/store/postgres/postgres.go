@@ -149,7 +149,7 @@ func (db *DB) migrate(ctx context.Context) error {
 				return err
 			}
 		}
-		return nil
+		return syncLookupBody(ctx, tx)
 	})
 	if err != nil {
 		return fmt.Errorf("postgres: migrate: %w", err)
@@ -163,18 +163,34 @@ func (db *DB) migrate(ctx context.Context) error {
 func (db *DB) stampNow() time.Time { return db.now().UTC().Truncate(time.Microsecond) }
 
 // write runs fn in one READ COMMITTED transaction, committing when fn
-// returns nil. fn gets the transaction's time stamp.
+// returns nil. fn gets the transaction's time stamp. The audit event of
+// the change ctx carries (service.WithChange) is inserted in the same
+// transaction, so a change and its event commit together.
 func (db *DB) write(ctx context.Context, fn func(tx pgx.Tx, now time.Time) error) error {
+	return db.writeTx(ctx, service.PendingChange(ctx), fn)
+}
+
+// writeTx is write with the change ch to audit (nil: none).
+func (db *DB) writeTx(ctx context.Context, ch *service.Change, fn func(tx pgx.Tx, now time.Time) error) error {
 	tx, err := db.pool.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("postgres: begin: %w", err)
 	}
 	defer tx.Rollback(ctx)
-	if err := fn(tx, db.stampNow()); err != nil {
+	now := db.stampNow()
+	if err := fn(tx, now); err != nil {
 		return err
+	}
+	if ch != nil {
+		if err := insertAudit(ctx, tx, now, ch.Event); err != nil {
+			return err
+		}
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return mapErr(err, "Commit")
+	}
+	if ch != nil {
+		ch.MarkStored()
 	}
 	return nil
 }
@@ -339,7 +355,7 @@ func whereOf(cs []filter.Cond) where {
 		case filter.Lt:
 			w.add(c.Col+" < ?", v)
 		case filter.Contains:
-			w.add(c.Col+" ILIKE ?", "%"+v.(string)+"%")
+			w.add(c.Col+` ILIKE ? ESCAPE '\'`, "%"+filter.EscapeLike(v.(string))+"%")
 		case filter.Empty:
 			w.add(c.Col + " = ''")
 		case filter.NotEmpty:
@@ -445,6 +461,7 @@ func insertRow(ctx context.Context, tx pgx.Tx, table string, id *int64, what, qu
 	if err := tx.QueryRow(ctx, query, append([]any{nullID(*id)}, args...)...).Scan(id); err != nil {
 		return mapErr(err, what)
 	}
+	service.Created(ctx, table, *id)
 	if given {
 		return mapErr(bumpSeq(ctx, tx, table), what)
 	}

@@ -42,23 +42,21 @@ var recordParts = []recordPart{
 	{columns.Quarantine, "json_agg", `quarantines WHERE animal_id = k.aid AND released_on IS NULL`},
 	{columns.Impound, "json_agg", `impoundments WHERE animal_id = k.aid AND (intake_on >= $1 OR disposition = '')`},
 	{columns.Bite, "json_agg", `bites WHERE animal_id = k.aid AND date >= $1`},
+	// permit.go: id and body of the permits and open agreements.
+	{"id, body", "json_agg", `permits WHERE animal_id = k.aid ORDER BY id`},
+	{"id, body", "json_agg", `adoption_agreements WHERE animal_id = k.aid AND open ORDER BY id`},
 }
 
-// jsonNames maps the columns whose JSON name is not their camel-case
-// form.
+// jsonNames maps the columns whose JSON name is not the column's own
+// (the domain types' JSON names are their columns' snake_case names).
 var jsonNames = map[string]string{"start_on": "start", "end_on": "end"}
 
-// jsonName is the JSON name of the domain field stored in column col:
-// "created_at" is "createdAt".
+// jsonName is the JSON name of the domain field stored in column col.
 func jsonName(col string) string {
 	if n, ok := jsonNames[col]; ok {
 		return n
 	}
-	parts := strings.Split(col, "_")
-	for i := 1; i < len(parts); i++ {
-		parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
-	}
-	return strings.Join(parts, "")
+	return col
 }
 
 // jsonCols aliases each column to its JSON name.
@@ -94,7 +92,7 @@ var (
 
 // FindRecordByChip implements service.RecordService.
 func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Record, error) {
-	r, err := db.queryRecord(ctx, recordByChipSQL, code)
+	r, err := db.queryRecord(ctx, rowByChipSQL, recordByChipSQL, code)
 	if err != nil {
 		return nil, err
 	}
@@ -104,20 +102,62 @@ func (db *DB) FindRecordByChip(ctx context.Context, code string) (*service.Recor
 
 // FindRecordByTag implements service.RecordService.
 func (db *DB) FindRecordByTag(ctx context.Context, jurisdiction string, year, tag int) (*service.Record, error) {
-	return db.queryRecord(ctx, recordByTagSQL, jurisdiction, int64(year), int64(tag))
+	return db.queryRecord(ctx, rowByTagSQL, recordByTagSQL, jurisdiction, int64(year), int64(tag))
 }
 
 // FindRecordByAnimal implements service.RecordService.
 func (db *DB) FindRecordByAnimal(ctx context.Context, animalID int64) (*service.Record, error) {
-	return db.queryRecord(ctx, recordByAnimalSQL, animalID)
+	return db.queryRecord(ctx, rowByAnimalSQL, recordByAnimalSQL, animalID)
 }
 
-// queryRecord runs one lookup statement and assembles the record.
-func (db *DB) queryRecord(ctx context.Context, query string, key ...any) (*service.Record, error) {
+// queryRecord assembles the record from the lookup row and licences
+// that rowQuery reads (lookuprows.go), or, for an animal without a
+// row, from the full statement query.
+func (db *DB) queryRecord(ctx context.Context, rowQuery, query string, key ...any) (*service.Record, error) {
 	yearAgo := db.today().AddMonths(-12)
-	var raw [9][]byte
-	err := db.pool.QueryRow(ctx, query, append([]any{pdate(yearAgo)}, key...)...).Scan(
-		&raw[0], &raw[1], &raw[2], &raw[3], &raw[4], &raw[5], &raw[6], &raw[7], &raw[8])
+	args := append([]any{pdate(yearAgo)}, key...)
+	var body, lic, permits, agreements []byte
+	err := db.pool.QueryRow(ctx, rowQuery, args...).Scan(&body, &lic, &permits, &agreements)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, service.Errorf(service.ENOTFOUND, "No animal has that identifier.")
+	} else if err != nil {
+		return nil, fmt.Errorf("postgres: lookup: %w", err)
+	}
+	var r *service.Record
+	if body != nil {
+		if r, err = fromRow(body, lic, yearAgo); err != nil {
+			return nil, err
+		}
+		// Permits and agreements are read live beside the row, like the
+		// licences (permit.go).
+		if err := addPermitParts(r, permits, agreements); err != nil {
+			return nil, fmt.Errorf("postgres: lookup: %w", err)
+		}
+	} else if r, err = db.queryFull(ctx, query, args); err != nil {
+		return nil, err
+	}
+	utcRecord(r)
+	r.Sort()
+	if len(key) == 3 { // a tag lookup: the licence with that tag
+		for i := range r.Licences {
+			l := &r.Licences[i]
+			if l.Jurisdiction == key[0] && int64(l.Year) == key[1] && int64(l.TagNumber) == key[2] {
+				m := *l
+				r.MatchedLicence = &m
+			}
+		}
+		// The matched licence is listed even when it is long expired;
+		// keep the list to the window.
+		r.DropLicencesExpiredBefore(yearAgo)
+	}
+	return r, nil
+}
+
+// queryFull runs the full lookup statement (recordSQL).
+func (db *DB) queryFull(ctx context.Context, query string, args []any) (*service.Record, error) {
+	var raw [11][]byte
+	err := db.pool.QueryRow(ctx, query, args...).Scan(
+		&raw[0], &raw[1], &raw[2], &raw[3], &raw[4], &raw[5], &raw[6], &raw[7], &raw[8], &raw[9], &raw[10])
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && raw[0] == nil) {
 		return nil, service.Errorf(service.ENOTFOUND, "No animal has that identifier.")
 	} else if err != nil {
@@ -142,19 +182,8 @@ func (db *DB) queryRecord(ctx context.Context, query string, key ...any) (*servi
 			return nil, fmt.Errorf("postgres: lookup: %w", err)
 		}
 	}
-	utcRecord(r)
-	r.Sort()
-	if len(key) == 3 { // a tag lookup: the licence with that tag
-		for i := range r.Licences {
-			l := &r.Licences[i]
-			if l.Jurisdiction == key[0] && int64(l.Year) == key[1] && int64(l.TagNumber) == key[2] {
-				m := *l
-				r.MatchedLicence = &m
-			}
-		}
-		// The matched licence is listed even when it is long expired;
-		// keep the list to the window.
-		r.DropLicencesExpiredBefore(yearAgo)
+	if err := addPermitParts(r, raw[9], raw[10]); err != nil { // permit.go
+		return nil, fmt.Errorf("postgres: lookup: %w", err)
 	}
 	return r, nil
 }

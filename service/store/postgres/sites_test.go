@@ -162,8 +162,12 @@ func TestIssueChild(t *testing.T) {
 			defer wg.Done()
 			user := fmt.Sprintf("clerk-%d", w)
 			for i := w; i < issuesPerSite; i += writersPerSite {
+				// One active licence per animal and term: each issue
+				// names a term of its own (expiry day) for the one animal.
+				var n int
+				fmt.Sscanf(site, "site-%d", &n)
 				l := &service.Licence{AnimalID: animal, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-06-01"),
-					ExpiresOn: service.MustDate("2027-01-31"), FeeCents: 1500, Site: site}
+					ExpiresOn: service.MustDate("2027-01-31").AddDays(n*issuesPerSite + i), FeeCents: 1500, Site: site}
 				if err := db.CreateLicence(ctx, l); err != nil {
 					errs <- err
 					return

@@ -49,6 +49,7 @@ const insertAnimalSQL = `INSERT INTO animals (` + columns.Animal + `) VALUES (?,
 func insertAnimal(ctx context.Context, tx *sql.Tx, a *service.Animal, now time.Time) error {
 	a.CreatedAt, a.UpdatedAt = now, now
 	err := tx.QueryRowContext(ctx, insertAnimalSQL, animalArgs(a)...).Scan(&a.ID)
+	service.Created(ctx, "animals", a.ID)
 	return mapErr(err, "Animal")
 }
 

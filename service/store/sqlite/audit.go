@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"time"
-
-	"github.com/chipdesk/chipdesk/service/store/columns"
 )
 
 // The audit log lives in a database file of its own, AuditPath beside
@@ -19,10 +17,10 @@ import (
 // and a scan waited for the one write lock behind an audit batch. Now
 // the two files have a writer each.
 //
-// What this costs: a change and its audit event are two transactions in
-// two files (they were two transactions before too: the HTTP layer
-// queues audit events). A store opened on a file from before the split
-// moves the events over once (moveAudit).
+// A change's event is written in the change's own transaction into the
+// records' file and moved here afterwards (outbox.go), so the two files
+// never disagree on a change. A store opened on a file from before the
+// split moves the events over once (moveAudit).
 
 //go:embed auditmigration/*.sql
 var auditMigrationFS embed.FS
@@ -50,6 +48,15 @@ func (db *DB) openAudit(ctx context.Context, pragmas string) error {
 	if err := migrate(ctx, db.adb, auditMigrationFS, "auditmigration"); err != nil {
 		return err
 	}
+	// The outbox's moves (outbox.go) commit with synchronous=FULL, on a
+	// connection of their own: a move is on disk before the outbox rows
+	// it covers may be deleted. Only moves pay the fsync; the batches of
+	// lookup events keep NORMAL.
+	db.mdb, err = sql.Open("sqlite", base+"?"+pragmas+"&_pragma=synchronous(FULL)&_pragma=cache_size(-512)&_txlock=immediate")
+	if err != nil {
+		return fmt.Errorf("sqlite: open audit log: %w", err)
+	}
+	db.mdb.SetMaxOpenConns(1)
 	return db.moveAudit(ctx)
 }
 
@@ -76,7 +83,7 @@ func (db *DB) moveAudit(ctx context.Context) error {
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), `DETACH DATABASE audit`)
 	for _, q := range []string{
-		`INSERT OR IGNORE INTO audit.audit_events (` + columns.Audit + `) SELECT ` + columns.Audit + ` FROM main.audit_events`,
+		`INSERT OR IGNORE INTO audit.audit_events (` + movedAudit + `) SELECT ` + movedAudit + ` FROM main.audit_events`,
 		`DROP TABLE main.audit_events`,
 	} {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
@@ -86,14 +93,23 @@ func (db *DB) moveAudit(ctx context.Context) error {
 	return nil
 }
 
+// movedAudit is the audit_events columns of a records' file from before
+// the split, which has no token_id.
+const movedAudit = `id, at, actor, role, action, entity, entity_id, detail, site`
+
 // writeAudit runs fn in one IMMEDIATE transaction of the audit log.
 func (db *DB) writeAudit(ctx context.Context, fn func(tx *sql.Tx, now time.Time) error) error {
-	tx, err := db.adb.BeginTx(ctx, nil)
+	return writeIn(ctx, db.adb, db.now, fn)
+}
+
+// writeIn runs fn in one IMMEDIATE transaction of q.
+func writeIn(ctx context.Context, q *sql.DB, clock func() time.Time, fn func(tx *sql.Tx, now time.Time) error) error {
+	tx, err := q.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("sqlite: begin: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(tx, db.now().UTC()); err != nil {
+	if err := fn(tx, clock().UTC()); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {

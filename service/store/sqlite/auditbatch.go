@@ -24,35 +24,41 @@ func (db *DB) CreateAuditEvents(ctx context.Context, evs []*service.AuditEvent) 
 			return err
 		}
 	}
+	return db.writeAudit(ctx, func(tx *sql.Tx, now time.Time) error {
+		return insertAuditEvents(ctx, tx, evs, now)
+	})
+}
+
+// insertAuditEvents is CreateAuditEvents' insert, in the audit log's
+// transaction tx.
+func insertAuditEvents(ctx context.Context, tx *sql.Tx, evs []*service.AuditEvent, now time.Time) error {
 	withID := !strings.HasPrefix(columns.Audit, "id, ") ||
 		slices.ContainsFunc(evs, func(e *service.AuditEvent) bool { return e.ID != 0 })
-	return db.writeAudit(ctx, func(tx *sql.Tx, now time.Time) error {
-		args := make([]any, 0, auditCols*min(len(evs), auditChunk))
-		if len(evs) >= 2*auditChunk {
-			// Parsing a statement of auditChunk rows costs about as much
-			// as running it: done once, not once per chunk.
-			st, err := tx.PrepareContext(ctx, auditInsert(auditChunk, withID))
-			if err != nil {
+	args := make([]any, 0, auditCols*min(len(evs), auditChunk))
+	if len(evs) >= 2*auditChunk {
+		// Parsing a statement of auditChunk rows costs about as much
+		// as running it: done once, not once per chunk.
+		st, err := tx.PrepareContext(ctx, auditInsert(auditChunk, withID))
+		if err != nil {
+			return mapErr(err, "Audit event")
+		}
+		defer st.Close()
+		for ; len(evs) >= auditChunk; evs = evs[auditChunk:] {
+			args = appendAuditArgs(args[:0], evs[:auditChunk], now, withID)
+			if _, err := st.ExecContext(ctx, args...); err != nil {
 				return mapErr(err, "Audit event")
 			}
-			defer st.Close()
-			for ; len(evs) >= auditChunk; evs = evs[auditChunk:] {
-				args = appendAuditArgs(args[:0], evs[:auditChunk], now, withID)
-				if _, err := st.ExecContext(ctx, args...); err != nil {
-					return mapErr(err, "Audit event")
-				}
-			}
 		}
-		for len(evs) > 0 {
-			n := min(len(evs), auditChunk)
-			args = appendAuditArgs(args[:0], evs[:n], now, withID)
-			if _, err := tx.ExecContext(ctx, auditInsert(n, withID), args...); err != nil {
-				return mapErr(err, "Audit event")
-			}
-			evs = evs[n:]
+	}
+	for len(evs) > 0 {
+		n := min(len(evs), auditChunk)
+		args = appendAuditArgs(args[:0], evs[:n], now, withID)
+		if _, err := tx.ExecContext(ctx, auditInsert(n, withID), args...); err != nil {
+			return mapErr(err, "Audit event")
 		}
-		return nil
-	})
+		evs = evs[n:]
+	}
+	return nil
 }
 
 // auditInsert is the INSERT of n audit events, with their ids or
@@ -64,10 +70,10 @@ func (db *DB) CreateAuditEvents(ctx context.Context, evs []*service.AuditEvent) 
 // INSERT changes inside a transaction. A refused row then rolls back the
 // whole transaction at once, as CreateAuditEvents would anyway.
 func auditInsert(n int, withID bool) string {
-	head, row := `INSERT INTO audit_events (`+columns.Audit+`) VALUES `, `(?,?,?,?,?,?,?,?,?)`
+	head, row := `INSERT INTO audit_events (`+columns.Audit+`) VALUES `, `(?,?,?,?,?,?,?,?,?,?)`
 	if !withID {
 		cols := strings.TrimPrefix(columns.Audit, "id, ")
-		head, row = `INSERT OR ROLLBACK INTO audit_events (`+cols+`) VALUES `, `(?,?,?,?,?,?,?,?)`
+		head, row = `INSERT OR ROLLBACK INTO audit_events (`+cols+`) VALUES `, `(?,?,?,?,?,?,?,?,?)`
 	}
 	var b strings.Builder
 	b.Grow(len(head) + n*(len(row)+1))
@@ -94,15 +100,15 @@ func appendAuditArgs(args []any, evs []*service.AuditEvent, now time.Time, withI
 		}
 		// Role is a string type of its own: given as a string, the
 		// driver takes it without reflection.
-		args = append(args, formatStamp(e.At), e.Actor, string(e.Role), e.Action, e.Entity, e.EntityID, e.Detail, e.Site)
+		args = append(args, formatStamp(e.At), e.Actor, string(e.Role), e.Action, e.Entity, e.EntityID, e.Detail, e.Site, e.TokenID)
 	}
 	return args
 }
 
 const (
-	// auditChunk is the number of events per INSERT statement (9
+	// auditChunk is the number of events per INSERT statement (10
 	// parameters each, well under SQLite's limit of 32766).
 	auditChunk = 100
 	// auditCols is the number of columns.Audit.
-	auditCols = 9
+	auditCols = 10
 )

@@ -81,3 +81,45 @@ func BenchmarkFindOwnerByID(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkIssueLicenceAudited issues licences with their audit event
+// the two ways, in one run: "separate", the event written after the
+// licence in a transaction of the audit log of its own (as the HTTP
+// layer's audit queue did, and still does for a store without
+// changes), and "with-change", the event written in the licence's own
+// transaction and moved to the audit log after the commit.
+func BenchmarkIssueLicenceAudited(b *testing.B) {
+	db := MustOpen(b, func() time.Time { return time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC) })
+	ctx := context.Background()
+	if err := db.Import(ctx, benchBatch(1000)); err != nil {
+		b.Fatal(err)
+	}
+	licence := func(i int) *service.Licence {
+		return &service.Licence{AnimalID: int64(i%1000 + 1), Jurisdiction: "minneapolis",
+			IssuedOn: service.MustDate("2026-03-15"), ExpiresOn: service.MustDate("2027-01-31"), FeeCents: 1500}
+	}
+	event := func() *service.AuditEvent {
+		return &service.AuditEvent{Actor: "counter-1", Role: service.RoleIntake, Action: "licence.create", Entity: "licence"}
+	}
+	b.Run("separate", func(b *testing.B) {
+		for i := range b.N {
+			l := licence(i)
+			if err := db.CreateLicence(ctx, l); err != nil {
+				b.Fatal(err)
+			}
+			ev := event()
+			ev.EntityID = l.ID
+			if err := db.CreateAuditEvent(ctx, ev); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("with-change", func(b *testing.B) {
+		for i := range b.N {
+			cctx, ch := service.WithChange(ctx, event())
+			if err := db.CreateLicence(cctx, licence(i)); err != nil || !ch.Stored() {
+				b.Fatal(err, ch.Stored())
+			}
+		}
+	})
+}

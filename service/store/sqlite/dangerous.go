@@ -24,6 +24,7 @@ func (db *DB) CreateDesignation(ctx context.Context, d *service.DangerousDesigna
 			nullID(d.ID), d.AnimalID, d.Level, d.Jurisdiction, d.DeclaredOn, d.DecisionOn, d.Authority, d.Conditions,
 			d.RegisteredOn, d.RegistrationNumber, d.SignOn, d.MicrochipOn, d.SterilisedOn, d.PhotoOn, d.InsuredOn,
 			d.InsuranceCents, d.InsuranceExpires, d.RescindedOn, formatStamp(now), formatStamp(now)).Scan(&d.ID)
+		service.Created(ctx, "designations", d.ID)
 		return mapErr(err, "Designation")
 	})
 }

@@ -49,13 +49,17 @@ func (db *DB) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error
 		if e.At.IsZero() {
 			e.At = now
 		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO audit_events (`+columns.Audit+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`,
-			nullID(e.ID), formatStamp(e.At), e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site).Scan(&e.ID)
+		err := tx.QueryRowContext(ctx, `INSERT INTO audit_events (`+columns.Audit+`) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+			nullID(e.ID), formatStamp(e.At), e.Actor, e.Role, e.Action, e.Entity, e.EntityID, e.Detail, e.Site, e.TokenID).Scan(&e.ID)
 		return mapErr(err, "Audit event")
 	})
 }
 
 // FindAuditEvents implements service.AuditService.
+// Events of changes still in the outbox are moved first.
 func (db *DB) FindAuditEvents(ctx context.Context, f service.AuditFilter) ([]*service.AuditEvent, int, error) {
+	if err := db.moveOutbox(ctx, db.rdb); err != nil {
+		return nil, 0, err
+	}
 	return findPage(ctx, db.adb, "audit_events", columns.Audit, "at DESC, id DESC", "Audit event", filter.Audit(f), f.Offset, f.Limit, scanAudit)
 }

@@ -23,7 +23,7 @@ func whereOf(cs []filter.Cond) where {
 		case filter.Lt:
 			w.add(c.Col+" < ?", v)
 		case filter.Contains:
-			w.add("LOWER("+c.Col+") LIKE ?", "%"+lowerASCII(v.(string))+"%")
+			w.add("LOWER("+c.Col+`) LIKE ? ESCAPE '\'`, "%"+filter.EscapeLike(lowerASCII(v.(string)))+"%")
 		case filter.Empty:
 			w.add(c.Col + " = ''")
 		case filter.NotEmpty:

@@ -31,6 +31,7 @@ func (db *DB) CreateVaccination(ctx context.Context, v *service.RabiesVaccinatio
 		if err := tx.QueryRowContext(ctx, insertVaccinationSQL, vaccinationArgs(v)...).Scan(&v.ID); err != nil {
 			return mapErr(err, "Vaccination")
 		}
+		service.Created(ctx, "vaccinations", v.ID)
 		return putIdempotency(ctx, tx, now, v)
 	})
 }
@@ -55,6 +56,7 @@ func (db *DB) CreateBite(ctx context.Context, b *service.BiteIncident) error {
 		b.CreatedAt = now
 		err := tx.QueryRowContext(ctx, `INSERT INTO bites (`+columns.Bite+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(b.ID), b.AnimalID, b.Date, b.Victim, b.SkinBroken, b.Provoked, b.Location, b.Notes, formatStamp(now)).Scan(&b.ID)
+		service.Created(ctx, "bites", b.ID)
 		return mapErr(err, "Bite")
 	})
 }
@@ -79,6 +81,7 @@ func (db *DB) CreateQuarantine(ctx context.Context, q *service.Quarantine) error
 		err := tx.QueryRowContext(ctx, `INSERT INTO quarantines (`+columns.Quarantine+`) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(q.ID), q.AnimalID, nullID(q.BiteID), q.Kind, q.Place, q.Start, q.End, q.ReleasedOn, q.Notes,
 			formatStamp(now)).Scan(&q.ID)
+		service.Created(ctx, "quarantines", q.ID)
 		return mapErr(err, "Quarantine")
 	})
 }

@@ -3,6 +3,9 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -29,6 +32,7 @@ func (db *DB) CreateImpoundment(ctx context.Context, i *service.Impoundment) err
 			nullID(i.ID), i.AnimalID, i.Jurisdiction, formatStamp(i.IntakeAt), i.IntakeOn, i.Site, i.WhereFound, i.NoticeOn,
 			i.HoldUntil, i.BiteCase, i.Disposition, i.DispositionOn, i.DispositionNote, i.FeesCents,
 			formatStamp(now), formatStamp(now)).Scan(&i.ID)
+		service.Created(ctx, "impoundments", i.ID)
 		return mapErr(err, "Impoundment")
 	})
 }
@@ -43,8 +47,33 @@ func (db *DB) UpdateImpoundment(ctx context.Context, id int64, u service.Impound
 		_, err := tx.ExecContext(ctx, `UPDATE impoundments SET notice_on=?, hold_until=?, disposition_on=?, disposition=?,
 			disposition_note=?, fees_cents=?, updated_at=? WHERE id=?`,
 			i.NoticeOn, i.HoldUntil, i.DispositionOn, i.Disposition, i.DispositionNote, i.FeesCents, formatStamp(now), id)
-		return mapErr(err, "Impoundment")
+		if err != nil || u.Fees == nil {
+			return mapErr(err, "Impoundment")
+		}
+		lines, err := json.Marshal(u.Fees)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO impound_release_fees (impound_id, lines, created_at) VALUES (?, ?, ?)
+			ON CONFLICT (impound_id) DO UPDATE SET lines = excluded.lines, created_at = excluded.created_at`, id, string(lines), formatStamp(now))
+		return mapErr(err, "Release fees")
 	})
+}
+
+// FindReleaseFees implements service.ImpoundService.
+func (db *DB) FindReleaseFees(ctx context.Context, id int64) ([]service.ReleaseFee, error) {
+	var lines string
+	err := db.rdb.QueryRowContext(ctx, `SELECT lines FROM impound_release_fees WHERE impound_id = ?`, id).Scan(&lines)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	} else if err != nil {
+		return nil, mapErr(err, "Release fees")
+	}
+	var out []service.ReleaseFee
+	if err := json.Unmarshal([]byte(lines), &out); err != nil {
+		return nil, fmt.Errorf("sqlite: release fees of impoundment %d: %w", id, err)
+	}
+	return out, nil
 }
 
 // FindImpoundmentByID implements service.ImpoundService.

@@ -39,7 +39,21 @@ func (db *DB) CreateLicence(ctx context.Context, l *service.Licence) error {
 	if err := l.Prepare(); err != nil {
 		return err
 	}
+	if v := l.Vaccination; v != nil {
+		v.AnimalID = l.AnimalID
+		if err := v.Validate(); err != nil {
+			return err
+		}
+	}
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		if v := l.Vaccination; v != nil {
+			// The certificate shown at the sale: one transaction with
+			// the licence.
+			v.CreatedAt = now
+			if err := tx.QueryRowContext(ctx, insertVaccinationSQL, vaccinationArgs(v)...).Scan(&v.ID); err != nil {
+				return mapErr(err, "Vaccination")
+			}
+		}
 		if l.Replaces != 0 {
 			res, err := tx.ExecContext(ctx, `UPDATE licences SET status = ? WHERE id = ? AND status = ?`,
 				service.LicenceReplaced, l.Replaces, service.LicenceActive)
@@ -78,6 +92,7 @@ func insertLicence(ctx context.Context, tx *sql.Tx, l *service.Licence, now time
 	}
 	l.CreatedAt = now
 	err := tx.QueryRowContext(ctx, insertLicenceSQL, licenceArgs(l)...).Scan(&l.ID)
+	service.Created(ctx, "licences", l.ID)
 	return mapErr(err, "Licence or tag number")
 }
 

@@ -199,11 +199,15 @@ func (db *DB) syncLookupShape(ctx context.Context) error {
 }
 
 // DerivedTable reports whether a table of the SQLite schema holds only
-// data derived from the others (the lookup rows), which a copy of the
+// data derived from the others (the lookup rows, licence_sales), or is a
+// view of them (charge_totals), which a copy of the
 // store leaves out: the copy's own triggers and writes rebuild it.
 func DerivedTable(name string) bool {
 	switch name {
 	case "lookup_rows", "lookup_dirty", "lookup_shape":
+		return true
+	case "licence_sales", "charge_totals":
+		// Kept by triggers as licences are written; a view.
 		return true
 	}
 	return false

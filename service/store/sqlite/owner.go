@@ -45,6 +45,7 @@ func insertOwner(ctx context.Context, tx *sql.Tx, o *service.Owner, now time.Tim
 	}
 	err := tx.QueryRowContext(ctx, `INSERT INTO owners (`+columns.Owner+`) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id`,
 		id, o.Name, o.Address, o.City, o.State, o.Postcode, o.Phone, o.Email, formatStamp(now), formatStamp(now)).Scan(&o.ID)
+	service.Created(ctx, "owners", o.ID)
 	return mapErr(err, "Owner")
 }
 

@@ -52,6 +52,9 @@ var recordParts = []struct {
 	{"Q", quarantineCols, `quarantines WHERE animal_id = ?2 AND released_on IS NULL`, true},
 	{"I", impoundCols, `impoundments WHERE animal_id = ?2`, true},
 	{"B", biteCols, `bites WHERE animal_id = ?2`, true},
+	// permit.go: read live, not kept in lookup rows.
+	{"P", "id, body", `permits WHERE animal_id = ?2`, false},
+	{"G", "id, body", `adoption_agreements WHERE animal_id = ?2 AND open = 1`, false},
 }
 
 // recordSQL is the record statement: every part, or (live) only the
@@ -313,6 +316,8 @@ func (db *DB) addPart(r *service.Record, kind string, c cols) bool {
 		r.Impounds = append(r.Impounds, c.impound())
 	case "B":
 		r.Bites = append(r.Bites, c.bite())
+	case "P", "G":
+		addPermitPart(r, kind, c) // permit.go
 	}
 	return false
 }

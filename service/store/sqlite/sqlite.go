@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite"
@@ -80,6 +82,12 @@ type DB struct {
 	rec  *recordStmts
 	look *lookupStmts // the writer's, for the lookup rows
 	adb  *sql.DB      // the audit log, a database of its own (audit.go)
+	mdb  *sql.DB      // the audit log, for the outbox's moves (outbox.go)
+
+	// The audit outbox (outbox.go): the last id written, the last
+	// moved to the audit log, the last deleted; moveMu orders moves.
+	outboxTop, outboxMoved, outboxPruned atomic.Int64
+	moveMu                               sync.Mutex
 
 	commits chan struct{} // a commit since the last checkpoint
 	stop    context.CancelFunc
@@ -157,6 +165,10 @@ func Open(ctx context.Context, path string, o *Opts) (*DB, error) {
 	cctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	db.stop, db.done = stop, make(chan struct{})
 	go db.checkpoints(cctx)
+	if err := db.recoverOutbox(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return db, nil
 }
 
@@ -204,6 +216,9 @@ func (db *DB) Ping(ctx context.Context) error {
 // Close closes the database.
 func (db *DB) Close() error {
 	var errs []error
+	if db.rdb != nil && db.mdb != nil {
+		errs = append(errs, db.moveOutbox(context.Background(), db.rdb))
+	}
 	if db.stop != nil {
 		db.stop()
 		<-db.done
@@ -219,6 +234,9 @@ func (db *DB) Close() error {
 	}
 	if db.look != nil {
 		errs = append(errs, db.look.close())
+	}
+	if db.mdb != nil {
+		errs = append(errs, db.mdb.Close())
 	}
 	if db.adb != nil {
 		errs = append(errs, db.adb.Close())
@@ -275,14 +293,26 @@ func migrateFile(ctx context.Context, q *sql.DB, files fs.FS, name string) error
 }
 
 // write runs fn in one IMMEDIATE transaction, committing when fn returns
-// nil. fn gets the transaction's time stamp.
+// nil. fn gets the transaction's time stamp. The audit event of the
+// change ctx carries (service.WithChange) is written in the same
+// transaction and moved to the audit log after the commit (outbox.go).
 func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx, now time.Time) error) error {
+	ch := service.PendingChange(ctx)
 	tx, err := db.wdb.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("sqlite: begin: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(tx, db.now().UTC()); err != nil {
+	now := db.now().UTC()
+	if err := fn(tx, now); err != nil {
+		return err
+	}
+	if ch != nil {
+		if err := db.putOutbox(ctx, tx, now, ch.Event); err != nil {
+			return err
+		}
+	}
+	if err := db.pruneOutbox(ctx, tx); err != nil {
 		return err
 	}
 	if err := db.look.flush(ctx, tx); err != nil {
@@ -295,6 +325,12 @@ func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx, now time.Time) erro
 	select {
 	case db.commits <- struct{}{}:
 	default: // a checkpoint is due already
+	}
+	if ch != nil {
+		ch.MarkStored()
+		// The change is committed with its event; a move that fails
+		// here is done by the next one, or by Open.
+		_ = db.moveOutbox(context.WithoutCancel(ctx), db.rdb)
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ func (db *DB) CreateToken(ctx context.Context, t *service.Token) (string, error)
 		err := tx.QueryRowContext(ctx, `INSERT INTO tokens (`+columns.Token+`) VALUES (?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(t.ID), t.Name, t.Role, t.Site, t.Hash[:], formatStamp(now), formatStamp(t.ExpiresAt),
 			formatStamp(t.RevokedAt), nil).Scan(&t.ID)
+		service.Created(ctx, "tokens", t.ID)
 		return mapErr(err, "Token")
 	})
 	if err != nil {

@@ -26,7 +26,7 @@ func testIdempotencyKeys(t *testing.T, s service.Store, c *Clock) {
 	_, a := fixture(t, s)
 	count := func() int {
 		t.Helper()
-		_, n, err := s.FindLicences(ctx, service.LicenceFilter{AnimalID: &a.ID})
+		_, n, err := s.FindLicences(ctx, service.LicenceFilter{})
 		must(t, "FindLicences", err)
 		return n
 	}
@@ -49,19 +49,19 @@ func testIdempotencyKeys(t *testing.T, s service.Store, c *Clock) {
 	}
 
 	// The same key again: refused, and no second licence.
-	err = s.CreateLicence(service.WithIdempotency(ctx, idemReq("desk", "k1", "h1")), newLicence(a.ID, "minneapolis", "2026-03-15"))
+	err = s.CreateLicence(service.WithIdempotency(ctx, idemReq("desk", "k1", "h1")), newLicence(another(t, s, a).ID, "minneapolis", "2026-03-15"))
 	wantCode(t, "CreateLicence(k1 again)", err, service.ECONFLICT)
 	if n := count(); n != 1 {
 		t.Errorf("%d licences after a repeated key, want 1", n)
 	}
 
 	// Another actor's key of the same name is another key.
-	must(t, "CreateLicence(k1 by clinic)", s.CreateLicence(service.WithIdempotency(ctx, idemReq("clinic", "k1", "h1")), newLicence(a.ID, "minneapolis", "2026-03-15")))
+	must(t, "CreateLicence(k1 by clinic)", s.CreateLicence(service.WithIdempotency(ctx, idemReq("clinic", "k1", "h1")), newLicence(another(t, s, a).ID, "minneapolis", "2026-03-15")))
 
 	// A key whose answer cannot be made takes its licence with it.
 	bad := idemReq("desk", "k2", "h2")
 	bad.Encode = func(any) ([]byte, error) { return nil, errors.New("no answer") }
-	if err := s.CreateLicence(service.WithIdempotency(ctx, bad), newLicence(a.ID, "minneapolis", "2026-03-15")); err == nil {
+	if err := s.CreateLicence(service.WithIdempotency(ctx, bad), newLicence(another(t, s, a).ID, "minneapolis", "2026-03-15")); err == nil {
 		t.Errorf("CreateLicence with a key that cannot be kept = nil, want an error")
 	}
 	if n := count(); n != 2 {
@@ -76,7 +76,7 @@ func testIdempotencyKeys(t *testing.T, s service.Store, c *Clock) {
 	c.Set(c.Now().Add(2 * time.Second))
 	_, err = s.FindIdempotencyKey(ctx, "desk", "k1")
 	wantCode(t, "FindIdempotencyKey(k1) after expiry", err, service.ENOTFOUND)
-	must(t, "CreateLicence(k1 after expiry)", s.CreateLicence(service.WithIdempotency(ctx, idemReq("desk", "k1", "h3")), newLicence(a.ID, "minneapolis", "2026-03-16")))
+	must(t, "CreateLicence(k1 after expiry)", s.CreateLicence(service.WithIdempotency(ctx, idemReq("desk", "k1", "h3")), newLicence(another(t, s, a).ID, "minneapolis", "2026-03-16")))
 	r, err = s.FindIdempotencyKey(ctx, "desk", "k1")
 	must(t, "FindIdempotencyKey(k1 renewed)", err)
 	if r.BodyHash != "h3" {

@@ -47,6 +47,8 @@ func Run(t *testing.T, open Opener) {
 		{"Chips", testChips},
 		{"LicenceNumbering", testLicenceNumbering},
 		{"LicenceNumberingConcurrent", testLicenceNumberingConcurrent},
+		{"LicenceOneActivePerTerm", testLicenceOneActivePerTerm},
+		{"ImpoundReleaseFees", testImpoundReleaseFees},
 		{"LicenceDuplicateTag_64_40", testLicenceDuplicate},
 		{"LicenceFilter", testLicenceFilter},
 		{"IdempotencyKeys", testIdempotencyKeys},
@@ -58,7 +60,12 @@ func Run(t *testing.T, open Opener) {
 		{"RecordByTag", testRecordByTag},
 		{"Scans", testScans},
 		{"Audit", testAudit},
+		{"ChangeAudit", testChangeAudit},
+		{"AuditBatch", testAuditBatch},
 		{"Tokens", testTokens},
+		{"Users", testUsers},
+		{"AuditTokenID", testAuditTokenID},
+		{"NameWildcards", testNameWildcards},
 		{"Jobs", testJobs},
 		{"ImportExport", testImportExport},
 		{"ImportAllOrNothing", testImportAllOrNothing},
@@ -70,6 +77,18 @@ func Run(t *testing.T, open Opener) {
 		{"DeviceEventOnce", testDeviceEventOnce},
 		{"DeviceEventConcurrent", testDeviceEventConcurrent},
 		{"DeviceEventRejected", testDeviceEventRejected},
+		{"Charges", testCharges},
+		{"Payments", testPayments},
+		{"PaymentsConcurrent", testPaymentsConcurrent},
+		{"CashUp", testCashUp},
+		{"DepositOutcome_62_40c", testDepositOutcome},
+		{"Exemptions_64_30", testExemptions},
+		{"MoneyReports_64_30", testMoneyReports},
+		{"ReminderOutbox", testReminderOutbox},
+		{"Permits_64_55", testPermits},                        // permit.go
+		{"AdoptionAgreements_64_140", testAdoptionAgreements}, // permit.go
+		{"AnimalReports_66_60_66_70", testAnimalReports},      // permit.go
+		{"RecordPermits", testRecordPermits},                  // permit.go
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,6 +123,16 @@ func fixture(t *testing.T, s service.Store) (*service.Owner, *service.Animal) {
 		Sex: service.Male, Altered: true, BirthDate: service.MustDate("2021-05-01")}
 	must(t, "CreateAnimal", s.CreateAnimal(ctx, a))
 	return o, a
+}
+
+// another returns a new animal of a's owner: at most one licence of an
+// animal is active per jurisdiction and term, so tests that sell many
+// licences sell each to an animal of its own.
+func another(t *testing.T, s service.Store, a *service.Animal) *service.Animal {
+	t.Helper()
+	b := &service.Animal{OwnerID: a.OwnerID, Name: a.Name, Species: a.Species, Altered: a.Altered, BirthDate: a.BirthDate}
+	must(t, "CreateAnimal", s.CreateAnimal(context.Background(), b))
+	return b
 }
 
 func testOwners(t *testing.T, s service.Store, c *Clock) {
@@ -221,7 +250,7 @@ func testLicenceNumbering(t *testing.T, s service.Store, c *Clock) {
 	ctx := context.Background()
 	_, a := fixture(t, s)
 	for i := 1; i <= 3; i++ {
-		l := newLicence(a.ID, "minneapolis", "2026-03-15")
+		l := newLicence(another(t, s, a).ID, "minneapolis", "2026-03-15")
 		must(t, "CreateLicence", s.CreateLicence(ctx, l))
 		if l.TagNumber != i || l.Year != 2026 || l.Status != service.LicenceActive || l.IssuedBy != service.IssuerOffice {
 			t.Fatalf("CreateLicence #%d: tag %d year %d status %s by %s, want tag %d 2026 active office", i, l.TagNumber, l.Year, l.Status, l.IssuedBy, i)
@@ -240,13 +269,13 @@ func testLicenceNumbering(t *testing.T, s service.Store, c *Clock) {
 	}
 	// A given number: taken is a conflict, free is kept and raises
 	// the counter.
-	l = newLicence(a.ID, "minneapolis", "2026-03-15")
+	l = newLicence(another(t, s, a).ID, "minneapolis", "2026-03-15")
 	l.TagNumber = 2
 	wantCode(t, "CreateLicence(tag 2 again)", s.CreateLicence(ctx, l), service.ECONFLICT)
-	l = newLicence(a.ID, "minneapolis", "2026-03-15")
+	l = newLicence(another(t, s, a).ID, "minneapolis", "2026-03-15")
 	l.TagNumber = 10
 	must(t, "CreateLicence(tag 10)", s.CreateLicence(ctx, l))
-	l = newLicence(a.ID, "minneapolis", "2026-03-15")
+	l = newLicence(another(t, s, a).ID, "minneapolis", "2026-03-15")
 	must(t, "CreateLicence(after 10)", s.CreateLicence(ctx, l))
 	if l.TagNumber != 11 {
 		t.Fatalf("CreateLicence after tag 10 = %d, want 11", l.TagNumber)
@@ -272,11 +301,15 @@ func testLicenceNumberingConcurrent(t *testing.T, s service.Store, c *Clock) {
 	var wg sync.WaitGroup
 	tags := make([]int, n)
 	errs := make([]error, n)
+	animals := make([]*service.Animal, n)
+	for i := range n {
+		animals[i] = another(t, s, a)
+	}
 	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l := newLicence(a.ID, "minneapolis", "2026-06-01")
+			l := newLicence(animals[i].ID, "minneapolis", "2026-06-01")
 			errs[i] = s.CreateLicence(ctx, l)
 			tags[i] = l.TagNumber
 		}()
@@ -291,6 +324,98 @@ func testLicenceNumberingConcurrent(t *testing.T, s service.Store, c *Clock) {
 			t.Fatalf("tag %d handed out twice or out of 1..%d", tags[i], n)
 		}
 		seen[tags[i]] = true
+	}
+}
+
+// testLicenceOneActivePerTerm: at most one active licence per animal,
+// jurisdiction and term, whatever the callers checked: twenty parallel
+// sales for one term give one licence and nineteen ECONFLICT. A revoked
+// or replaced licence does not hold its term, another term or
+// jurisdiction is another licence, and a licence sold with its
+// vaccination keeps neither when refused.
+func testLicenceOneActivePerTerm(t *testing.T, s service.Store, c *Clock) {
+	ctx := context.Background()
+	_, a := fixture(t, s)
+	const n = 20
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.CreateLicence(ctx, newLicence(a.ID, "minneapolis", "2026-06-01"))
+		}()
+	}
+	wg.Wait()
+	ok, conflicts := 0, 0
+	for _, err := range errs {
+		switch service.ErrorCode(err) {
+		case "":
+			ok++
+		case service.ECONFLICT:
+			conflicts++
+		default:
+			t.Fatalf("parallel CreateLicence: %v", err)
+		}
+	}
+	active := service.LicenceActive
+	ls, total, err := s.FindLicences(ctx, service.LicenceFilter{AnimalID: &a.ID, Status: &active})
+	must(t, "FindLicences", err)
+	if ok != 1 || conflicts != n-1 || total != 1 {
+		t.Fatalf("%d parallel sales: %d licences, %d conflicts, %d active stored; want 1, %d, 1", n, ok, conflicts, total, n-1)
+	}
+	// The next term, another jurisdiction: allowed.
+	must(t, "CreateLicence(next term)", s.CreateLicence(ctx, newLicence(a.ID, "minneapolis", "2027-02-01")))
+	must(t, "CreateLicence(chanhassen)", s.CreateLicence(ctx, newLicence(a.ID, "chanhassen", "2026-06-01")))
+	// Revoked: the term is free again.
+	must(t, "RevokeLicence", s.RevokeLicence(ctx, ls[0].ID))
+	must(t, "CreateLicence(after revocation)", s.CreateLicence(ctx, newLicence(a.ID, "minneapolis", "2026-06-02")))
+	// Refused with its vaccination: nothing of either is stored.
+	v := &service.RabiesVaccination{AnimalID: a.ID, Date: service.MustDate("2026-05-30"), Certificate: "refused"}
+	l := newLicence(a.ID, "minneapolis", "2026-06-03")
+	l.Vaccination = v
+	wantCode(t, "CreateLicence(term taken, with vaccination)", s.CreateLicence(ctx, l), service.ECONFLICT)
+	vs, err := s.FindVaccinations(ctx, a.ID)
+	must(t, "FindVaccinations", err)
+	if len(vs) != 0 {
+		t.Fatalf("a refused sale left %d vaccinations", len(vs))
+	}
+	// Sold with its vaccination: both, in one transaction.
+	b := another(t, s, a)
+	l = newLicence(b.ID, "minneapolis", "2026-06-03")
+	l.Vaccination = &service.RabiesVaccination{Date: service.MustDate("2026-05-30"), Certificate: "kept"}
+	must(t, "CreateLicence(with vaccination)", s.CreateLicence(ctx, l))
+	vs, err = s.FindVaccinations(ctx, b.ID)
+	must(t, "FindVaccinations", err)
+	if len(vs) != 1 || vs[0].Certificate != "kept" || vs[0].ID != l.Vaccination.ID {
+		t.Fatalf("vaccinations after a sale with one: %+v, want the certificate kept", vs)
+	}
+}
+
+// testImpoundReleaseFees: the fee lines of a redemption are stored with
+// the release, in its update, and read back as they were; an
+// impoundment released without them has none.
+func testImpoundReleaseFees(t *testing.T, s service.Store, c *Clock) {
+	ctx := context.Background()
+	_, a := fixture(t, s)
+	i := &service.Impoundment{AnimalID: a.ID, Jurisdiction: "minneapolis", IntakeOn: service.MustDate("2026-03-15")}
+	must(t, "CreateImpoundment", s.CreateImpoundment(ctx, i))
+	fees, err := s.FindReleaseFees(ctx, i.ID)
+	must(t, "FindReleaseFees(held)", err)
+	if fees != nil {
+		t.Fatalf("release fees of a held animal = %+v, want none", fees)
+	}
+	red, on, total := service.Redeemed, service.MustDate("2026-03-17"), int64(9500)
+	lines := []service.ReleaseFee{
+		{Code: "impound", Description: "Impound fee (1st in 12 months)", Cents: &total, State: "set", Section: "62.40(a)"},
+		{Code: "sterilisation-deposit", Description: "Sterilisation deposit", State: "not-set", Section: "62.40(c)", Note: "set by the director"},
+	}
+	_, err = s.UpdateImpoundment(ctx, i.ID, service.ImpoundUpdate{Disposition: &red, DispositionOn: &on, FeesCents: &total, Fees: lines})
+	must(t, "UpdateImpoundment(redeemed)", err)
+	fees, err = s.FindReleaseFees(ctx, i.ID)
+	must(t, "FindReleaseFees", err)
+	if len(fees) != 2 || fees[0].Cents == nil || *fees[0].Cents != 9500 || fees[1].Cents != nil || fees[1].Note != "set by the director" {
+		t.Fatalf("release fees = %+v, want the two lines as stored", fees)
 	}
 }
 
@@ -701,7 +826,9 @@ func testImportExport(t *testing.T, s service.Store, c *Clock) {
 	if r.Animal.ID != 20 || r.Owner.ID != 10 || len(r.Licences) != 1 || r.Rabies == nil || r.Rabies.Lot != "L1" {
 		t.Fatalf("record after import = %+v", r)
 	}
-	l := newLicence(21, "minneapolis", "2026-03-15")
+	fresh := &service.Animal{OwnerID: 10, Name: "Pip", Species: service.Dog}
+	must(t, "CreateAnimal", s.CreateAnimal(ctx, fresh))
+	l := newLicence(fresh.ID, "minneapolis", "2026-03-15")
 	must(t, "CreateLicence", s.CreateLicence(ctx, l))
 	if l.TagNumber != 9 {
 		t.Fatalf("CreateLicence after import: tag %d, want 9", l.TagNumber)
@@ -712,8 +839,8 @@ func testImportExport(t *testing.T, s service.Store, c *Clock) {
 	must(t, "EachChip", s.EachChip(ctx, func(*service.Chip) error { chips++; return nil }))
 	must(t, "EachLicence", s.EachLicence(ctx, func(*service.Licence) error { licences++; return nil }))
 	must(t, "EachVaccination", s.EachVaccination(ctx, func(*service.RabiesVaccination) error { vacc++; return nil }))
-	if owners != 2 || animals != 2 || chips != 1 || licences != 3 || vacc != 1 {
-		t.Fatalf("export counts %d %d %d %d %d, want 2 2 1 3 1", owners, animals, chips, licences, vacc)
+	if owners != 2 || animals != 3 || chips != 1 || licences != 3 || vacc != 1 { // the imported 2 and fresh
+		t.Fatalf("export counts %d %d %d %d %d, want 2 3 1 3 1", owners, animals, chips, licences, vacc)
 	}
 	stop := fmt.Errorf("stop")
 	if err := s.EachOwner(ctx, func(*service.Owner) error { return stop }); err != stop {
@@ -782,7 +909,7 @@ func testSites(t *testing.T, s service.Store, c *Clock) {
 	north := newLicence(a.ID, "minneapolis", "2026-03-15")
 	north.Site, north.IssuedBy, north.Clinic = "clinic-north", service.IssuerClinic, "North Vet"
 	must(t, "CreateLicence(north)", s.CreateLicence(ctx, north))
-	must(t, "CreateLicence(office)", s.CreateLicence(ctx, newLicence(a.ID, "minneapolis", "2026-03-15")))
+	must(t, "CreateLicence(office)", s.CreateLicence(ctx, newLicence(another(t, s, a).ID, "minneapolis", "2026-03-15")))
 	got, err := s.FindLicenceByID(ctx, north.ID)
 	must(t, "FindLicenceByID", err)
 	if got.Site != "clinic-north" {

@@ -31,15 +31,15 @@ func testTagBatchReserve(t *testing.T, s service.Store, c *Clock) {
 	if created || again.ID != b.ID || again.First != b.First || again.Last != b.Last {
 		t.Fatalf("CreateTagBatch(same key) = %+v created %v, want batch %d unchanged", again, created, b.ID)
 	}
-	l2 := newLicence(a.ID, "minneapolis", "2026-03-16")
+	l2 := newLicence(another(t, s, a).ID, "minneapolis", "2026-03-16")
 	must(t, "CreateLicence(after batch)", s.CreateLicence(ctx, l2))
 	if l2.TagNumber != b.Last+1 {
 		t.Fatalf("licence after the batch got tag %d, want %d (the batch's numbers are reserved)", l2.TagNumber, b.Last+1)
 	}
-	sold := newLicence(a.ID, "minneapolis", "2026-03-16")
+	sold := newLicence(another(t, s, a).ID, "minneapolis", "2026-03-16")
 	sold.TagNumber = b.First + 3
 	must(t, "CreateLicence(pre-numbered tag)", s.CreateLicence(ctx, sold))
-	twice := newLicence(a.ID, "minneapolis", "2026-03-17")
+	twice := newLicence(another(t, s, a).ID, "minneapolis", "2026-03-17")
 	twice.TagNumber = b.First + 3
 	wantCode(t, "CreateLicence(pre-numbered tag twice)", s.CreateLicence(ctx, twice), service.ECONFLICT)
 
@@ -75,6 +75,10 @@ func testTagBatchConcurrent(t *testing.T, s service.Store, c *Clock) {
 	batches := make([]*service.TagBatch, workers)
 	licences := make([]*service.Licence, workers)
 	errs := make([]error, 2*workers)
+	animals := make([]*service.Animal, workers)
+	for i := range workers {
+		animals[i] = another(t, s, a)
+	}
 	for i := range workers {
 		wg.Add(2)
 		go func() {
@@ -85,7 +89,7 @@ func testTagBatchConcurrent(t *testing.T, s service.Store, c *Clock) {
 		}()
 		go func() {
 			defer wg.Done()
-			licences[i] = newLicence(a.ID, "minneapolis", "2026-03-15")
+			licences[i] = newLicence(animals[i].ID, "minneapolis", "2026-03-15")
 			errs[workers+i] = s.CreateLicence(ctx, licences[i])
 		}()
 	}

@@ -1,4 +1,5 @@
 ^XA
+^FXchipdesk label at 8 dots/mm (203 dpi)^FS
 ^CI28
 ^PW288
 ^LL400

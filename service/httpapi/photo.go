@@ -1,0 +1,87 @@
+package httpapi
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"os"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// photoRoutes is the photograph upload: the server names the file (an
+// id of 128 random bits, service.ValidPhotoID) and keeps it in the
+// photos folder, so that an animal's photo reference is never a path or
+// a URL a client chose (OWASP ASVS 12.3.1, 12.5.2).
+func (s *Server) photoRoutes() []route {
+	return []route{{"POST /api/v1/animals/{id}/photo", counter, s.handleUploadPhoto}}
+}
+
+// photoExt maps the image types accepted to the extension of their id.
+var photoExt = func() map[string]string {
+	m := map[string]string{}
+	for ext, typ := range service.PhotoTypes {
+		m[typ] = ext
+	}
+	return m
+}()
+
+// handleUploadPhoto stores the request body, a JPEG, PNG, WebP or GIF
+// image (its type read from its first bytes, not from the client's
+// Content-Type), as the animal's photograph.
+func (s *Server) handleUploadPhoto(w http.ResponseWriter, r *http.Request) {
+	if s.photos == nil {
+		s.writeError(w, r, service.Errorf(service.ENOTFOUND, "This server keeps no photographs."))
+		return
+	}
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if _, err := s.store.FindAnimalByID(r.Context(), id); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	b, err := io.ReadAll(r.Body)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	ext := photoExt[http.DetectContentType(b)]
+	if ext == "" || len(b) == 0 {
+		s.writeError(w, r, service.Errorf(service.EINVALID, "The photograph must be a JPEG, PNG, WebP or GIF image."))
+		return
+	}
+	var rnd [16]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	name := hex.EncodeToString(rnd[:]) + ext
+	f, err := s.photos.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		s.photos.Remove(name)
+		s.writeError(w, r, err)
+		return
+	}
+	if err := f.Close(); err != nil {
+		s.photos.Remove(name)
+		s.writeError(w, r, err)
+		return
+	}
+	a, err := s.store.UpdateAnimal(r.Context(), id, service.AnimalUpdate{Photo: &name})
+	if err != nil {
+		s.photos.Remove(name)
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, "animal.photo", "animal", id, name)
+	s.writeJSON(w, r, http.StatusCreated, a)
+}

@@ -1,0 +1,4 @@
+package httpapi
+
+// ClinicRefused is clinicRefused, for the role-matrix tests.
+var ClinicRefused = clinicRefused

@@ -1,0 +1,273 @@
+package money_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/mail"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/money"
+	"github.com/chipdesk/chipdesk/service/money/smtptest"
+)
+
+// owners stores n owners with an e-mail address at domain, one dog
+// each licensed until 2027-01-31, and one owner without an address.
+func (e *env) owners(t testing.TB, n int, domain string) {
+	t.Helper()
+	ctx := context.Background()
+	for i := range n + 1 {
+		o := &service.Owner{Name: fmt.Sprintf("Owner %d", i), Address: fmt.Sprintf("%d Lake St", i+1), City: "Minneapolis", State: "MN", Postcode: "55401"}
+		if i < n {
+			o.Email = fmt.Sprintf("owner%d@%s", i, domain)
+		}
+		if err := e.st.CreateOwner(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		a := &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog, Altered: true}
+		if err := e.st.CreateAnimal(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		l := &service.Licence{AnimalID: a.ID, Jurisdiction: "minneapolis", IssuedOn: day("2026-03-01"), ExpiresOn: day("2027-01-31"), FeeCents: 1500}
+		if err := e.st.CreateLicence(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func mailerFor(t testing.TB, srv interface{ Addr() string }, mode string, ca []byte) *money.SMTP {
+	t.Helper()
+	cfg := &tls.Config{ServerName: "127.0.0.1", MinVersion: tls.VersionTLS12}
+	if ca != nil {
+		cfg.RootCAs = x509.NewCertPool()
+		cfg.RootCAs.AppendCertsFromPEM(ca)
+	}
+	m, err := money.NewSMTP(&money.SMTPOpts{Addr: srv.Addr(), From: "licensing@minneapolismn.gov", TLS: mode, TLSConfig: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+// perRecipient counts the messages to each address.
+func perRecipient(msgs []smtptest.Message) map[string]int {
+	n := map[string]int{}
+	for _, m := range msgs {
+		for _, to := range m.To {
+			n[to]++
+		}
+	}
+	return n
+}
+
+// TestRemindSTARTTLS: a server that offers STARTTLS gets every message
+// encrypted; each owner with an address gets one e-mail carrying the
+// tag number and the renewal link, the owner without one a letter; a
+// second run sends nothing.
+func TestRemindSTARTTLS(t *testing.T) {
+	t.Parallel()
+	srv, err := smtptest.Start(&smtptest.Opts{STARTTLS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	e := open(t)
+	e.owners(t, 5, "example.org")
+	ctx := context.Background()
+	var letters bytes.Buffer
+	o := &money.RemindOpts{Before: day("2027-02-01"), Mailer: mailerFor(t, srv, money.TLSAuto, srv.CAPEM()),
+		Letters: &letters, RenewURL: "https://counter.example.org/renew?licence=", City: "City of Minneapolis"}
+	res, err := e.m.Remind(ctx, o)
+	must(t, "Remind", err)
+	if res.Sent != 5 || res.Letters != 1 || res.Queued != 6 {
+		t.Fatalf("Remind = %+v, want 5 sent, 1 letter, 6 queued", res)
+	}
+	msgs := srv.Messages()
+	if len(msgs) != 5 {
+		t.Fatalf("server got %d messages, want 5", len(msgs))
+	}
+	for _, m := range msgs {
+		if !m.TLS {
+			t.Errorf("message to %v came without TLS though the server offered STARTTLS", m.To)
+		}
+		pm, err := mail.ReadMessage(bytes.NewReader(m.Data))
+		must(t, "ReadMessage", err)
+		var body bytes.Buffer
+		body.ReadFrom(pm.Body)
+		if !strings.Contains(body.String(), "minneapolis 2026 #") || !strings.Contains(body.String(), "https://counter.example.org/renew?licence=") {
+			t.Errorf("message lacks the tag or the renewal link:\n%s", body.String())
+		}
+		if pm.Header.Get("Message-Id") == "" {
+			t.Errorf("message has no Message-ID")
+		}
+	}
+	for to, n := range perRecipient(msgs) {
+		if n != 1 {
+			t.Errorf("%s got %d messages, want 1", to, n)
+		}
+	}
+	page := letters.String()
+	if strings.Count(page, `<section class="letter">`) != 1 || !strings.Contains(page, "@media print") || !strings.Contains(page, "6 Lake St") {
+		t.Errorf("letters:\n%s", page)
+	}
+	res, err = e.m.Remind(ctx, o)
+	must(t, "Remind(again)", err)
+	if res.Sent != 0 || res.Letters != 0 || len(srv.Messages()) != 5 {
+		t.Fatalf("second run = %+v, %d messages; want none sent", res, len(srv.Messages()))
+	}
+}
+
+// TestRemindTLSRequired: a server without STARTTLS (a local relay)
+// takes plain SMTP in auto mode; when TLS is required nothing is sent
+// and the reminders stay queued for a run that can.
+func TestRemindTLSRequired(t *testing.T) {
+	t.Parallel()
+	srv, err := smtptest.Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	e := open(t)
+	e.owners(t, 3, "example.org")
+	ctx := context.Background()
+	_, err = e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailer: mailerFor(t, srv, money.TLSRequired, nil)})
+	if !errors.Is(err, money.ErrNotSent) {
+		t.Fatalf("Remind with TLS required on a plain server: %v, want not sent", err)
+	}
+	if n := len(srv.Messages()); n != 0 {
+		t.Fatalf("%d messages went without TLS", n)
+	}
+	res, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailer: mailerFor(t, srv, money.TLSAuto, nil)})
+	must(t, "Remind(auto)", err)
+	if res.Sent != 3 || res.InDoubt != 0 || len(srv.Messages()) != 3 || srv.Messages()[0].TLS {
+		t.Fatalf("Remind(auto) = %+v, %d messages", res, len(srv.Messages()))
+	}
+}
+
+// crashAfter sends through m, and after n messages the process "dies":
+// the n-th message reached the server but the run never records it.
+type crashAfter struct {
+	m    money.Mailer
+	n    int
+	sent int
+}
+
+var errCrash = errors.New("process killed")
+
+func (c *crashAfter) Send(ctx context.Context, m *money.Mail) error {
+	if err := c.m.Send(ctx, m); err != nil {
+		return err
+	}
+	if c.sent++; c.sent == c.n {
+		return errCrash
+	}
+	return nil
+}
+
+// TestRemindCrash: a run killed after the server took a message and
+// before it was recorded, then a second run from the same database:
+// every owner has exactly one message.
+func TestRemindCrash(t *testing.T) {
+	t.Parallel()
+	for _, batch := range []int{1, 5} {
+		t.Run(fmt.Sprintf("batch=%d", batch), func(t *testing.T) {
+			t.Parallel()
+			srv, err := smtptest.Start(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { srv.Close() })
+			e := open(t)
+			e.owners(t, 10, "example.org")
+			ctx := context.Background()
+			_, err = e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Batch: batch,
+				Mailer: &crashAfter{m: mailerFor(t, srv, money.TLSAuto, nil), n: 4}})
+			if !errors.Is(err, errCrash) {
+				t.Fatalf("first run: %v, want the crash", err)
+			}
+			e.reopen(t)
+			res, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Batch: batch, Mailer: mailerFor(t, srv, money.TLSAuto, nil)})
+			must(t, "second run", err)
+			if res.Sent != 6 || res.InDoubt != 1 {
+				t.Fatalf("second run = %+v, want 6 sent and the one the crash left in doubt", res)
+			}
+			got := perRecipient(srv.Messages())
+			if len(got) != 10 {
+				t.Fatalf("%d owners got mail, want 10", len(got))
+			}
+			for to, n := range got {
+				if n != 1 {
+					t.Errorf("%s got %d messages, want 1", to, n)
+				}
+			}
+		})
+	}
+}
+
+// TestRemindDebianSMTP runs reminders twice, with a crash between,
+// against the SMTP server the test command starts (aiosmtpd from
+// Debian's packages, plain SMTP as a relay on the same host, messages
+// into a Maildir): one message per owner.
+func TestRemindDebianSMTP(t *testing.T) {
+	addr, dir := os.Getenv("CHIPDESK_TEST_SMTP"), os.Getenv("CHIPDESK_TEST_SMTP_MAILDIR")
+	if addr == "" || dir == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CHIPDESK_TEST_SMTP and CHIPDESK_TEST_SMTP_MAILDIR are not set; test.sh starts aiosmtpd")
+		}
+		t.Skip("no test SMTP server: set CHIPDESK_TEST_SMTP=HOST:PORT and CHIPDESK_TEST_SMTP_MAILDIR (test.sh starts aiosmtpd)")
+	}
+	srv := addrOnly(addr)
+	domain := fmt.Sprintf("run%d.example.org", os.Getpid())
+	e := open(t)
+	e.owners(t, 8, domain)
+	ctx := context.Background()
+	_, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailer: &crashAfter{m: mailerFor(t, srv, money.TLSAuto, nil), n: 3}})
+	if !errors.Is(err, errCrash) {
+		t.Fatalf("first run: %v, want the crash", err)
+	}
+	e.reopen(t)
+	res, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailer: mailerFor(t, srv, money.TLSAuto, nil)})
+	must(t, "second run", err)
+	res2, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailer: mailerFor(t, srv, money.TLSAuto, nil)})
+	must(t, "third run", err)
+	if res.Sent != 5 || res2.Sent != 0 {
+		t.Fatalf("runs after the crash sent %d and %d, want 5 and 0", res.Sent, res2.Sent)
+	}
+	got := map[string]int{}
+	for _, sub := range []string{"new", "cur"} {
+		files, _ := filepath.Glob(filepath.Join(dir, sub, "*"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			m, err := mail.ReadMessage(bytes.NewReader(b))
+			if err != nil {
+				continue
+			}
+			if to := m.Header.Get("To"); strings.Contains(to, "@"+domain) {
+				got[strings.Trim(to, "<> ")]++
+			}
+		}
+	}
+	if len(got) != 8 {
+		t.Fatalf("the Maildir has mail for %d of this run's 8 owners: %v", len(got), got)
+	}
+	for to, n := range got {
+		if n != 1 {
+			t.Errorf("%s got %d messages, want 1", to, n)
+		}
+	}
+}
+
+type addrOnly string
+
+func (a addrOnly) Addr() string { return string(a) }

@@ -1,0 +1,374 @@
+package permits
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/rules"
+)
+
+// load returns a permit with its profile and today's date.
+func (s *Service) load(ctx context.Context, id int64) (*service.Permit, *rules.Profile, service.Date, error) {
+	p, err := s.store.FindPermitByID(ctx, id)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	pr := s.rules.Profile(p.Jurisdiction)
+	if pr == nil {
+		return nil, nil, 0, service.Errorf(service.EINVALID, "Permit %d is of unknown jurisdiction %q.", id, p.Jurisdiction)
+	}
+	return p, pr, pr.Today(s.now()), nil
+}
+
+func (s *Service) save(ctx context.Context, p *service.Permit, today service.Date) (*service.Permit, error) {
+	if err := s.store.UpdatePermit(ctx, p); err != nil {
+		return nil, err
+	}
+	s.status(p, today)
+	return p, nil
+}
+
+// Inspect records the inspection of a pending permit's premises and
+// decides it again: granted when nothing else is pending, denied when
+// the premises failed (5-18(d), 5-103).
+func (s *Service) Inspect(ctx context.Context, id int64, in Inspection) (*service.Permit, error) {
+	p, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.State != service.PermitPending {
+		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s; only a pending application is inspected.", id, p.State)
+	}
+	passed := in.Passed
+	p.InspectedOn, p.InspectionPassed = orToday(in.On, today), &passed
+	return s.redecide(ctx, pr, p, today)
+}
+
+// Update replaces a pending application's contents and decides again.
+func (s *Service) Update(ctx context.Context, id int64, a service.PermitApplication) (*service.Permit, error) {
+	p, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.State != service.PermitPending {
+		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s; only a pending application is changed.", id, p.State)
+	}
+	p.Application = a
+	return s.redecide(ctx, pr, p, today)
+}
+
+// Grant grants a pending permit on the date on (today when zero), or
+// answers ECONFLICT with what is still pending.
+func (s *Service) Grant(ctx context.Context, id int64, on service.Date) (*service.Permit, error) {
+	p, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.State != service.PermitPending {
+		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s, not pending.", id, p.State)
+	}
+	p.IssuedOn = orToday(on, today)
+	got, err := s.redecide(ctx, pr, p, today)
+	if err != nil {
+		return got, err
+	}
+	if got.State == service.PermitPending {
+		return nil, service.Errorf(service.ECONFLICT, "Not granted yet: %s.", strings.Join(got.Pending, "; "))
+	}
+	return got, nil
+}
+
+func (s *Service) redecide(ctx context.Context, pr *rules.Profile, p *service.Permit, today service.Date) (*service.Permit, error) {
+	if err := s.decide(ctx, pr, p, today); err != nil {
+		if p.State == service.PermitDenied {
+			if _, serr := s.save(ctx, p, today); serr != nil {
+				return nil, serr
+			}
+			return p, err
+		}
+		return nil, err
+	}
+	if p.State == service.PermitPending {
+		p.IssuedOn = 0 // issued on the day it is granted
+	}
+	return s.save(ctx, p, today)
+}
+
+// Action is a revocation, suspension or non-renewal, or the notice of
+// one, with its ground.
+type Action struct {
+	// Action is revoke, suspend or not_renew.
+	Action string `json:"action"`
+	// Ground is a ground code of the profile (5-18(e), 5-106, 64.55(c)).
+	Ground string       `json:"ground"`
+	On     service.Date `json:"on"`
+	// NoticeOn is when the notice was mailed (64.100(b), 5-106) and
+	// HearingOn the hearing's date (5-106).
+	NoticeOn  service.Date `json:"notice_on"`
+	HearingOn service.Date `json:"hearing_on"`
+	Notes     string       `json:"notes"`
+}
+
+// Act revokes, suspends or does not renew a granted permit on its
+// kind's grounds. A kennel's answer carries the appeal window of
+// 5-18(f); a stable's revocation needs a hearing noticed at least ten
+// days ahead (5-106); a 64.100 permit's revocation takes effect ten days
+// after the notice (64.100(b)).
+func (s *Service) Act(ctx context.Context, id int64, act Action) (*service.Permit, error) {
+	p, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.State != service.PermitGranted && !(p.State == service.PermitSuspended && act.Action == "revoke") {
+		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s; only a granted permit is revoked, suspended or not renewed.", id, p.State)
+	}
+	on := orToday(act.On, today)
+	var grounds []rules.Item
+	allowed := []string{"revoke"}
+	pm := pr.Permits
+	switch p.Kind {
+	case service.PermitKennel:
+		grounds, allowed = pm.Kennel.Grounds, []string{"revoke", "suspend", "not_renew"}
+	case service.PermitStable:
+		grounds = pm.Stable.Grounds
+		n := pm.Stable.HearingNoticeDays
+		if act.NoticeOn.IsZero() || act.HearingOn.IsZero() || act.HearingOn < act.NoticeOn.AddDays(n.Value) {
+			return nil, service.Errorf(service.ECONFLICT, "A stable permit is revoked only after a hearing, noticed by mail at least %d days before it (%s).", n.Value, n.Source)
+		}
+		if on < act.HearingOn {
+			on = act.HearingOn
+		}
+		p.HearingOn = act.HearingOn
+	case service.PermitOffLeash:
+		grounds = pm.OffLeash.Grounds
+	case service.PermitMultiAnimal:
+		n := pm.MultiAnimal.NoticeDays
+		if act.NoticeOn.IsZero() {
+			return nil, service.Errorf(service.EINVALID, "notice_on required: a revocation takes effect %d days after written notice by certified mail (%s).", n.Value, n.Source)
+		}
+		p.EffectiveOn = act.NoticeOn.AddDays(n.Value)
+		p.Reason = fmt.Sprintf("Failure to conform to the permit's restrictions; effective %s (%s).", p.EffectiveOn, n.Source)
+	case service.PermitBusiness:
+		return nil, service.Errorf(service.EINVALID, "The text held of chapter 68 states no revocation procedure (68.10).")
+	}
+	if !contains(allowed, act.Action) {
+		return nil, service.Errorf(service.EINVALID, "Action must be one of %v.", allowed)
+	}
+	if grounds != nil {
+		text, src := itemText(grounds, act.Ground)
+		if src == "" {
+			codes := make([]string, len(grounds))
+			for i, g := range grounds {
+				codes[i] = g.Code
+			}
+			return nil, service.Errorf(service.EINVALID, "Ground must be one of %v.", codes)
+		}
+		p.Reason = text + " (" + src + ")"
+	}
+	p.State = map[string]service.PermitState{"revoke": service.PermitRevoked, "suspend": service.PermitSuspended, "not_renew": service.PermitNotRenewed}[act.Action]
+	p.ActionOn = on
+	if p.Kind == service.PermitKennel {
+		k := pm.Kennel
+		p.AppealBy = on.AddDays(k.AppealNoticeDays.Value)
+		p.AppealFiledOn, p.HearingFrom = 0, 0
+	}
+	return s.save(ctx, p, today)
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Appeal files a kennel licensee's notice of appeal on the date on: it
+// must be within ten days of the action, and the council hears it on or
+// after fifteen days from the notice (5-18(f)).
+func (s *Service) Appeal(ctx context.Context, id int64, on service.Date) (*service.Permit, error) {
+	p, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.Kind != service.PermitKennel {
+		return nil, service.Errorf(service.EINVALID, "Only a kennel licence's appeal is provided for (5-18(f)).")
+	}
+	k := pr.Permits.Kennel
+	switch p.State {
+	case service.PermitDenied, service.PermitSuspended, service.PermitRevoked, service.PermitNotRenewed:
+	default:
+		return nil, service.Errorf(service.ECONFLICT, "A %s licence has nothing to appeal (%s).", p.State, k.AppealNoticeDays.Source)
+	}
+	on = orToday(on, today)
+	by := p.ActionOn.AddDays(k.AppealNoticeDays.Value)
+	if on > by {
+		return nil, service.Errorf(service.ECONFLICT, "The notice of appeal was due within %d days of the action, by %s (%s).", k.AppealNoticeDays.Value, by, k.AppealNoticeDays.Source)
+	}
+	if !p.AppealFiledOn.IsZero() {
+		return nil, service.Errorf(service.ECONFLICT, "An appeal was filed on %s.", p.AppealFiledOn)
+	}
+	p.AppealBy, p.AppealFiledOn = by, on
+	p.HearingFrom = on.AddDays(k.AppealHearingAfterDays.Value)
+	return s.save(ctx, p, today)
+}
+
+// Renew applies to renew a granted permit: a new application carrying
+// the old one's contents. A kennel renewal is due by December 1
+// (5-18(c)); a 64.100 renewal needs the premises inspected every other
+// year (64.100(c)).
+func (s *Service) Renew(ctx context.Context, id int64, req *Request) (*service.Permit, error) {
+	old, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if old.State != service.PermitGranted {
+		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s; only a granted permit is renewed.", id, old.State)
+	}
+	if old.Kind == service.PermitStable {
+		return nil, service.Errorf(service.EINVALID, "A stable permit is kept by annual registration (%s), not renewed.", pr.Permits.Stable.RegistrationDue.Source)
+	}
+	if req == nil {
+		req = &Request{}
+	}
+	applied := orToday(req.Applied, today)
+	if old.Kind == service.PermitKennel && !old.RenewalDue.IsZero() && applied > old.RenewalDue {
+		k := pr.Permits.Kennel
+		return nil, service.Errorf(service.ECONFLICT, "Applications to renew were due by %s (%s); apply for a new licence.", old.RenewalDue, k.RenewalDue.Source)
+	}
+	n := &Request{Kind: old.Kind, Jurisdiction: old.Jurisdiction, Class: old.Class, OwnerID: old.OwnerID, AnimalID: old.AnimalID,
+		Holder: old.Holder, Address: old.Address, Applied: applied, Issued: req.Issued, IssuedOn: req.IssuedOn,
+		Inspection: req.Inspection, Application: old.Application, Site: req.Site}
+	if req.Holder != "" {
+		n.Holder = req.Holder
+	}
+	// The new term starts where the old one ends.
+	if n.Issued.IsZero() && n.IssuedOn.IsZero() && !old.ExpiresOn.IsZero() && old.ExpiresOn >= today {
+		n.Issued = old.ExpiresOn.AddDays(1)
+	}
+	if old.Kind == service.PermitMultiAnimal && n.Inspection == nil {
+		m := pr.Permits.MultiAnimal
+		if old.InspectedOn.IsZero() || old.InspectedOn < applied.AddYears(-m.InspectEveryYears.Value) {
+			return nil, service.Errorf(service.ECONFLICT, "Animal control inspects the premises every other year before a renewal (%s): record the inspection.", m.InspectEveryYears.Source)
+		}
+		passed := true
+		n.Inspection = &Inspection{On: old.InspectedOn, Passed: passed}
+	}
+	p, err := s.Apply(ctx, n)
+	if p != nil {
+		p.Renews = old.ID
+		if uerr := s.store.UpdatePermit(ctx, p); uerr != nil && err == nil {
+			err = uerr
+		}
+	}
+	return p, err
+}
+
+// Register records a stable's annual registration (5-105(a)) on the
+// date on. A permit whose registration was not made by the due day is
+// cancelled (5-105(b)) and must be applied for anew.
+func (s *Service) Register(ctx context.Context, id int64, on service.Date) (*service.Permit, error) {
+	p, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.Kind != service.PermitStable {
+		return nil, service.Errorf(service.EINVALID, "Only a stable permit is registered annually (5-105(a)).")
+	}
+	st := pr.Permits.Stable
+	on = orToday(on, today)
+	if p.State != service.PermitGranted {
+		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s.", id, p.State)
+	}
+	if on > p.RenewalDue {
+		p.State, p.ActionOn = service.PermitCancelled, p.RenewalDue.AddDays(1)
+		p.Reason = fmt.Sprintf("Not registered by %s (%s).", p.RenewalDue, "5-105(b)")
+		if _, err := s.save(ctx, p, today); err != nil {
+			return nil, err
+		}
+		return nil, service.Errorf(service.ECONFLICT, "The registration was due by %s; the permit is cancelled and a new application, inspection and the stable inspector's approval are required (5-105(b)).", p.RenewalDue)
+	}
+	// This year's registration made, the next is due a year on.
+	p.RegisteredOn = on
+	p.RenewalDue = st.RegistrationDue.Next(p.RenewalDue)
+	return s.save(ctx, p, today)
+}
+
+// ChangeContacts records a kennel's new designated contact persons
+// (5-18(b)(5)); a commercial kennel must always have one, and the
+// licensee notifies the sheriff's office in writing of each change
+// (5-18.2(b)(1)).
+func (s *Service) ChangeContacts(ctx context.Context, id int64, contacts []service.Person) (*service.Permit, error) {
+	p, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.Kind != service.PermitKennel {
+		return nil, service.Errorf(service.EINVALID, "Contact persons are designated for kennels (5-18(b)(5)).")
+	}
+	k := pr.Permits.Kennel
+	for _, c := range contacts {
+		if strings.TrimSpace(c.Name) == "" || strings.TrimSpace(c.Phone) == "" || strings.TrimSpace(c.Address) == "" {
+			return nil, service.Errorf(service.EINVALID, "Each contact person needs a name, a phone number and an address (5-18(b)(5)).")
+		}
+	}
+	if len(contacts) == 0 && contains(k.ContactClasses.Value, p.Class) {
+		return nil, service.Errorf(service.ECONFLICT, "A commercial kennel must at all times have a designated contact person (%s).", k.ContactClasses.Source)
+	}
+	p.Application.Contacts = contacts
+	return s.save(ctx, p, today)
+}
+
+// AppealOrder is what the council may order at the end of the hearing
+// (5-18(f)(1)-(3)): uphold the action, lift it (the licence is returned)
+// or impose conditions (the licence is returned with them).
+type AppealOrder struct {
+	// Order is uphold, lift or conditions.
+	Order      string       `json:"order"`
+	On         service.Date `json:"on"`
+	Conditions string       `json:"conditions"`
+}
+
+// DecideAppeal records the council's order on a kennel appeal heard on
+// or after the day of 5-18(f).
+func (s *Service) DecideAppeal(ctx context.Context, id int64, o AppealOrder) (*service.Permit, error) {
+	p, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	k := pr.Permits.Kennel
+	if p.Kind != service.PermitKennel || p.AppealFiledOn.IsZero() {
+		return nil, service.Errorf(service.ECONFLICT, "No appeal was filed for permit %d (%s).", id, k.AppealNoticeDays.Source)
+	}
+	on := orToday(o.On, today)
+	if on < p.HearingFrom {
+		return nil, service.Errorf(service.ECONFLICT, "The council hears the appeal on or after %s (%s).", p.HearingFrom, k.AppealHearingAfterDays.Source)
+	}
+	p.HearingOn = on
+	switch o.Order {
+	case "uphold":
+		p.Reason += "; upheld by the council on " + on.String() + " (5-18(f)(1))"
+	case "lift", "conditions":
+		if o.Order == "conditions" && strings.TrimSpace(o.Conditions) == "" {
+			return nil, service.Errorf(service.EINVALID, "conditions required (5-18(f)(3)).")
+		}
+		if p.State == service.PermitDenied {
+			// A denial lifted: the application is decided again, on its
+			// merits, by the city manager.
+			p.State = service.PermitPending
+		} else {
+			p.State = service.PermitGranted
+		}
+		p.Reason = fmt.Sprintf("Lifted by the council on %s (5-18(f)(2))", on)
+		if o.Order == "conditions" {
+			p.Application.Restrictions = o.Conditions
+			p.Reason = fmt.Sprintf("Returned by the council on %s with conditions: %s (5-18(f)(3))", on, o.Conditions)
+		}
+	default:
+		return nil, service.Errorf(service.EINVALID, "Order must be uphold, lift or conditions (5-18(f)).")
+	}
+	return s.save(ctx, p, today)
+}

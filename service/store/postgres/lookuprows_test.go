@@ -1,0 +1,115 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/chipdesk/chipdesk/reader/chipid"
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/postgres"
+	"github.com/chipdesk/chipdesk/service/store/postgres/pgtest"
+)
+
+// TestLookupRowsFollowEveryWrite: after each kind of change to an
+// animal's record (owner, chips, vaccination, designation, quarantine,
+// impoundment and bite, some outside the twelve-month window) the
+// lookup, read from the animal's lookup row, answers exactly what the
+// full statement does.
+func TestLookupRowsFollowEveryWrite(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	now := func() time.Time { return time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC) }
+	db := pgtest.Open(t, now)
+	same := func(step string, a *service.Animal, chip string) {
+		t.Helper()
+		for _, by := range []struct {
+			name string
+			get  func() (*service.Record, error)
+		}{
+			{"animal", func() (*service.Record, error) { return db.FindRecordByAnimal(ctx, a.ID) }},
+			{"chip", func() (*service.Record, error) { return db.FindRecordByChip(ctx, chip) }},
+		} {
+			got, err := by.get()
+			if err != nil {
+				t.Fatalf("%s: lookup by %s: %v", step, by.name, err)
+			}
+			want, err := postgres.FullRecordForTest(ctx, db, a.ID)
+			if err != nil {
+				t.Fatalf("%s: full record: %v", step, err)
+			}
+			if by.name == "chip" {
+				want.MatchChip(chip)
+			}
+			g, _ := json.Marshal(got)
+			w, _ := json.Marshal(want)
+			if string(g) != string(w) {
+				t.Fatalf("%s: lookup by %s from the row\n%s\nwant the full record's\n%s", step, by.name, g, w)
+			}
+		}
+	}
+	o := &service.Owner{Name: "Jane Doe", Phone: "612-555-0101"}
+	must(t, db.CreateOwner(ctx, o))
+	a := &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog}
+	must(t, db.CreateAnimal(ctx, a))
+	chip := "985141000000001"
+	must(t, db.AddChip(ctx, &service.Chip{AnimalID: a.ID, Code: chip, Kind: chipid.KindISO}))
+	c2 := &service.Chip{AnimalID: a.ID, Code: "985141000000002", Kind: chipid.KindISO}
+	must(t, db.AddChip(ctx, c2))
+	same("chips", a, chip)
+	phone := "612-555-0199"
+	_, err := db.UpdateOwner(ctx, o.ID, service.OwnerUpdate{Phone: &phone})
+	must(t, err)
+	same("owner update", a, chip)
+	must(t, db.RemoveChip(ctx, c2.ID))
+	same("chip removed", a, chip)
+	must(t, db.CreateVaccination(ctx, &service.RabiesVaccination{AnimalID: a.ID, Date: service.MustDate("2025-06-01"), DurationMonths: 36}))
+	must(t, db.CreateLicence(ctx, &service.Licence{AnimalID: a.ID, Jurisdiction: "minneapolis", IssuedOn: service.MustDate("2026-02-01"),
+		ExpiresOn: service.MustDate("2027-01-31"), FeeCents: 3000}))
+	same("vaccination and licence", a, chip)
+	must(t, db.CreateDesignation(ctx, &service.DangerousDesignation{AnimalID: a.ID, Level: service.Dangerous, Jurisdiction: "minneapolis",
+		DeclaredOn: service.MustDate("2026-01-10")}))
+	old := &service.BiteIncident{AnimalID: a.ID, Date: service.MustDate("2024-05-01"), Victim: service.VictimPerson}
+	must(t, db.CreateBite(ctx, old))
+	recent := &service.BiteIncident{AnimalID: a.ID, Date: service.MustDate("2026-03-01"), Victim: service.VictimPerson}
+	must(t, db.CreateBite(ctx, recent))
+	q := &service.Quarantine{AnimalID: a.ID, BiteID: recent.ID, Kind: service.QuarantineBite, Place: "home",
+		Start: service.MustDate("2026-03-01"), End: service.MustDate("2026-03-11")}
+	must(t, db.CreateQuarantine(ctx, q))
+	same("designation, bites, quarantine", a, chip)
+	must(t, db.ReleaseQuarantine(ctx, q.ID, service.MustDate("2026-03-11")))
+	gone := &service.Impoundment{AnimalID: a.ID, Jurisdiction: "minneapolis", IntakeAt: now().AddDate(-2, 0, 0), IntakeOn: service.MustDate("2024-03-15"),
+		HoldUntil: service.MustDate("2024-03-20")}
+	must(t, db.CreateImpoundment(ctx, gone))
+	redeemed := service.Redeemed
+	_, err = db.UpdateImpoundment(ctx, gone.ID, service.ImpoundUpdate{Disposition: &redeemed, DispositionOn: ptr(service.MustDate("2024-03-18"))})
+	must(t, err)
+	open := &service.Impoundment{AnimalID: a.ID, Jurisdiction: "minneapolis", IntakeAt: now().AddDate(-2, 0, 0), IntakeOn: service.MustDate("2024-04-01"),
+		HoldUntil: service.MustDate("2024-04-06")}
+	must(t, db.CreateImpoundment(ctx, open))
+	same("impoundments, quarantine released", a, chip)
+	// A bulk load builds its rows set-wise at the end (rebuildSQL):
+	// the same rows.
+	b := &service.Batch{
+		Owners:       []*service.Owner{{ID: 100, Name: "Ann Lee"}},
+		Animals:      []*service.Animal{{ID: 100, OwnerID: 100, Name: "Tom", Species: service.Cat}, {ID: 101, Name: "Stray", Species: service.Dog}},
+		Chips:        []*service.Chip{{ID: 100, AnimalID: 100, Code: "985141000000100", Kind: chipid.KindISO}, {ID: 101, AnimalID: 101, Code: "985141000000101", Kind: chipid.KindISO}},
+		Vaccinations: []*service.RabiesVaccination{{ID: 100, AnimalID: 100, Date: service.MustDate("2025-01-01"), DurationMonths: 12}, {ID: 101, AnimalID: 100, Date: service.MustDate("2026-01-01"), DurationMonths: 12}},
+	}
+	must(t, db.Import(ctx, b))
+	same("imported", b.Animals[0], "985141000000100")
+	same("imported, no owner", b.Animals[1], "985141000000101")
+	if rec, _ := db.FindRecordByAnimal(ctx, a.ID); len(rec.Bites) != 1 || len(rec.Impounds) != 1 || len(rec.Quarantines) != 0 {
+		t.Errorf("record has %d bites, %d impoundments, %d quarantines; want the window's 1, the open 1 and 0", len(rec.Bites), len(rec.Impounds), len(rec.Quarantines))
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

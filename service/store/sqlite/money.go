@@ -1,0 +1,502 @@
+package sqlite
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/columns"
+)
+
+func scanCharge(r rowScanner, extra ...any) (*service.Charge, error) {
+	return scanRow(r, columns.ChargeDest, extra)
+}
+
+func scanPayment(r rowScanner, extra ...any) (*service.Payment, error) {
+	return scanRow(r, columns.PaymentDest, extra)
+}
+
+func scanExemption(r rowScanner, extra ...any) (*service.Exemption, error) {
+	return scanRow(r, columns.ExemptionDest, extra)
+}
+
+func scanReminder(r rowScanner, extra ...any) (*service.Reminder, error) {
+	return scanRow(r, columns.ReminderDest, extra)
+}
+
+// CreateCharges implements service.MoneyService.
+func (db *DB) CreateCharges(ctx context.Context, cs []*service.Charge) error {
+	for _, c := range cs {
+		if err := c.Validate(); err != nil {
+			return err
+		}
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		for _, c := range cs {
+			_, err := tx.ExecContext(ctx, `INSERT INTO charges (payer_id, kind, label, section, amount_cents, subject_kind,
+				subject_id, jurisdiction, site, on_day, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)
+				ON CONFLICT (subject_kind, subject_id, kind) DO NOTHING`,
+				nullID(c.PayerID), c.Kind, c.Label, c.Section, c.AmountCents, c.SubjectKind, c.SubjectID, c.Jurisdiction,
+				c.Site, c.On, formatStamp(now))
+			if err != nil {
+				return mapErr(err, "Charge")
+			}
+			got, err := scanCharge(tx.QueryRowContext(ctx, `SELECT `+columns.Charge+` FROM charge_totals
+				WHERE subject_kind = ? AND subject_id = ? AND kind = ?`, c.SubjectKind, c.SubjectID, c.Kind))
+			if err != nil {
+				return mapErr(err, "Charge")
+			}
+			*c = *got
+		}
+		return nil
+	})
+}
+
+// FindChargeByID implements service.MoneyService.
+func (db *DB) FindChargeByID(ctx context.Context, id int64) (*service.Charge, error) {
+	return findByID(ctx, db, "charge_totals", columns.Charge, "Charge", id, scanCharge)
+}
+
+// FindCharges implements service.MoneyService.
+func (db *DB) FindCharges(ctx context.Context, f service.ChargeFilter) ([]*service.Charge, int, error) {
+	var w where
+	if f.SubjectKind != nil {
+		w.add("subject_kind = ?", *f.SubjectKind)
+	}
+	if f.SubjectID != nil {
+		w.add("subject_id = ?", *f.SubjectID)
+	}
+	if f.PayerID != nil {
+		w.add("payer_id = ?", *f.PayerID)
+	}
+	if f.Kind != nil {
+		w.add("kind = ?", *f.Kind)
+	}
+	if f.Open != nil {
+		w.add(map[bool]string{true: "amount_cents > paid_cents", false: "amount_cents <= paid_cents"}[*f.Open])
+	}
+	if f.Paid != nil {
+		w.add(map[bool]string{true: "paid_cents > 0", false: "paid_cents <= 0"}[*f.Paid])
+	}
+	if f.Site != nil {
+		w.add("site = ?", *f.Site)
+	}
+	out, n, err := collectCounted(ctx, db.rdb, scanCharge,
+		`SELECT `+columns.Charge+`, COUNT(*) OVER () FROM charge_totals`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+	return out, n, mapErr(err, "Charge")
+}
+
+// SetChargeOutcome implements service.MoneyService.
+func (db *DB) SetChargeOutcome(ctx context.Context, id int64, outcome string, on service.Date, by string) (*service.Charge, error) {
+	if outcome != service.DepositRefunded && outcome != service.DepositForfeited {
+		return nil, service.Errorf(service.EINVALID, "Outcome must be refunded or forfeited.")
+	}
+	var c *service.Charge
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		res, err := tx.ExecContext(ctx, `UPDATE charges SET outcome = ?, outcome_on = ?, outcome_by = ? WHERE id = ? AND outcome = ''`,
+			outcome, on, by, id)
+		if err != nil {
+			return mapErr(err, "Charge")
+		}
+		if c, err = scanCharge(tx.QueryRowContext(ctx, `SELECT `+columns.Charge+` FROM charge_totals WHERE id = ?`, id)); err != nil {
+			return notFound(err, "Charge")
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return service.Errorf(service.ECONFLICT, "Charge %d was %s already.", id, c.Outcome)
+		}
+		return nil
+	})
+	return c, err
+}
+
+// CreatePayment implements service.MoneyService.
+func (db *DB) CreatePayment(ctx context.Context, r *service.PaymentRequest) (*service.Payment, bool, error) {
+	if err := r.Validate(); err != nil {
+		return nil, false, err
+	}
+	var (
+		p       *service.Payment
+		created bool
+	)
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		if r.Key != "" {
+			old, err := scanPayment(tx.QueryRowContext(ctx, `SELECT `+columns.Payment+` FROM payments WHERE pay_key = ?`, r.Key))
+			if err == nil {
+				p = old
+				return db.paymentLines(ctx, tx, p)
+			} else if !errors.Is(err, sql.ErrNoRows) {
+				return mapErr(err, "Payment")
+			}
+		}
+		on := service.DateIn(now, db.loc)
+		var closed int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM day_closes WHERE site = ? AND till = ? AND on_day = ?`,
+			r.Site, r.Till, on).Scan(&closed); err != nil {
+			return mapErr(err, "Day close")
+		}
+		if closed > 0 {
+			return service.Errorf(service.ECONFLICT, "The day %s is closed at this till; record the correction on a later day.", on)
+		}
+		n := r.Payment
+		n.On, n.CreatedAt, n.Lines = on, now, nil
+		var err error
+		if r.Kind == service.KindPayment {
+			n.Lines, err = service.Allocate(r.AmountCents, r.ChargeIDs, func(id int64) (int64, error) {
+				c, err := scanCharge(tx.QueryRowContext(ctx, `SELECT `+columns.Charge+` FROM charge_totals WHERE id = ?`, id))
+				if err != nil {
+					return 0, notFound(err, "Charge")
+				}
+				return c.OwedCents(), nil
+			})
+		} else {
+			n.Lines, n.Method, err = db.reversal(ctx, tx, r, on)
+		}
+		if err != nil {
+			return err
+		}
+		slices.SortFunc(n.Lines, func(a, b service.PaymentLine) int { return cmp.Compare(a.ChargeID, b.ChargeID) })
+		var key any
+		if n.Key != "" {
+			key = n.Key
+		}
+		if err := tx.QueryRowContext(ctx, `INSERT INTO payments (kind, method, amount_cents, reference, approved_by, reverses,
+			pay_key, site, till, taken_by, on_day, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+			n.Kind, n.Method, n.AmountCents, n.Reference, n.ApprovedBy, nullID(n.Reverses), key, n.Site, n.Till, n.TakenBy,
+			n.On, formatStamp(now)).Scan(&n.ID); err != nil {
+			return mapErr(err, "Payment")
+		}
+		for _, l := range n.Lines {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO payment_lines (payment_id, charge_id, cents) VALUES (?,?,?)`,
+				n.ID, l.ChargeID, l.Cents); err != nil {
+				return mapErr(err, "Payment line")
+			}
+		}
+		p, created = &n, true
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return p, created, nil
+}
+
+// reversal works out the lines of a refund or void of r.Reverses and
+// the method money goes back by (the payment's own).
+func (db *DB) reversal(ctx context.Context, tx *sql.Tx, r *service.PaymentRequest, on service.Date) ([]service.PaymentLine, service.PaymentMethod, error) {
+	orig, err := scanPayment(tx.QueryRowContext(ctx, `SELECT `+columns.Payment+` FROM payments WHERE id = ?`, r.Reverses))
+	if err != nil {
+		return nil, "", notFound(err, "Payment to reverse")
+	}
+	if err := db.paymentLines(ctx, tx, orig); err != nil {
+		return nil, "", err
+	}
+	// What each charge of orig has had back already.
+	back := map[int64]int64{}
+	var backTotal int64
+	rows, err := tx.QueryContext(ctx, `SELECT pl.charge_id, -pl.cents FROM payment_lines pl JOIN payments p ON p.id = pl.payment_id
+		WHERE p.reverses = ?`, orig.ID)
+	if err != nil {
+		return nil, "", mapErr(err, "Payment")
+	}
+	for rows.Next() {
+		var id, c int64
+		if err := rows.Scan(&id, &c); err != nil {
+			rows.Close()
+			return nil, "", mapErr(err, "Payment")
+		}
+		back[id] += c
+		backTotal += c
+	}
+	rows.Close()
+	return service.ReverseLines(orig, r, on, back, backTotal)
+}
+
+// paymentLines reads p's lines.
+func (db *DB) paymentLines(ctx context.Context, q queryer, p *service.Payment) error {
+	rows, err := q.QueryContext(ctx, `SELECT charge_id, cents FROM payment_lines WHERE payment_id = ? ORDER BY charge_id`, p.ID)
+	if err != nil {
+		return mapErr(err, "Payment line")
+	}
+	defer rows.Close()
+	p.Lines = []service.PaymentLine{}
+	for rows.Next() {
+		var l service.PaymentLine
+		if err := rows.Scan(&l.ChargeID, &l.Cents); err != nil {
+			return mapErr(err, "Payment line")
+		}
+		p.Lines = append(p.Lines, l)
+	}
+	return mapErr(rows.Err(), "Payment line")
+}
+
+// FindPaymentByID implements service.MoneyService.
+func (db *DB) FindPaymentByID(ctx context.Context, id int64) (*service.Payment, error) {
+	p, err := findByID(ctx, db, "payments", columns.Payment, "Payment", id, scanPayment)
+	if err != nil {
+		return nil, err
+	}
+	return p, db.paymentLines(ctx, db.rdb, p)
+}
+
+// FindPayments implements service.MoneyService.
+func (db *DB) FindPayments(ctx context.Context, f service.PaymentFilter) ([]*service.Payment, int, error) {
+	var w where
+	if !f.From.IsZero() {
+		w.add("on_day >= ?", f.From)
+	}
+	if !f.To.IsZero() {
+		w.add("on_day <= ?", f.To)
+	}
+	if f.Site != nil {
+		w.add("site = ?", *f.Site)
+	}
+	if f.Till != nil {
+		w.add("till = ?", *f.Till)
+	}
+	if f.ChargeID != nil {
+		w.add("id IN (SELECT payment_id FROM payment_lines WHERE charge_id = ?)", *f.ChargeID)
+	}
+	out, n, err := collectCounted(ctx, db.rdb, scanPayment,
+		`SELECT `+columns.Payment+`, COUNT(*) OVER () FROM payments`+w.String()+` ORDER BY id`+page(f.Offset, f.Limit), w.args...)
+	if err != nil {
+		return nil, 0, mapErr(err, "Payment")
+	}
+	for _, p := range out {
+		if err := db.paymentLines(ctx, db.rdb, p); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, n, nil
+}
+
+// CashUp implements service.MoneyService.
+func (db *DB) CashUp(ctx context.Context, f service.CashUpFilter) (*service.CashUp, error) {
+	var w where
+	w.add("p.on_day >= ?", f.From)
+	w.add("p.on_day <= ?", f.To)
+	if f.Site != nil {
+		w.add("p.site = ?", *f.Site)
+	}
+	if f.Till != nil {
+		w.add("p.till = ?", *f.Till)
+	}
+	cu := service.NewCashUp(f)
+	err := each(ctx, db.rdb, func(r rowScanner, _ ...any) (cashRow, error) {
+		var c cashRow
+		return c, r.Scan(&c.method, &c.kind, &c.n, &c.cents)
+	}, func(c cashRow) error { cu.AddMethod(c.method, c.kind, c.n, c.cents); return nil }, "Cash-up",
+		`SELECT p.method, p.kind, COUNT(*), SUM(p.amount_cents) FROM payments p`+w.String()+` GROUP BY p.method, p.kind`, w.args...)
+	if err != nil {
+		return nil, err
+	}
+	err = each(ctx, db.rdb, func(r rowScanner, _ ...any) (cashRow, error) {
+		var c cashRow
+		return c, r.Scan(&c.kind, &c.cents)
+	}, func(c cashRow) error { cu.ByFee[c.kind] += c.cents; return nil }, "Cash-up",
+		`SELECT c.kind, SUM(pl.cents) FROM payments p JOIN payment_lines pl ON pl.payment_id = p.id JOIN charges c ON c.id = pl.charge_id`+
+			w.String()+` AND p.method <> 'waiver' GROUP BY c.kind`, w.args...)
+	if err != nil {
+		return nil, err
+	}
+	return cu, nil
+}
+
+// cashRow is one grouped row of a cash-up query.
+type cashRow struct {
+	method, kind string
+	n            int
+	cents        int64
+}
+
+// CloseDay implements service.MoneyService.
+func (db *DB) CloseDay(ctx context.Context, d *service.DayClose) error {
+	if d.On.IsZero() || d.ClosedBy == "" {
+		return service.Errorf(service.EINVALID, "A day close needs the day and who closed it.")
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		d.ClosedAt = now
+		_, err := tx.ExecContext(ctx, `INSERT INTO day_closes (site, till, on_day, closed_by, closed_at) VALUES (?,?,?,?,?)`,
+			d.Site, d.Till, d.On, d.ClosedBy, formatStamp(now))
+		if err != nil && service.ErrorCode(mapErr(err, "")) == service.ECONFLICT {
+			return service.Errorf(service.ECONFLICT, "The day %s is closed at this till already.", d.On)
+		}
+		return mapErr(err, "Day close")
+	})
+}
+
+// FindDayClose implements service.MoneyService.
+func (db *DB) FindDayClose(ctx context.Context, site, till string, on service.Date) (*service.DayClose, error) {
+	d := &service.DayClose{}
+	err := db.rdb.QueryRowContext(ctx, `SELECT site, till, on_day, closed_by, closed_at FROM day_closes WHERE site = ? AND till = ? AND on_day = ?`,
+		site, till, on).Scan(&d.Site, &d.Till, &d.On, &d.ClosedBy, stamp{&d.ClosedAt})
+	if err != nil {
+		return nil, notFound(err, "Day close")
+	}
+	return d, nil
+}
+
+// CreateExemption implements service.MoneyService.
+func (db *DB) CreateExemption(ctx context.Context, e *service.Exemption) error {
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		if e.On.IsZero() {
+			e.On = service.DateIn(now, db.loc)
+		}
+		e.CreatedAt = now
+		return mapErr(tx.QueryRowContext(ctx, `INSERT INTO exemptions (animal_id, kind, section, approved_by, note, on_day, created_at)
+			VALUES (?,?,?,?,?,?,?) RETURNING id`, e.AnimalID, e.Kind, e.Section, e.ApprovedBy, e.Note, e.On, formatStamp(now)).Scan(&e.ID), "Exemption")
+	})
+}
+
+// FindExemptions implements service.MoneyService.
+func (db *DB) FindExemptions(ctx context.Context, animalID int64) ([]*service.Exemption, error) {
+	out, err := collect(ctx, db.rdb, scanExemption, `SELECT `+columns.Exemption+` FROM exemptions WHERE animal_id = ? ORDER BY id`, animalID)
+	return out, mapErr(err, "Exemption")
+}
+
+// Remittance implements service.MoneyService.
+func (db *DB) Remittance(ctx context.Context, clinic string, from, to service.Date) ([]service.RemittanceLine, error) {
+	out, err := collect(ctx, db.rdb, func(r rowScanner, _ ...any) (service.RemittanceLine, error) {
+		var l service.RemittanceLine
+		return l, r.Scan(&l.LicenceID, &l.Jurisdiction, &l.Year, &l.TagNumber, &l.IssuedOn, &l.Species, &l.PayCents)
+	}, `SELECT l.id, l.jurisdiction, l.year, l.tag_number, l.issued_on, a.species, l.clinic_pay_cents
+		FROM licences l JOIN animals a ON a.id = l.animal_id
+		WHERE l.issued_by = 'clinic' AND l.clinic = ? AND l.issued_on >= ? AND l.issued_on <= ? AND l.clinic_pay_cents > 0
+		ORDER BY l.issued_on, l.id`, clinic, from, to)
+	return out, mapErr(err, "Remittance")
+}
+
+// LicenceSales implements service.MoneyService. It reads licence_sales,
+// which triggers keep as licences are written.
+func (db *DB) LicenceSales(ctx context.Context, from, to service.Date) ([]service.SalesRow, error) {
+	out, err := collect(ctx, db.rdb, func(r rowScanner, _ ...any) (service.SalesRow, error) {
+		var s service.SalesRow
+		return s, r.Scan(&s.Month, &s.Jurisdiction, &s.Species, &s.FeeCode, &s.Count, &s.Cents)
+	}, `SELECT substr(day, 1, 7), jurisdiction, species, fee_code, SUM(count), SUM(cents) FROM licence_sales
+		WHERE day >= ? AND day <= ? GROUP BY 1, 2, 3, 4 HAVING SUM(count) > 0 ORDER BY 1, 2, 3, 4`, from, to)
+	return out, mapErr(err, "Licence sales")
+}
+
+// IntakeOutcomes implements service.MoneyService.
+func (db *DB) IntakeOutcomes(ctx context.Context, from, to service.Date) ([]service.IntakeRow, error) {
+	type row struct {
+		month, disp string
+		n           int
+	}
+	scan := func(r rowScanner, _ ...any) (row, error) {
+		var x row
+		return x, r.Scan(&x.month, &x.disp, &x.n)
+	}
+	in, err := collect(ctx, db.rdb, scan, `SELECT substr(intake_on, 1, 7), '', COUNT(*) FROM impoundments
+		WHERE intake_on >= ? AND intake_on <= ? GROUP BY 1`, from, to)
+	if err != nil {
+		return nil, mapErr(err, "Intakes")
+	}
+	end, err := collect(ctx, db.rdb, scan, `SELECT substr(disposition_on, 1, 7), disposition, COUNT(*) FROM impoundments
+		WHERE disposition <> '' AND disposition_on >= ? AND disposition_on <= ? GROUP BY 1, 2`, from, to)
+	if err != nil {
+		return nil, mapErr(err, "Intakes")
+	}
+	rows := service.IntakeRows{}
+	for _, x := range in {
+		rows.Add(x.month, "intake", x.n)
+	}
+	for _, x := range end {
+		rows.Add(x.month, x.disp, x.n)
+	}
+	return rows.Sorted(), nil
+}
+
+// QueueReminders implements service.MoneyService.
+func (db *DB) QueueReminders(ctx context.Context, cycle string, from, before service.Date) (int, error) {
+	if cycle == "" || before.IsZero() {
+		return 0, service.Errorf(service.EINVALID, "A reminder run needs a cycle and an expiry date.")
+	}
+	var n int64
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO reminders (cycle, owner_id, channel, name, email, address, tags, licence_id,
+			expires_on, state, attempts, created_at)
+		SELECT ?, o.id, CASE WHEN o.email <> '' THEN 'email' ELSE 'letter' END, o.name, o.email,
+			trim(o.address || char(10) || trim(o.city || ' ' || o.state || ' ' || o.postcode)),
+			group_concat(l.jurisdiction || ' ' || l.year || ' #' || l.tag_number, char(10)), MIN(l.id), MIN(l.expires_on),
+			'pending', 0, ?
+		FROM licences l JOIN animals a ON a.id = l.animal_id JOIN owners o ON o.id = a.owner_id
+		WHERE l.status = 'active' AND l.expires_on < ? AND l.expires_on >= ? AND a.died_on IS NULL
+			AND NOT EXISTS (SELECT 1 FROM licences n WHERE n.animal_id = l.animal_id AND n.status = 'active' AND n.expires_on >= ?)
+		GROUP BY o.id
+		ON CONFLICT (cycle, owner_id) DO NOTHING`, cycle, formatStamp(now), before, fromArg(from), before)
+		if err != nil {
+			return mapErr(err, "Reminder")
+		}
+		n, _ = res.RowsAffected()
+		return nil
+	})
+	return int(n), err
+}
+
+// ClaimReminders implements service.MoneyService.
+func (db *DB) ClaimReminders(ctx context.Context, cycle, channel string, n int, sent []int64) ([]*service.Reminder, error) {
+	var out []*service.Reminder
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		if err := finishReminders(ctx, tx, now, sent, service.ReminderSent, ""); err != nil {
+			return err
+		}
+		if n <= 0 {
+			return nil
+		}
+		var err error
+		out, err = collect(ctx, tx, scanReminder, `UPDATE reminders SET state = 'sending', attempts = attempts + 1
+			WHERE id IN (SELECT id FROM reminders WHERE cycle = ? AND channel = ? AND state = 'pending' ORDER BY id LIMIT ?)
+			RETURNING `+columns.Reminder, cycle, channel, n)
+		return mapErr(err, "Reminder")
+	})
+	slices.SortFunc(out, func(a, b *service.Reminder) int { return int(a.ID - b.ID) })
+	return out, err
+}
+
+// FinishReminders implements service.MoneyService.
+func (db *DB) FinishReminders(ctx context.Context, ids []int64, state, errText string) error {
+	if state != service.ReminderSent && state != service.ReminderFailed && state != service.ReminderPending {
+		return service.Errorf(service.EINVALID, "A claimed reminder ends sent or failed, or goes back to pending.")
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error { return finishReminders(ctx, tx, now, ids, state, errText) })
+}
+
+// finishReminders moves claimed reminders ids to state.
+func finishReminders(ctx context.Context, tx *sql.Tx, now time.Time, ids []int64, state, errText string) error {
+	var at any
+	if state != service.ReminderPending {
+		at = formatStamp(now)
+	}
+	for _, id := range ids {
+		if _, err := tx.ExecContext(ctx, `UPDATE reminders SET state = ?, error = ?, sent_at = ? WHERE id = ? AND state = 'sending'`, state, errText, at, id); err != nil {
+			return mapErr(err, "Reminder")
+		}
+	}
+	return nil
+}
+
+// FindReminders implements service.MoneyService.
+func (db *DB) FindReminders(ctx context.Context, cycle, state string) ([]*service.Reminder, error) {
+	var w where
+	w.add("cycle = ?", cycle)
+	if state != "" {
+		w.add("state = ?", state)
+	}
+	out, err := collect(ctx, db.rdb, scanReminder, `SELECT `+columns.Reminder+` FROM reminders`+w.String()+` ORDER BY id`, w.args...)
+	return out, mapErr(err, "Reminder")
+}
+
+// fromArg is a lower date bound: the zero Date bounds nothing.
+func fromArg(d service.Date) string {
+	if d.IsZero() {
+		return ""
+	}
+	return d.String()
+}

@@ -1,0 +1,64 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chipdesk/chipdesk/service"
+)
+
+// TestPermitPages: the permit page lists a kind and takes an
+// application; a refusal shows the section; the report form opens an
+// item on the officer's list. The rules are service/permits' tests.
+func TestPermitPages(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleIntake)
+	if st, body := c.get("/permits?kind=kennel"); st != http.StatusOK || !strings.Contains(body, "Kennel permits (0)") {
+		t.Fatalf("GET /permits = %d, want the empty kennel list", st)
+	}
+	st, body := c.post("/permits", url.Values{"kind": {"kennel"}, "jurisdiction": {"chanhassen"}, "class": {"private"}, "holder": {"Kari Berg"}, "issued": {"2026-06-15"}})
+	if st != http.StatusOK || !strings.Contains(body, "Kari Berg") || !strings.Contains(body, "2026-12-31") || !strings.Contains(body, "5-18(d)") || !strings.Contains(body, "set by resolution") {
+		t.Errorf("POST /permits = %d; want the pending kennel listed to 2026-12-31, awaiting inspection (5-18(d)), fee set by resolution", st)
+	}
+	st, body = c.post("/permits", url.Values{"kind": {"off_leash"}, "jurisdiction": {"minneapolis"}, "class": {"resident"}, "animal_id": {strconv.FormatInt(f.rex, 10)}})
+	if st != http.StatusConflict || !strings.Contains(body, "64.55(a)") {
+		t.Errorf("off-leash for a dangerous dog = %d, want 409 citing 64.55(a)", st)
+	}
+	st, body = c.post("/reports", url.Values{"kind": {"bite"}, "jurisdiction": {"minneapolis"}, "reporter_role": {"physician"}, "reporter_name": {"Dr. Aho"},
+		"person_name": {"Eli Ek"}, "person_address": {"1 Elm St"}, "animal_id": {strconv.FormatInt(f.rex, 10)}, "skin_broken": {"on"}})
+	if st != http.StatusOK || !strings.Contains(body, "officer") {
+		t.Errorf("POST /reports = %d, want the report taken in", st)
+	}
+	if st, body = c.get("/permits/due"); st != http.StatusOK || !strings.Contains(body, "report-open") || !strings.Contains(body, "66.60") || !strings.Contains(body, "inspection-pending") {
+		t.Errorf("GET /permits/due = %d; want the open report (66.60) and the pending inspection", st)
+	}
+	pub := f.client()
+	pub.login(service.RoleClinic)
+	if st, _ := pub.get("/permits"); st != http.StatusForbidden {
+		t.Errorf("GET /permits as clinic = %d, want 403", st)
+	}
+}
+
+// TestRecordShowsOffLeashPermit: the animal's page shows its off-leash
+// permit like its licence.
+func TestRecordShowsOffLeashPermit(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	fee := int64(2500)
+	if err := f.store.CreatePermit(context.Background(), &service.Permit{Kind: service.PermitOffLeash, Jurisdiction: "minneapolis", Class: "resident",
+		AnimalID: f.tom, State: service.PermitGranted, IssuedOn: service.MustDate("2026-03-01"), ExpiresOn: service.MustDate("2027-01-31"), FeeCents: &fee}); err != nil {
+		t.Fatal(err)
+	}
+	c := f.client()
+	c.login(service.RoleOfficer)
+	st, body := c.get("/animals/" + strconv.FormatInt(f.tom, 10))
+	if st != http.StatusOK || !strings.Contains(body, `data-permit="off_leash"`) || !strings.Contains(body, "2027-01-31") {
+		t.Errorf("animal page = %d; want the off-leash permit until 2027-01-31", st)
+	}
+}
