@@ -15,32 +15,36 @@ import (
 func (s *Server) moneyRoutes() []route {
 	office := []service.Role{service.RoleIntake}
 	return []route{
-		{"GET /api/v1/charges", staff, s.handleFindCharges},
-		{"GET /api/v1/settlement", staff, s.handleSettlement},
-		{"POST /api/v1/impoundments/{id}/charges", desk, s.handleChargeRedemption},
-		{"POST /api/v1/payments", counter, s.handlePay},
-		{"GET /api/v1/payments/{id}", counter, s.handleReceipt},
-		{"POST /api/v1/payments/{id}/refund", office, s.handleRefund},
-		{"POST /api/v1/payments/{id}/void", counter, s.handleVoid},
-		{"GET /api/v1/reports/cash-up", counter, s.handleCashUp},
-		{"POST /api/v1/reports/cash-up/close", counter, s.handleCloseDay},
-		{"GET /api/v1/reports/remittance", counter, s.handleRemittance},
-		{"GET /api/v1/reports/licences", desk, s.handleSalesReport},
-		{"GET /api/v1/reports/intakes", desk, s.handleIntakeReport},
-		{"GET /api/v1/deposits", desk, s.handleDeposits},
-		{"POST /api/v1/deposits/{id}/refund", desk, s.handleRefundDeposit},
-		{"POST /api/v1/deposits/{id}/forfeit", desk, s.handleForfeitDeposit},
-		{"POST /api/v1/exemptions", office, s.handleCreateExemption},
+		{"GET /api/v1/charges", staff, s.withMoney(s.handleFindCharges)},
+		{"GET /api/v1/settlement", staff, s.withMoney(s.handleSettlement)},
+		{"POST /api/v1/impoundments/{id}/charges", desk, s.withMoney(s.handleChargeRedemption)},
+		{"POST /api/v1/payments", counter, s.withMoney(s.handlePay)},
+		{"GET /api/v1/payments/{id}", counter, s.withMoney(s.handleReceipt)},
+		{"POST /api/v1/payments/{id}/refund", office, s.withMoney(s.handleRefund)},
+		{"POST /api/v1/payments/{id}/void", counter, s.withMoney(s.handleVoid)},
+		{"GET /api/v1/reports/cash-up", counter, s.withMoney(s.handleCashUp)},
+		{"POST /api/v1/reports/cash-up/close", counter, s.withMoney(s.handleCloseDay)},
+		{"GET /api/v1/reports/remittance", counter, s.withMoney(s.handleRemittance)},
+		{"GET /api/v1/reports/licences", desk, s.withMoney(s.handleSalesReport)},
+		{"GET /api/v1/reports/intakes", desk, s.withMoney(s.handleIntakeReport)},
+		{"GET /api/v1/deposits", desk, s.withMoney(s.handleDeposits)},
+		{"POST /api/v1/deposits/{id}/refund", desk, s.withMoney(s.handleRefundDeposit)},
+		{"POST /api/v1/deposits/{id}/forfeit", desk, s.withMoney(s.handleForfeitDeposit)},
+		{"POST /api/v1/exemptions", office, s.withMoney(s.handleCreateExemption)},
 		{"GET /api/v1/animals/{id}/exemptions", staff, s.handleAnimalExemptions},
 	}
 }
 
-// moneyOr answers 404 when the server has no money service.
-func (s *Server) moneyOr(w http.ResponseWriter, r *http.Request) *money.Service {
-	if s.money == nil {
-		s.writeError(w, r, service.Errorf(service.ENOTFOUND, "Payments are not kept on this server."))
+// withMoney hands h the money service, answering 404 when the server
+// keeps no payments.
+func (s *Server) withMoney(h func(http.ResponseWriter, *http.Request, *money.Service)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.money == nil {
+			s.writeError(w, r, service.Errorf(service.ENOTFOUND, "Payments are not kept on this server."))
+			return
+		}
+		h(w, r, s.money)
 	}
-	return s.money
 }
 
 // chargeRedemption raises the charges of a redemption just recorded
@@ -72,11 +76,7 @@ func subjectQuery(r *http.Request) (string, int64, error) {
 	return "", 0, service.Errorf(service.EINVALID, "licence_id, impoundment_id or permit_id required.")
 }
 
-func (s *Server) handleFindCharges(w http.ResponseWriter, r *http.Request) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) handleFindCharges(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	kind, id, err := subjectQuery(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -86,11 +86,7 @@ func (s *Server) handleFindCharges(w http.ResponseWriter, r *http.Request) {
 	writeList(s, w, r, cs, len(cs), err)
 }
 
-func (s *Server) handleSettlement(w http.ResponseWriter, r *http.Request) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) handleSettlement(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	kind, id, err := subjectQuery(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -110,11 +106,7 @@ type redemptionCharges struct {
 	Entered map[string]int64 `json:"entered_cents"`
 }
 
-func (s *Server) handleChargeRedemption(w http.ResponseWriter, r *http.Request) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) handleChargeRedemption(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	id, err := pathID(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -171,11 +163,7 @@ type paymentAnswer struct {
 	Charges []*service.Charge `json:"charges"`
 }
 
-func (s *Server) record(w http.ResponseWriter, r *http.Request, req *service.PaymentRequest) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) record(w http.ResponseWriter, r *http.Request, m *money.Service, req *service.PaymentRequest) {
 	c := callerOf(r.Context())
 	req.Site, req.TakenBy = c.Site, c.Name
 	if k := r.Header.Get(IdempotencyHeader); k != "" {
@@ -201,17 +189,17 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request, req *service.Pay
 	s.writeJSON(w, r, status, paymentAnswer{Payment: rc.Payment, Charges: rc.Charges})
 }
 
-func (s *Server) handlePay(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handlePay(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	var b paymentBody
 	if err := decodeJSON(r, &b); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.record(w, r, &service.PaymentRequest{ChargeIDs: b.ChargeIDs, Payment: service.Payment{Kind: service.KindPayment,
+	s.record(w, r, m, &service.PaymentRequest{ChargeIDs: b.ChargeIDs, Payment: service.Payment{Kind: service.KindPayment,
 		Method: b.Method, AmountCents: b.AmountCents, Reference: b.Reference, ApprovedBy: b.ApprovedBy, Till: b.Till}})
 }
 
-func (s *Server) reverse(w http.ResponseWriter, r *http.Request, kind service.PaymentKind) {
+func (s *Server) reverse(w http.ResponseWriter, r *http.Request, m *money.Service, kind service.PaymentKind) {
 	id, err := pathID(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -222,7 +210,7 @@ func (s *Server) reverse(w http.ResponseWriter, r *http.Request, kind service.Pa
 		s.writeError(w, r, err)
 		return
 	}
-	if kind == service.KindVoid && b.AmountCents == 0 && s.money != nil {
+	if kind == service.KindVoid && b.AmountCents == 0 {
 		if p, err := s.store.FindPaymentByID(r.Context(), id); err == nil {
 			b.AmountCents = p.AmountCents
 		}
@@ -231,22 +219,18 @@ func (s *Server) reverse(w http.ResponseWriter, r *http.Request, kind service.Pa
 	if method == "" {
 		method = service.MethodCash // the store gives back by the payment's own method
 	}
-	s.record(w, r, &service.PaymentRequest{Payment: service.Payment{Kind: kind, Method: method, AmountCents: b.AmountCents,
+	s.record(w, r, m, &service.PaymentRequest{Payment: service.Payment{Kind: kind, Method: method, AmountCents: b.AmountCents,
 		Reference: b.Reference, ApprovedBy: b.ApprovedBy, Till: b.Till, Reverses: id, Lines: b.Lines}})
 }
 
-func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request) {
-	s.reverse(w, r, service.KindRefund)
+func (s *Server) handleRefund(w http.ResponseWriter, r *http.Request, m *money.Service) {
+	s.reverse(w, r, m, service.KindRefund)
 }
-func (s *Server) handleVoid(w http.ResponseWriter, r *http.Request) {
-	s.reverse(w, r, service.KindVoid)
+func (s *Server) handleVoid(w http.ResponseWriter, r *http.Request, m *money.Service) {
+	s.reverse(w, r, m, service.KindVoid)
 }
 
-func (s *Server) handleReceipt(w http.ResponseWriter, r *http.Request) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) handleReceipt(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	id, err := pathID(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -301,11 +285,7 @@ type cashUpAnswer struct {
 	Closed bool `json:"closed"`
 }
 
-func (s *Server) handleCashUp(w http.ResponseWriter, r *http.Request) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) handleCashUp(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	day, err := dateQuery(r, "date")
 	if err != nil {
 		s.writeError(w, r, err)
@@ -343,11 +323,7 @@ type closeBody struct {
 	Till string       `json:"till"`
 }
 
-func (s *Server) handleCloseDay(w http.ResponseWriter, r *http.Request) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) handleCloseDay(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	var b closeBody
 	if err := decodeJSON(r, &b); err != nil {
 		s.writeError(w, r, err)
@@ -363,11 +339,7 @@ func (s *Server) handleCloseDay(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, r, http.StatusCreated, d)
 }
 
-func (s *Server) handleRemittance(w http.ResponseWriter, r *http.Request) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) handleRemittance(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	clinic := r.URL.Query().Get("clinic")
 	if c := callerOf(r.Context()); c.Role == service.RoleClinic {
 		if clinic != "" && clinic != c.Site {
@@ -394,11 +366,7 @@ func period(r *http.Request) (service.Date, service.Date, error) {
 	return from, to, err
 }
 
-func (s *Server) handleSalesReport(w http.ResponseWriter, r *http.Request) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) handleSalesReport(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	from, to, err := period(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -432,11 +400,7 @@ type salesAnswer struct {
 	Rows  []service.SalesRow `json:"rows"`
 }
 
-func (s *Server) handleIntakeReport(w http.ResponseWriter, r *http.Request) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) handleIntakeReport(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	from, to, err := period(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -464,11 +428,7 @@ type intakesAnswer struct {
 	Rows []service.IntakeRow `json:"rows"`
 }
 
-func (s *Server) handleDeposits(w http.ResponseWriter, r *http.Request) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) handleDeposits(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	ds, err := m.Deposits(r.Context(), m.Today(""))
 	writeList(s, w, r, ds, len(ds), err)
 }
@@ -479,11 +439,7 @@ type depositBody struct {
 	Till  string `json:"till"`
 }
 
-func (s *Server) handleRefundDeposit(w http.ResponseWriter, r *http.Request) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) handleRefundDeposit(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	id, err := pathID(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -504,11 +460,7 @@ func (s *Server) handleRefundDeposit(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, r, http.StatusCreated, p)
 }
 
-func (s *Server) handleForfeitDeposit(w http.ResponseWriter, r *http.Request) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) handleForfeitDeposit(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	id, err := pathID(r)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -523,11 +475,7 @@ func (s *Server) handleForfeitDeposit(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, r, http.StatusOK, c)
 }
 
-func (s *Server) handleCreateExemption(w http.ResponseWriter, r *http.Request) {
-	m := s.moneyOr(w, r)
-	if m == nil {
-		return
-	}
+func (s *Server) handleCreateExemption(w http.ResponseWriter, r *http.Request, m *money.Service) {
 	var e service.Exemption
 	if err := decodeJSON(r, &e); err != nil {
 		s.writeError(w, r, err)
