@@ -69,14 +69,23 @@ func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	buf := make([]byte, 0, 4096)
+	// A revocation anywhere ends a stream of a revoked or expired token
+	// (within the watcher's poll of the revoke). The channel is taken
+	// before the token is checked, so a revocation between the check and
+	// the wait is never missed.
+	revoked := func() bool {
+		return caller != nil && (s.access.TokenRevoked(caller.ID) || !caller.Usable(s.now()))
+	}
+	changed := s.access.Changed()
+	if revoked() {
+		return
+	}
 	for {
 		select {
 		case <-r.Context().Done():
 			return
-		case <-s.access.Changed():
-			// A revocation anywhere: a stream of a revoked or expired
-			// token ends (within the watcher's poll of the revoke).
-			if caller != nil && (s.access.TokenRevoked(caller.ID) || !caller.Usable(s.now())) {
+		case <-changed:
+			if changed = s.access.Changed(); revoked() {
 				return
 			}
 			continue

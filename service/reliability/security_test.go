@@ -159,7 +159,7 @@ func TestSecurityActorFromCaller(t *testing.T) {
 		 "bite":{"animalId":1,"date":%q,"victim":"person"}},
 		{"id":"ev-scan-1","device":"hh-1","kind":"scan","at":%q,"user":"Chief Officer Jones",
 		 "scan":{"reader":"hh-1","chipCode":"982000000000001","chipKind":"iso11784","user":"Chief Officer Jones"}}]`,
-		at, time.Now().Format(time.DateOnly), at)
+		at, time.Now().AddDate(0, 0, -1).Format(time.DateOnly), at) // yesterday: today in UTC can be tomorrow in Minneapolis
 	code, _, b := s.do("POST", "/api/v1/sync/events", secret, events)
 	if code != http.StatusOK || strings.Count(string(b), `"applied"`) != 2 {
 		t.Fatalf("push = %d %s, want both applied", code, b)

@@ -151,14 +151,21 @@ func (h *Handler) handleStream(w http.ResponseWriter, r *http.Request) {
 	tick := time.NewTicker(keepAlive)
 	defer tick.Stop()
 	ss := sess(r)
+	// The channel is taken before the session is checked, so a
+	// revocation between the check and the wait is never missed.
+	changed := h.changed()
+	if h.revoked(ss) {
+		h.sessions.end(ss.id)
+		return
+	}
 	for {
 		select {
 		case <-r.Context().Done():
 			return
 		case <-ss.done:
 			return // signed out, expired, or its token revoked
-		case <-h.changed():
-			if h.revoked(ss) {
+		case <-changed:
+			if changed = h.changed(); h.revoked(ss) {
 				h.sessions.end(ss.id)
 				return
 			}
