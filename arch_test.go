@@ -48,13 +48,13 @@ type importRule struct {
 var importRules = []importRule{
 	// internal holds what the commands and tests share (flag parsing, test
 	// timeouts): the standard library only.
-	{folder: "internal", external: []string{}, never: []string{"reader", "tags", "drivers", "service", "firmware-tools"}},
-	{folder: "reader", never: []string{"tags", "drivers", "service", "firmware-tools"}},
+	{folder: "internal", external: []string{}, never: []string{"reader", "tags", "drivers", "service", "firmware-tools", "bench"}},
+	{folder: "reader", never: []string{"tags", "drivers", "service", "firmware-tools", "bench"}},
 	{
 		folder:   "tags",
 		own:      []string{"reader"},
 		external: []string{"golang.org/x/image", "github.com/boombuler/barcode"},
-		never:    []string{"drivers", "service", "firmware-tools"},
+		never:    []string{"drivers", "service", "firmware-tools", "bench"},
 	},
 	{
 		folder: "drivers",
@@ -65,22 +65,71 @@ var importRules = []importRule{
 		// label to a printer's resolution.
 		external: []string{"go.bug.st/serial", "github.com/google/gousb", "periph.io/x/conn/v3",
 			"periph.io/x/host/v3", "github.com/creack/pty", "golang.org/x/sys", "golang.org/x/image"},
-		never: []string{"service", "firmware-tools"},
+		never: []string{"service", "firmware-tools", "bench"},
 	},
 	{
 		folder:      "firmware-tools",
 		own:         []string{"reader", "drivers", "tags", "internal"},
 		anyExternal: true,
-		never:       []string{"service"},
+		never:       []string{"service", "bench"},
 	},
 	{
-		// The demo and the bench run the simulated readers and printers of
+		// The demo runs the simulated readers and printers of
 		// firmware-tools/sim; TestServiceFirmwareToolsOnlySim keeps the
-		// rest of firmware-tools out.
+		// rest of firmware-tools out. Of bench, only the chipdesk
+		// command may import it (TestBenchOnlyFromTheCommand).
 		folder:      "service",
-		own:         []string{"reader", "drivers", "tags", "internal", "firmware-tools"},
+		own:         []string{"reader", "drivers", "tags", "internal", "firmware-tools", "bench"},
 		anyExternal: true,
 	},
+	{
+		// The benchmark harness stands outside the application: it
+		// builds data sets, runs "chipdesk serve" as a child and drives
+		// it over HTTP and a simulated reader (firmware-tools/sim), and
+		// serves the bare-stack floor from the stores' own rows.
+		folder:      "bench",
+		own:         []string{"reader", "tags", "internal", "firmware-tools", "service"},
+		anyExternal: true,
+	},
+}
+
+// benchImporter is the one package outside bench that may import it:
+// the command whose "chipdesk bench" runs it. Tests (the reliability
+// suite's load) may import it too; go list leaves test imports out.
+const benchImporter = module + "/service/cmd/chipdesk"
+
+// checkBenchImports returns the imports of bench by packages other than
+// the chipdesk command.
+func checkBenchImports(pkgs []listed) []string {
+	var bad []string
+	for _, p := range pkgs {
+		if folderOf(p.ImportPath) == "bench" || p.ImportPath == benchImporter {
+			continue
+		}
+		for _, imp := range p.Imports {
+			if folderOf(imp) == "bench" {
+				bad = append(bad, fmt.Sprintf("%s imports %s: the bench is no part of the application; only %s runs it", p.ImportPath, imp, benchImporter))
+			}
+		}
+	}
+	return bad
+}
+
+// TestBenchOnlyFromTheCommand: no package of the application imports
+// the benchmark harness, only the chipdesk command that runs it.
+func TestBenchOnlyFromTheCommand(t *testing.T) {
+	t.Parallel()
+	for _, v := range checkBenchImports(goList(t, nil, "./...")) {
+		t.Error(v)
+	}
+	broken := []listed{
+		{ImportPath: module + "/service/httpapi", Imports: []string{module + "/bench"}},
+		{ImportPath: benchImporter, Imports: []string{module + "/bench"}},
+		{ImportPath: module + "/bench/sub", Imports: []string{module + "/bench"}},
+	}
+	if got := checkBenchImports(broken); len(got) != 1 {
+		t.Errorf("checkBenchImports(broken) = %q, want httpapi's import only", got)
+	}
 }
 
 // doors are the packages a person or a device reaches the application
@@ -137,14 +186,14 @@ func TestDoorsDecideNothing(t *testing.T) {
 	}
 }
 
-// TestServiceFirmwareToolsOnlySim: of firmware-tools, the service may
-// reach only the simulators (firmware-tools/sim), never the toolbox's
-// commands or anything else.
+// TestServiceFirmwareToolsOnlySim: of firmware-tools, the service and the
+// bench may reach only the simulators (firmware-tools/sim), never the
+// toolbox's commands or anything else.
 func TestServiceFirmwareToolsOnlySim(t *testing.T) {
 	t.Parallel()
-	for _, p := range goList(t, nil, "-deps", "./service/...") {
+	for _, p := range goList(t, nil, "-deps", "./service/...", "./bench/...") {
 		if folderOf(p.ImportPath) == "firmware-tools" && !hasPrefixPath(p.ImportPath, module+"/firmware-tools/sim") {
-			t.Errorf("service reaches %s: of firmware-tools only firmware-tools/sim may serve the service", p.ImportPath)
+			t.Errorf("service or bench reaches %s: of firmware-tools only firmware-tools/sim may serve them", p.ImportPath)
 		}
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chipdesk/chipdesk/bench"
 	"github.com/chipdesk/chipdesk/service"
-	"github.com/chipdesk/chipdesk/service/bench"
 )
 
 // TestLoad100Clients runs 100 concurrent keep-alive clients against

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chipdesk/chipdesk/bench"
 	"github.com/chipdesk/chipdesk/service"
-	"github.com/chipdesk/chipdesk/service/bench"
 	"github.com/chipdesk/chipdesk/service/csvio"
 	"github.com/chipdesk/chipdesk/service/licensing"
 	"github.com/chipdesk/chipdesk/service/store/postgres"

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chipdesk/chipdesk/bench"
 	"github.com/chipdesk/chipdesk/internal/cmdline"
-	"github.com/chipdesk/chipdesk/service/bench"
 )
 
 const benchUsage = `usage: chipdesk bench [-n ANIMALS] [--quick] [--json] [--postgres URL] [--strict]
