@@ -147,8 +147,16 @@ func BeginBulk(ctx context.Context, tx pgx.Tx) error {
 	return nil
 }
 
-// EndBulk ends BeginBulk, rebuilding every lookup row.
+// EndBulk ends BeginBulk, rebuilding every lookup row and counting
+// every licence's sale again (licence_sales, which the bulk load's
+// licences did not count row by row).
 func EndBulk(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, `DELETE FROM licence_sales`); err != nil {
+		return fmt.Errorf("postgres: licence sales: %w", err)
+	}
+	if _, err := tx.Exec(ctx, licenceSalesSQL("")); err != nil {
+		return fmt.Errorf("postgres: licence sales: %w", err)
+	}
 	return endBulk(ctx, tx, "")
 }
 

@@ -408,3 +408,31 @@ func testReminderOutbox(t *testing.T, s service.Store, c *Clock) {
 		t.Fatalf("FindReminders(sent) = %+v", sent)
 	}
 }
+
+// testImportCountsSales_64_30: licences that an import stores (with a
+// tag number and without) count in the sales report as sold ones do,
+// added to the sales already counted; a store may count an import's
+// sales set-wise at its end rather than row by row.
+func testImportCountsSales(t *testing.T, s service.Store, c *Clock) {
+	ctx := context.Background()
+	_, a := fixture(t, s)
+	must(t, "CreateLicence", s.CreateLicence(ctx, newLicence(a.ID, "minneapolis", "2026-01-10")))
+	var b service.Batch
+	for i, on := range []string{"2026-01-10", "2026-01-10", "2026-02-05"} {
+		l := newLicence(another(t, s, a).ID, "minneapolis", on)
+		if i == 0 {
+			l.Year, l.TagNumber = 2026, 500
+		}
+		b.Licences = append(b.Licences, l)
+	}
+	must(t, "Import", s.Import(ctx, &b))
+	sales, err := s.LicenceSales(ctx, service.MustDate("2026-01-01"), service.MustDate("2026-12-31"))
+	must(t, "LicenceSales", err)
+	want := []service.SalesRow{
+		{Month: "2026-01", Jurisdiction: "minneapolis", Species: "dog", FeeCode: "altered", Count: 3, Cents: 4500},
+		{Month: "2026-02", Jurisdiction: "minneapolis", Species: "dog", FeeCode: "altered", Count: 1, Cents: 1500},
+	}
+	if len(sales) != 2 || sales[0] != want[0] || sales[1] != want[1] {
+		t.Fatalf("LicenceSales after import = %+v, want %+v", sales, want)
+	}
+}

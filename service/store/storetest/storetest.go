@@ -68,6 +68,7 @@ func Run(t *testing.T, open Opener) {
 		{"NameWildcards", testNameWildcards},
 		{"Jobs", testJobs},
 		{"ImportExport", testImportExport},
+		{"ImportCountsSales_64_30", testImportCountsSales},
 		{"ImportAllOrNothing", testImportAllOrNothing},
 		{"MissingIDs", testMissingIDs},
 		{"Sites", testSites},
