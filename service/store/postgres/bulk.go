@@ -217,6 +217,10 @@ func bulkInsert[T any](ctx context.Context, tx pgx.Tx, table, cols, query string
 		copyRows = append(copyRows, append([]any{*id}, args...))
 	}
 	if len(copyRows) > 0 {
+		restore, err := deferTableChecks(ctx, tx, table, len(copyRows))
+		if err != nil {
+			return mapErr(err, what)
+		}
 		names := strings.Split(cols, ",")
 		for i := range names {
 			names[i] = strings.TrimSpace(names[i])
@@ -225,6 +229,9 @@ func bulkInsert[T any](ctx context.Context, tx pgx.Tx, table, cols, query string
 			return mapErr(err, what)
 		}
 		if err := bumpSeq(ctx, tx, table); err != nil {
+			return mapErr(err, what)
+		}
+		if err := restore(); err != nil {
 			return mapErr(err, what)
 		}
 	}
@@ -285,4 +292,80 @@ func (db *DB) MissingIDs(ctx context.Context, table string, ids []int64) ([]int6
 		missing = append(missing, got...)
 	}
 	return missing, nil
+}
+
+// deferChecksBelow is the most rows a table may hold for a load of at
+// least as many rows (deferTableChecks) to drop its plain indexes and
+// foreign keys and make them again after the COPY. Building an index
+// sorts once, and adding a foreign key checks every row in one join,
+// where the COPY would insert each row into each index at a scattered
+// place and check each reference by a query of its own (100,000
+// licences: 1.9 s and 0.7 s to build, against 4.5 s). Dropping them
+// locks the table until the import commits, so that lookups wait for
+// it: acceptable for a table this small, the first load of a county's
+// records, not for a live one.
+const deferChecksBelow = 100_000
+
+// deferTableChecks drops, when table holds fewer than deferChecksBelow
+// rows and a load of n rows is coming, its indexes that back no
+// constraint and its foreign keys; restore makes them again, in the
+// same transaction (a reference the load broke fails restore, and the
+// import with it). Unique indexes and constraints stay: they refuse a
+// duplicate row by row.
+func deferTableChecks(ctx context.Context, tx pgx.Tx, table string, n int) (restore func() error, err error) {
+	none := func() error { return nil }
+	if n < deferChecksBelow/10 {
+		return none, nil
+	}
+	var have int64
+	ident := pgx.Identifier{table}.Sanitize()
+	if err := tx.QueryRow(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+ident+` LIMIT $1) x`, deferChecksBelow).Scan(&have); err != nil {
+		return nil, err
+	}
+	if have >= deferChecksBelow {
+		return none, nil
+	}
+	var drops, makes []string
+	rows, err := tx.Query(ctx, `SELECT 'DROP INDEX ' || quote_ident(i.relname), pg_get_indexdef(x.indexrelid)
+		FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+		WHERE x.indrelid = $1::regclass AND NOT x.indisunique AND NOT x.indisprimary
+			AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)
+		UNION ALL
+		SELECT 'ALTER TABLE ' || $2 || ' DROP CONSTRAINT ' || quote_ident(c.conname),
+			'ALTER TABLE ' || $2 || ' ADD CONSTRAINT ' || quote_ident(c.conname) || ' ' || pg_get_constraintdef(c.oid)
+		FROM pg_constraint c WHERE c.conrelid = $1::regclass AND c.contype = 'f'`, ident, ident)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var drop, make string
+		if err := rows.Scan(&drop, &make); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		drops, makes = append(drops, drop), append(makes, make)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, q := range drops {
+		if _, err := tx.Exec(ctx, q); err != nil {
+			return nil, err
+		}
+	}
+	return func() error {
+		// The checks of the new foreign keys are joins, planned on the
+		// statistics of the tables just loaded (without them, on an
+		// empty table's, a nested loop of sequential scans).
+		if _, err := tx.Exec(ctx, `ANALYZE `+ident); err != nil {
+			return err
+		}
+		for _, q := range makes {
+			if _, err := tx.Exec(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
 }
