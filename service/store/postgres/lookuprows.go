@@ -202,30 +202,35 @@ var (
 // JSON, keeping the impoundments and bites of the window from yearAgo
 // as recordParts selects them.
 func fromRow(body, licences []byte, yearAgo service.Date) (*service.Record, error) {
-	var parts []json.RawMessage
-	if err := json.Unmarshal(body, &parts); err != nil || len(parts) != len(bodyParts) {
-		return nil, fmt.Errorf("postgres: lookup row: %d parts (%v), want %d", len(parts), err, len(bodyParts))
+	r := &service.Record{}
+	// One pass over the body, each part decoded into its field: the
+	// array's elements are pointers, which encoding/json fills (a JSON
+	// null leaves a struct alone and sets a pointer to nil). Decoding
+	// the parts as raw messages first read every body twice, most of
+	// a lookup's CPU in this process. The element past the parts and
+	// the last part are pointers to pointers, which a JSON null only
+	// empties and a missing element sets to nil: the first is nil when
+	// the body has no more than len(bodyParts), the second when it has
+	// fewer.
+	var extra json.RawMessage
+	bites, more := &r.Bites, &extra
+	parts := [9]any{&r.Animal, &r.Owner, &r.Chips, &r.Rabies, &r.Dangerous, &r.Quarantines, &r.Impounds, &bites, &more}
+	if err := json.Unmarshal(body, &parts); err != nil || parts[len(bodyParts)-1] == nil || parts[len(bodyParts)] != nil {
+		return nil, fmt.Errorf("postgres: lookup row: not the %d parts of a body (%v)", len(bodyParts), err)
 	}
-	r := &service.Record{Chips: []service.Chip{}, Licences: []service.Licence{}, Quarantines: []service.Quarantine{},
-		Impounds: []service.Impoundment{}, Bites: []service.BiteIncident{}}
-	null := func(m json.RawMessage) bool { return len(m) == 0 || string(m) == "null" }
-	if !null(parts[1]) {
-		r.Owner = &service.Owner{}
+	if r.Chips == nil {
+		r.Chips = []service.Chip{}
 	}
-	if !null(parts[3]) {
-		r.Rabies = &service.RabiesVaccination{}
+	if r.Quarantines == nil {
+		r.Quarantines = []service.Quarantine{}
 	}
-	if !null(parts[4]) {
-		r.Dangerous = &service.DangerousDesignation{}
+	if r.Impounds == nil {
+		r.Impounds = []service.Impoundment{}
 	}
-	for i, dst := range []any{&r.Animal, r.Owner, &r.Chips, r.Rabies, r.Dangerous, &r.Quarantines, &r.Impounds, &r.Bites} {
-		if null(parts[i]) {
-			continue
-		}
-		if err := json.Unmarshal(parts[i], dst); err != nil {
-			return nil, fmt.Errorf("postgres: lookup row: %w", err)
-		}
+	if r.Bites == nil {
+		r.Bites = []service.BiteIncident{}
 	}
+	r.Licences = []service.Licence{}
 	if licences != nil {
 		if err := json.Unmarshal(licences, &r.Licences); err != nil {
 			return nil, fmt.Errorf("postgres: lookup: %w", err)
