@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -42,6 +43,10 @@ func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batc
 		if err != nil {
 			return err
 		}
+		sales, err := suspendSales(ctx, tx)
+		if err != nil {
+			return err
+		}
 		im := &importer{ctx: ctx, tx: tx, now: now, marks: marks}
 		if err := fill(im.put); err != nil {
 			return err
@@ -50,8 +55,12 @@ func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batc
 			if err := insertLicence(ctx, tx, l, now); err != nil {
 				return err
 			}
+			im.licences = append(im.licences, l.ID)
 		}
 		if err := im.rebuild(); err != nil {
+			return err
+		}
+		if err := sales.resume(ctx, tx, im.licences); err != nil {
 			return err
 		}
 		return marks.resume(ctx, tx)
@@ -75,6 +84,7 @@ type importer struct {
 	tx         *sql.Tx
 	now        time.Time
 	unnumbered []*service.Licence
+	licences   []int64         // ids of the licences stored, for their sales (suspendSales)
 	marks      *suspendedMarks // told the ids of the rows stored
 	// deferred are the CREATE INDEX statements of the indexes dropped
 	// for the import, to run before it commits; checked tells the
@@ -207,6 +217,9 @@ func (im *importer) put(b *service.Batch) error {
 		return licenceArgs(l)
 	}, func(l *service.Licence) *int64 { return &l.ID }, "Licence or tag number"); err != nil {
 		return err
+	}
+	for _, l := range numbered {
+		im.licences = append(im.licences, l.ID)
 	}
 	for k, n := range top {
 		if _, err := tx.ExecContext(ctx, raiseTagSQL, k.jur, k.year, n); err != nil {
@@ -341,4 +354,65 @@ func (db *DB) MissingIDs(ctx context.Context, table string, ids []int64) ([]int6
 		missing = append(missing, got...)
 	}
 	return missing, nil
+}
+
+// salesTrigger is the trigger of migration 0041 that counts each
+// licence sold into licence_sales.
+const salesTrigger = "licences_sales_insert"
+
+// suspendedSales is the sales trigger an import dropped (suspendSales);
+// nil when the schema has none.
+type suspendedSales struct{ def string }
+
+// suspendSales drops, inside an import's transaction, the trigger that
+// counts every licence inserted into licence_sales: a million upserts
+// of a few thousand rows, with a search of the animal for each. resume
+// counts the import's licences in a statement per 50,000 and creates
+// the trigger again; a rollback restores it.
+func suspendSales(ctx context.Context, tx *sql.Tx) (*suspendedSales, error) {
+	var def string
+	err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`, salesTrigger).Scan(&def)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	} else if err != nil {
+		return nil, mapErr(err, "Import")
+	}
+	if _, err := tx.ExecContext(ctx, `DROP TRIGGER `+salesTrigger); err != nil {
+		return nil, mapErr(err, "Import")
+	}
+	return &suspendedSales{def: def}, nil
+}
+
+// resume counts the sales of the licences whose ids are given, added to
+// the counts there, as the trigger would have one by one, and creates
+// the trigger again.
+func (s *suspendedSales) resume(ctx context.Context, tx *sql.Tx, ids []int64) error {
+	if s == nil {
+		return nil
+	}
+	var buf []byte
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), 50000)]
+		ids = ids[len(chunk):]
+		buf = append(buf[:0], '[')
+		for i, id := range chunk {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = strconv.AppendInt(buf, id, 10)
+		}
+		buf = append(buf, ']')
+		if _, err := tx.ExecContext(ctx, `INSERT INTO licence_sales (day, jurisdiction, species, fee_code, count, cents)
+			SELECT l.issued_on, l.jurisdiction, a.species, l.fee_code, COUNT(*), SUM(l.fee_cents)
+			FROM json_each(?) j CROSS JOIN licences l ON l.id = j.value JOIN animals a ON a.id = l.animal_id
+			WHERE true GROUP BY 1, 2, 3, 4
+			ON CONFLICT (day, jurisdiction, species, fee_code) DO UPDATE SET count = count + excluded.count, cents = cents + excluded.cents`,
+			string(buf)); err != nil {
+			return mapErr(err, "Import")
+		}
+	}
+	if _, err := tx.ExecContext(ctx, s.def); err != nil {
+		return mapErr(err, "Import")
+	}
+	return nil
 }
