@@ -332,6 +332,23 @@ func (db *DB) MissingIDs(ctx context.Context, table string, ids []int64) ([]int6
 		return nil, err
 	}
 	var missing []int64
+	err := idLists(ids, func(list string) error {
+		got, err := collect(ctx, db.rdb, func(r rowScanner, _ ...any) (int64, error) {
+			var id int64
+			return id, r.Scan(&id)
+		}, `SELECT j.value FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM `+table+` t WHERE t.id = j.value) ORDER BY j.key`, list)
+		if err != nil {
+			return mapErr(err, "Id")
+		}
+		missing = append(missing, got...)
+		return nil
+	})
+	return missing, err
+}
+
+// idLists calls fn with ids as JSON arrays of at most 50,000 ids each,
+// in order, for json_each: one statement a list rather than a row.
+func idLists(ids []int64, fn func(list string) error) error {
 	var buf []byte
 	for len(ids) > 0 {
 		chunk := ids[:min(len(ids), 50000)]
@@ -344,16 +361,11 @@ func (db *DB) MissingIDs(ctx context.Context, table string, ids []int64) ([]int6
 			buf = strconv.AppendInt(buf, id, 10)
 		}
 		buf = append(buf, ']')
-		got, err := collect(ctx, db.rdb, func(r rowScanner, _ ...any) (int64, error) {
-			var id int64
-			return id, r.Scan(&id)
-		}, `SELECT j.value FROM json_each(?) j WHERE NOT EXISTS (SELECT 1 FROM `+table+` t WHERE t.id = j.value) ORDER BY j.key`, string(buf))
-		if err != nil {
-			return nil, mapErr(err, "Id")
+		if err := fn(string(buf)); err != nil {
+			return err
 		}
-		missing = append(missing, got...)
 	}
-	return missing, nil
+	return nil
 }
 
 // salesTrigger is the trigger of migration 0041 that counts each
@@ -390,26 +402,17 @@ func (s *suspendedSales) resume(ctx context.Context, tx *sql.Tx, ids []int64) er
 	if s == nil {
 		return nil
 	}
-	var buf []byte
-	for len(ids) > 0 {
-		chunk := ids[:min(len(ids), 50000)]
-		ids = ids[len(chunk):]
-		buf = append(buf[:0], '[')
-		for i, id := range chunk {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = strconv.AppendInt(buf, id, 10)
-		}
-		buf = append(buf, ']')
-		if _, err := tx.ExecContext(ctx, `INSERT INTO licence_sales (day, jurisdiction, species, fee_code, count, cents)
+	err := idLists(ids, func(list string) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO licence_sales (day, jurisdiction, species, fee_code, count, cents)
 			SELECT l.issued_on, l.jurisdiction, a.species, l.fee_code, COUNT(*), SUM(l.fee_cents)
 			FROM json_each(?) j CROSS JOIN licences l ON l.id = j.value JOIN animals a ON a.id = l.animal_id
 			WHERE true GROUP BY 1, 2, 3, 4
 			ON CONFLICT (day, jurisdiction, species, fee_code) DO UPDATE SET count = count + excluded.count, cents = cents + excluded.cents`,
-			string(buf)); err != nil {
-			return mapErr(err, "Import")
-		}
+			list)
+		return err
+	})
+	if err != nil {
+		return mapErr(err, "Import")
 	}
 	if _, err := tx.ExecContext(ctx, s.def); err != nil {
 		return mapErr(err, "Import")
