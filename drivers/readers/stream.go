@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
@@ -26,8 +27,7 @@ type Stream struct {
 	buf  []byte
 	werr sync.Mutex // serialises writes
 
-	cmu    sync.Mutex
-	closed bool
+	closed atomic.Bool
 
 	smu   sync.Mutex
 	snap  Stats // the scanner's counters after the last step
@@ -133,53 +133,18 @@ func (s *Stream) Port() port.Port { return s.p }
 // Close closes the port. A Frame blocked in another goroutine returns
 // reader.ErrClosed.
 func (s *Stream) Close() error {
-	s.cmu.Lock()
-	if s.closed {
-		s.cmu.Unlock()
+	if s.closed.Swap(true) {
 		return nil
 	}
-	s.closed = true
-	s.cmu.Unlock()
 	return s.p.Close()
 }
 
-func (s *Stream) isClosed() bool {
-	s.cmu.Lock()
-	defer s.cmu.Unlock()
-	return s.closed
-}
+func (s *Stream) isClosed() bool { return s.closed.Load() }
 
 // DecodeFunc makes a read of a well-formed frame. ok false with a nil
 // error means the frame carries no chip (a reply, an echo); an error
 // means the frame is rejected and counted as bad.
 type DecodeFunc func(frame []byte) (r reader.Read, ok bool, err error)
-
-// Next returns the next frame that decode turns into a read, filling
-// Raw, At, Source and Format. Rejected frames and frames without a chip
-// are counted and skipped.
-func (s *Stream) Next(ctx context.Context, decode DecodeFunc, source, format string) (reader.Read, error) {
-	for {
-		f, at, err := s.Frame(ctx)
-		if err != nil {
-			return reader.Read{}, err
-		}
-		r, ok, err := decode(f)
-		switch {
-		case err != nil:
-			s.Count(OutcomeBad, err)
-			continue
-		case !ok:
-			s.Count(OutcomeOther, nil)
-			continue
-		}
-		s.Count(OutcomeRead, nil)
-		r.Raw = f
-		r.At = at
-		r.Source = source
-		r.Format = format
-		return r, nil
-	}
-}
 
 // SetMode sets m on p when p supports line framing (a serial port); a
 // zero Baud leaves the port as it is.

@@ -64,46 +64,9 @@ func Protocols() []Protocol {
 	return []Protocol{
 		fromProtocol(wl134.Protocol),
 		fromProtocol(allflex.Protocol),
-		{
-			Name: rfidrw.Format, Summary: "Priority 1 Design RFIDRW-E, CCC_NNNNNNNNNNNN lines and commands, 9600 8N1",
-			Mode: rfidrw.Mode, Split: rfidrw.Split, Decode: rfidrw.ReadFrame,
-			Encode: func(id chipid.ID) ([]byte, error) {
-				f, err := rfidrw.FromID(id)
-				if err != nil {
-					return nil, err
-				}
-				return rfidrw.Encode(f)
-			},
-			Query: []byte("VER\r"),
-			Answers: func(b []byte) bool {
-				// A version line that is not an echo of the query.
-				for _, l := range strings.Split(string(b), "\r") {
-					l = strings.Trim(l, "\n")
-					if l != "" && l != "VER" && !strings.HasPrefix(l, "?") {
-						return true
-					}
-				}
-				return false
-			},
-			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return rfidrw.New(p, &rfidrw.Opts{Now: now, Timeout: time.Second})
-			},
-		},
+		fromProtocol(rfidrw.Protocol),
 		fromProtocol(rt100.Protocol),
-		{
-			Name: are.Format, Summary: "AEG / Trovan ARE, 16-hex codes in air order, 9600 8N1",
-			Mode: are.Mode, Split: are.Split, Decode: are.ReadFrame,
-			Encode: func(id chipid.ID) ([]byte, error) {
-				f, err := are.FromID(id)
-				if err != nil {
-					return nil, err
-				}
-				return are.Encode(f)
-			},
-			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return are.New(p, &are.Opts{Now: now})
-			},
-		},
+		fromProtocol(are.Protocol(false)),
 		fromProtocol(iso24631.Protocol),
 		fromProtocol(avid.Protocol),
 		fromProtocol(datamars.Protocol(nil)),
