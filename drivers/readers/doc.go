@@ -12,7 +12,8 @@
 // per reader protocol sits below: wl134, allflex, rfidrw, rt100, are,
 // iso24631, avid, datamars and binframe (the AIR200 and AA/BB frames)
 // export such values; linefmt makes one from a configured pattern, and
-// hidwedge from a keyboard layout, for scanners that type. catalog lists them all, discovery finds and
+// hidwedge from a keyboard layout, for scanners that type (USB boot
+// reports, or Linux input events through drivers/port/evdevport). catalog lists them all, discovery finds and
 // probes ports, runner keeps a reader running across hang-ups and
 // debounces its reads. Drivers hand chip numbers to package chipid with
 // the form their reader writes (ChipText), so a read is never

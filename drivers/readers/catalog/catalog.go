@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/drivers/port/evdevport"
 	"github.com/chipdesk/chipdesk/drivers/port/serialport"
 	"github.com/chipdesk/chipdesk/drivers/readers"
 	"github.com/chipdesk/chipdesk/drivers/readers/allflex"
@@ -14,6 +15,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/readers/avid"
 	"github.com/chipdesk/chipdesk/drivers/readers/binframe"
 	"github.com/chipdesk/chipdesk/drivers/readers/datamars"
+	"github.com/chipdesk/chipdesk/drivers/readers/hidwedge"
 	"github.com/chipdesk/chipdesk/drivers/readers/iso24631"
 	"github.com/chipdesk/chipdesk/drivers/readers/linefmt"
 	"github.com/chipdesk/chipdesk/drivers/readers/rfidrw"
@@ -46,6 +48,9 @@ type Protocol struct {
 	// New starts the driver on p, a port already opened in its final
 	// mode (the driver sets no line); now stamps reads (nil: time.Now).
 	New func(p port.Port, now func() time.Time) (Reader, error)
+	// OpenPort opens the device at path for this protocol; nil means a
+	// serial port (drivers/port/serialport) in mode.
+	OpenPort func(path string, mode port.Mode) (port.Port, error)
 }
 
 // fromProtocol lists a protocol value read by the one generic device.
@@ -92,6 +97,36 @@ func Linefmt(s linefmt.Spec) (Protocol, error) {
 	return fromProtocol(f.Protocol()), nil
 }
 
+// EvdevName is the kind of a keyboard-wedge scanner read from the Linux
+// input subsystem (/dev/input/eventN, best named by its
+// /dev/input/by-id link): not in Protocols, since it is no serial
+// protocol to probe for; see Evdev.
+const EvdevName = hidwedge.EvdevFormat
+
+// Evdev returns the protocol of a wedge scanner on a Linux input
+// device, typing for o's layout and form (nil: hidwedge.DefaultOpts).
+// The device is grabbed while it is read, so the digits do not also
+// land in the focused window.
+func Evdev(o *hidwedge.Opts) (Protocol, error) {
+	if o == nil {
+		o = &hidwedge.DefaultOpts
+	}
+	rp, err := hidwedge.Evdev(o) // checks the layout; each reader gets its own below
+	if err != nil {
+		return Protocol{}, err
+	}
+	opts := *o
+	return Protocol{
+		Name: rp.Name, Summary: rp.Summary, Split: rp.Split,
+		New: func(p port.Port, now func() time.Time) (Reader, error) {
+			o := opts
+			o.Now = now
+			return hidwedge.NewEvdev(p, &o)
+		},
+		OpenPort: func(path string, _ port.Mode) (port.Port, error) { return evdevport.Open(path, nil) },
+	}, nil
+}
+
 // Names returns the protocol names.
 func Names() []string {
 	var n []string
@@ -108,20 +143,31 @@ func Lookup(name string) (Protocol, error) {
 			return p, nil
 		}
 	}
-	if name == LinefmtName {
+	switch name {
+	case LinefmtName:
 		return Protocol{}, fmt.Errorf("catalog: protocol %s needs a pattern (see Linefmt)", name)
+	case EvdevName:
+		return Evdev(nil)
 	}
-	return Protocol{}, fmt.Errorf("catalog: unknown protocol %q (want one of %s or %s)", name, strings.Join(Names(), ", "), LinefmtName)
+	return Protocol{}, fmt.Errorf("catalog: unknown protocol %q (want one of %s, %s or %s)", name, strings.Join(Names(), ", "), EvdevName, LinefmtName)
 }
 
-// Opener returns a function that opens the serial port at path with the
-// protocol's mode and starts the driver on it: the factory a
-// runner.Runner (or service/hardware) calls to open and reopen a
-// reader. now stamps reads (nil: time.Now).
+// Opener returns a function that opens the port at path (a serial port
+// in the protocol's mode, unless OpenPort says otherwise) and starts
+// the driver on it: the factory a runner.Runner (or service/hardware)
+// calls to open and reopen a reader. now stamps reads (nil: time.Now).
 func (p Protocol) Opener(path string, now func() time.Time) func(ctx context.Context) (reader.Reader, error) {
 	return func(ctx context.Context) (reader.Reader, error) {
 		// Opened once, in the protocol's line; the driver sets none.
-		sp, err := serialport.Open(path, &serialport.Opts{Mode: p.Mode})
+		var (
+			sp  port.Port
+			err error
+		)
+		if p.OpenPort != nil {
+			sp, err = p.OpenPort(path, p.Mode)
+		} else {
+			sp, err = serialport.Open(path, &serialport.Opts{Mode: p.Mode})
+		}
 		if err != nil {
 			return nil, err
 		}
