@@ -3,7 +3,6 @@ package readers
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,8 +41,9 @@ func NewStream(p port.Port, split SplitFunc, max int, now func() time.Time) (*St
 		now = time.Now
 	}
 	if t, ok := p.(port.Timeouter); ok {
+		// The port's error names the port; the caller names the driver.
 		if err := t.SetReadTimeout(PollInterval); err != nil {
-			return nil, fmt.Errorf("readers: %s: %w", p, err)
+			return nil, err
 		}
 	}
 	return &Stream{p: p, now: now, sc: NewScanner(split, max), buf: make([]byte, 512)}, nil
@@ -147,15 +147,14 @@ func (s *Stream) isClosed() bool { return s.closed.Load() }
 type DecodeFunc func(frame []byte) (r reader.Read, ok bool, err error)
 
 // SetMode sets m on p when p supports line framing (a serial port); a
-// zero Baud leaves the port as it is.
+// zero Baud leaves the port as it is. The port's error, which names the
+// port, is returned as it is: the driver's Open adds its own name.
 func SetMode(p port.Port, m port.Mode) error {
 	if m.Baud == 0 {
 		return nil
 	}
 	if md, ok := p.(port.Moder); ok {
-		if err := md.SetMode(m); err != nil {
-			return fmt.Errorf("readers: %s: %w", p, err)
-		}
+		return md.SetMode(m)
 	}
 	return nil
 }

@@ -135,7 +135,9 @@ func TestRFCOMMSleepAndWake(t *testing.T) {
 			next <- rd
 		}
 	}()
-	for !seen(func(e runner.Event) bool { return e.Kind == runner.OpenFailed && errors.Is(e.Err, serialport.ErrNotPaired) }) {
+	for !seen(func(e runner.Event) bool {
+		return e.Kind == runner.OpenFailed && errors.Is(e.Err, serialport.ErrNotPaired)
+	}) {
 		select {
 		case <-ctx.Done():
 			t.Fatal("no open failure naming an unpaired scanner")
