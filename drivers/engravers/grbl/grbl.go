@@ -109,8 +109,9 @@ type Dev struct {
 var _ engravers.Engraver = (*Dev)(nil)
 
 // New returns the controller on p. It soft-resets the controller (the
-// laser goes off) and waits for the welcome banner.
-func New(p port.Port, o *Opts) (*Dev, error) {
+// laser goes off) and waits for the welcome banner, at most
+// Opts.ResetTimeout and no longer than ctx allows.
+func New(ctx context.Context, p port.Port, o *Opts) (*Dev, error) {
 	if o == nil {
 		o = &DefaultOpts
 	}
@@ -147,7 +148,7 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 		}
 	}
 	go d.read()
-	if err := d.reset(context.Background()); err != nil {
+	if err := d.reset(ctx); err != nil {
 		p.Close()
 		<-d.dead
 		return nil, err
