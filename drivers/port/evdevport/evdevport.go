@@ -21,27 +21,6 @@ import (
 // evIOCGrab is EVIOCGRAB: _IOW('E', 0x90, int).
 const evIOCGrab = 1<<30 | 4<<16 | 'E'<<8 | 0x90
 
-// Errors of Open.
-var (
-	// ErrNotFound: no such input device (unplugged, or a Bluetooth
-	// scanner asleep or not connected).
-	ErrNotFound = errors.New("evdevport: no such input device")
-	// ErrBusy: another program holds the device with its own grab.
-	ErrBusy = errors.New("evdevport: input device grabbed by another program")
-	// ErrNotInput: the path is not an input event device.
-	ErrNotInput = errors.New("evdevport: not an input event device")
-	// ErrReadOnly is returned by Write.
-	ErrReadOnly = errors.New("evdevport: input devices are read only")
-)
-
-// Opts configures Open.
-type Opts struct {
-	// NoGrab leaves the device shared: every other reader sees the keys
-	// too. For looking at a device only; a scanner read with NoGrab
-	// types into the focused window.
-	NoGrab bool
-}
-
 // Port is an open input device.
 type Port struct {
 	name    string

@@ -2,23 +2,7 @@
 
 package evdevport
 
-import (
-	"errors"
-	"time"
-)
-
-// ErrNotFound, ErrBusy, ErrNotInput and ErrReadOnly are the errors of
-// the Linux implementation; elsewhere Open returns ErrUnsupported.
-var (
-	ErrNotFound    = errors.New("evdevport: no such input device")
-	ErrBusy        = errors.New("evdevport: input device grabbed by another program")
-	ErrNotInput    = errors.New("evdevport: not an input event device")
-	ErrReadOnly    = errors.New("evdevport: input devices are read only")
-	ErrUnsupported = errors.New("evdevport: the Linux input subsystem is only on Linux")
-)
-
-// Opts configures Open.
-type Opts struct{ NoGrab bool }
+import "time"
 
 // Port is an open input device; on this system none can be opened.
 type Port struct{}

@@ -218,36 +218,37 @@ func EncodeEvents(s string, l *Layout) ([]byte, error) {
 	}
 	var out []byte
 	var prev [ReportLen]byte
-	syn := Event{Type: EvSyn}
 	for _, r := range reports {
 		// Modifiers go down before the key and up after it.
-		for _, k := range modKeys(prev[0], r[0]) {
-			out = AppendEvent(out, Event{Type: EvKey, Code: k, Value: KeyDown})
-			out = AppendEvent(out, syn)
-		}
-		for _, u := range r[2:] {
-			if u == 0 || slices.Contains(prev[2:], u) {
-				continue
-			}
-			k, _ := usageKey(u)
-			out = AppendEvent(out, Event{Type: EvKey, Code: k, Value: KeyDown})
-			out = AppendEvent(out, syn)
-		}
-		for _, u := range prev[2:] {
-			if u == 0 || slices.Contains(r[2:], u) {
-				continue
-			}
-			k, _ := usageKey(u)
-			out = AppendEvent(out, Event{Type: EvKey, Code: k, Value: KeyUp})
-			out = AppendEvent(out, syn)
-		}
-		for _, k := range modKeys(r[0], prev[0]) {
-			out = AppendEvent(out, Event{Type: EvKey, Code: k, Value: KeyUp})
-			out = AppendEvent(out, syn)
-		}
+		out = keyEvents(out, modKeys(prev[0], r[0]), KeyDown)
+		out = keyEvents(out, usageKeys(prev[2:], r[2:]), KeyDown)
+		out = keyEvents(out, usageKeys(r[2:], prev[2:]), KeyUp)
+		out = keyEvents(out, modKeys(r[0], prev[0]), KeyUp)
 		copy(prev[:], r)
 	}
 	return out, nil
+}
+
+// keyEvents appends an event with value and a sync for each key.
+func keyEvents(out []byte, keys []uint16, value int32) []byte {
+	for _, k := range keys {
+		out = AppendEvent(out, Event{Type: EvKey, Code: k, Value: value})
+		out = AppendEvent(out, Event{Type: EvSyn})
+	}
+	return out
+}
+
+// usageKeys returns the key codes of the usages held in to and not in
+// from.
+func usageKeys(from, to []byte) []uint16 {
+	var out []uint16
+	for _, u := range to {
+		if u != 0 && !slices.Contains(from, u) {
+			k, _ := usageKey(u)
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // modKeys returns the modifier keys whose bits are in to and not in
