@@ -15,6 +15,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/port/evdevport"
 	"github.com/chipdesk/chipdesk/drivers/port/usbport"
+	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
 	"github.com/chipdesk/chipdesk/drivers/readers/hidwedge"
 	"github.com/chipdesk/chipdesk/drivers/usbids"
 	"github.com/chipdesk/chipdesk/reader/chipid"
@@ -112,16 +113,14 @@ func evdev(ctx context.Context, t *testing.T) {
 		t.Fatalf("evdevport.Open without grab = %v", err)
 	}
 	defer other.Close()
-	p, err := evdevport.Open(kbd.Path, nil)
-	if err != nil {
-		t.Fatalf("evdevport.Open = %v", err)
-	}
-	if !p.Grabbed() {
-		t.Fatal("the port did not grab the device")
-	}
-	d, err := hidwedge.NewEvdev(p, nil)
+	// Opened as the service opens a reader of kind evdev.
+	proto, err := catalog.Lookup(catalog.EvdevName)
 	if err != nil {
 		t.Fatal(err)
+	}
+	d, err := proto.Opener(kbd.Path, nil)(ctx)
+	if err != nil {
+		t.Fatalf("opening the evdev reader = %v", err)
 	}
 	defer d.Close()
 	if q, err := evdevport.Open(kbd.Path, nil); !errors.Is(err, evdevport.ErrBusy) {
