@@ -487,7 +487,7 @@ func (d *Dev) Abort(ctx context.Context) error {
 		return fmt.Errorf("grbl: %s: %w", d, engravers.ErrBusy)
 	}
 	defer d.job.Unlock()
-	return d.abort()
+	return d.abort(ctx)
 }
 
 // Settings reads the controller's settings ($$) as number to value.
@@ -658,7 +658,7 @@ func (d *Dev) stream0(ctx context.Context, lines []string, progress func(engrave
 		d.mu.Unlock()
 	}()
 	if err := d.stream(jctx, lines, progress); err != nil {
-		if aerr := d.abort(); aerr != nil {
+		if aerr := d.abort(ctx); aerr != nil {
 			return errors.Join(err, aerr)
 		}
 		return err
@@ -889,9 +889,11 @@ func equal(a, b []float64) bool {
 
 // abort stops a job so that the laser is off: feed hold, wait briefly
 // for the hold to complete (so position is kept), soft reset (which
-// switches the spindle, i.e. the laser, off), wait for the banner.
-func (d *Dev) abort() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*d.opts.ResetTimeout)
+// switches the spindle, i.e. the laser, off), wait for the banner. It
+// runs to its end even when ctx is cancelled (a cancelled job is what
+// it stops), bounded by the reset timeout; ctx's values are kept.
+func (d *Dev) abort(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*d.opts.ResetTimeout)
 	defer cancel()
 	if err := d.write([]byte{FeedHold}); err != nil {
 		return err
