@@ -22,7 +22,6 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/readers/rt100"
 	"github.com/chipdesk/chipdesk/drivers/readers/wl134"
 	"github.com/chipdesk/chipdesk/reader"
-	"github.com/chipdesk/chipdesk/reader/chipid"
 )
 
 // Reader is a reader driver with frame counters.
@@ -31,20 +30,11 @@ type Reader interface {
 	Stats() readers.Stats
 }
 
-// Protocol describes one reader protocol.
+// Protocol is a reader protocol value (readers.Protocol: split,
+// decode, encode, query, line) with what it takes to start a reader of
+// it on a device.
 type Protocol struct {
-	Name    string // "wl134"; also reader.Read.Format
-	Summary string
-	Mode    port.Mode         // the reader's default line
-	Split   readers.SplitFunc // bytes to frames
-	Decode  readers.DecodeFunc
-	// Encode returns the bytes the reader sends when id is read.
-	Encode func(id chipid.ID) ([]byte, error)
-	// Query is a harmless command the reader answers, nil when the
-	// protocol is push only; Answers tells whether the bytes received
-	// after it are this reader's answer.
-	Query   []byte
-	Answers func(reply []byte) bool
+	readers.Protocol
 	// New starts the driver on p, a port already opened in its final
 	// mode (the driver sets no line); now stamps reads (nil: time.Now).
 	New func(p port.Port, now func() time.Time) (Reader, error)
@@ -56,8 +46,7 @@ type Protocol struct {
 // fromProtocol lists a protocol value read by the one generic device.
 func fromProtocol(rp readers.Protocol) Protocol {
 	return Protocol{
-		Name: rp.Name, Summary: rp.Summary, Mode: rp.Mode, Split: rp.Split, Decode: rp.Decode,
-		Encode: rp.Encode, Query: rp.Query, Answers: rp.Answers,
+		Protocol: rp,
 		New: func(p port.Port, now func() time.Time) (Reader, error) {
 			return readers.Open(p, rp, &readers.Opts{Now: now})
 		},
@@ -117,7 +106,9 @@ func Evdev(o *hidwedge.Opts) (Protocol, error) {
 	}
 	opts := *o
 	return Protocol{
-		Name: rp.Name, Summary: rp.Summary, Split: rp.Split,
+		// The decoder is stateful: only the names and the framing are
+		// shared; each reader New starts gets a decoder of its own.
+		Protocol: readers.Protocol{Name: rp.Name, Summary: rp.Summary, Split: rp.Split},
 		New: func(p port.Port, now func() time.Time) (Reader, error) {
 			o := opts
 			o.Now = now
