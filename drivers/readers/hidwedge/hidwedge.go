@@ -75,9 +75,7 @@ func Boot(o *Opts) (readers.Protocol, error) {
 	if err != nil {
 		return readers.Protocol{}, err
 	}
-	dec := NewDecoder(t.layout)
-	return t.protocol(Format, "keyboard-wedge scanner, USB boot keyboard reports", ReportLen,
-		func(report []byte) ([]rune, error) { return dec.Decode(report) }), nil
+	return t.protocol(Format, "keyboard-wedge scanner, USB boot keyboard reports", ReportLen, NewDecoder(t.layout).Decode), nil
 }
 
 // New reads reports from p: a port whose reads return whole 8-byte boot
