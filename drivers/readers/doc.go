@@ -7,12 +7,13 @@
 // decoder can be fuzzed and shared with the reader simulator.
 //
 // A Protocol is a reader family as a value (split, decode, encode,
-// query or read trigger, line settings); one Dev reads any of them.
-// One package per reader protocol sits below: wl134, allflex, rt100,
+// query or read trigger, line settings); one Dev reads any of them, and
+// sends the commands of readers that take some (Exchange). One package
+// per reader protocol sits below: wl134, allflex, rfidrw, rt100, are,
 // iso24631, avid, datamars and binframe (the AIR200 and AA/BB frames)
-// export such values; rfidrw and are, which send commands or take
-// options, keep drivers of their own; linefmt makes a Protocol from a
-// configured pattern. catalog lists them all, discovery finds and
+// export such values; linefmt makes one from a configured pattern, and
+// hidwedge from a keyboard layout, for scanners that type (USB boot
+// reports, or Linux input events through drivers/port/evdevport). catalog lists them all, discovery finds and
 // probes ports, runner keeps a reader running across hang-ups and
 // debounces its reads. Drivers hand chip numbers to package chipid with
 // the form their reader writes (ChipText), so a read is never

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
@@ -23,6 +24,10 @@ type Protocol struct {
 	Split   SplitFunc
 	Max     int // longest frame; 0 means 4096 bytes buffered
 	Decode  DecodeFunc
+	// DecodeAt, when set, is used instead of Decode for protocols whose
+	// frames mean something by when they came: a keyboard's keys, where
+	// a pause ends a partial line. at is the frame's receive time.
+	DecodeAt func(frame []byte, at time.Time) (r reader.Read, ok bool, err error)
 	// Encode returns the bytes the reader sends when id is read.
 	Encode func(id chipid.ID) ([]byte, error)
 	// Query is a harmless command the reader answers, nil for a push
@@ -38,12 +43,29 @@ type Protocol struct {
 	Idle         func(frame []byte) bool
 }
 
+// Opts configures Open.
+type Opts struct {
+	// Mode is set on the port when it supports it; zero Baud leaves the
+	// port's framing alone (a port already opened in its final mode).
+	Mode port.Mode
+	// Now stamps reads; nil means time.Now.
+	Now func() time.Time
+	// Rejected, when set, is told of each frame Decode rejects (with
+	// Decode's error) before Next goes on to the next frame: a tool
+	// that shows a person what their scanner sent uses it.
+	Rejected func(frame []byte, err error)
+}
+
 // Dev reads one Protocol from a port.
 type Dev struct {
-	s     *Stream
-	proto Protocol
-	name  string
-	ask   bool // a trigger is due
+	s        *Stream
+	proto    Protocol
+	name     string
+	rejected func([]byte, error)
+
+	mu    sync.Mutex // guards ask and queue; one Next or Exchange at a time
+	ask   bool       // a trigger is due
+	queue []reader.Read
 }
 
 var _ reader.Reader = (*Dev)(nil)
@@ -63,12 +85,20 @@ func Open(p port.Port, proto Protocol, o *Opts) (*Dev, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", proto.Name, err)
 	}
-	return &Dev{s: s, proto: proto, name: proto.Name + " on " + p.String(), ask: proto.Trigger != nil}, nil
+	return &Dev{s: s, proto: proto, name: proto.Name + " on " + p.String(), rejected: o.Rejected, ask: proto.Trigger != nil}, nil
 }
 
-// Next returns the next chip read; frames that carry none are counted
-// and skipped.
+// Next returns the next chip read, its Raw the frame unless Decode gave
+// one (a typed line); frames that carry none are counted and skipped.
+// Reads that arrived while Exchange waited for a reply come first.
 func (d *Dev) Next(ctx context.Context) (reader.Read, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.queue) > 0 {
+		r := d.queue[0]
+		d.queue = d.queue[1:]
+		return r, nil
+	}
 	var werr error // a failed trigger: frames received before it still count
 	for {
 		fctx, cancel := ctx, context.CancelFunc(func() {})
@@ -93,22 +123,73 @@ func (d *Dev) Next(ctx context.Context) (reader.Read, error) {
 			}
 			return reader.Read{}, d.wrap(err)
 		}
-		r, ok, err := d.proto.Decode(f)
-		switch {
-		case err != nil:
-			d.s.Count(OutcomeBad, err)
-			continue
-		case !ok:
-			d.s.Count(OutcomeOther, nil)
+		r, ok := d.decode(f, at)
+		if !ok {
 			if d.proto.Idle != nil && d.proto.Idle(f) {
 				d.ask = d.proto.Trigger != nil
 			}
 			continue
 		}
-		d.s.Count(OutcomeRead, nil)
 		d.ask = d.proto.Trigger != nil
-		r.Raw, r.At, r.Source, r.Format = f, at, d.name, d.proto.Name
 		return r, nil
+	}
+}
+
+// decode turns a frame received at at into a read, counting what it
+// made of it; ok false for a frame without a chip or a rejected one.
+func (d *Dev) decode(f []byte, at time.Time) (reader.Read, bool) {
+	var (
+		r   reader.Read
+		ok  bool
+		err error
+	)
+	if d.proto.DecodeAt != nil {
+		r, ok, err = d.proto.DecodeAt(f, at)
+	} else {
+		r, ok, err = d.proto.Decode(f)
+	}
+	switch {
+	case err != nil:
+		d.s.Count(OutcomeBad, err)
+		if d.rejected != nil {
+			d.rejected(f, err)
+		}
+		return reader.Read{}, false
+	case !ok:
+		d.s.Count(OutcomeOther, nil)
+		return reader.Read{}, false
+	}
+	d.s.Count(OutcomeRead, nil)
+	if r.Raw == nil {
+		r.Raw = f
+	}
+	r.At, r.Source, r.Format = at, d.name, d.proto.Name
+	return r, true
+}
+
+// Exchange sends cmd and returns the first frame received after it
+// that reply accepts, for readers that take commands (the RFIDRW-E).
+// Chips read while it waits are kept for Next; other frames are
+// decoded and counted as Next would. It must not be called while Next
+// is blocked in another goroutine; ctx bounds the wait.
+func (d *Dev) Exchange(ctx context.Context, cmd []byte, reply func(frame []byte) bool) ([]byte, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := d.s.Write(cmd); err != nil {
+		return nil, d.wrap(err)
+	}
+	for {
+		f, at, err := d.s.Frame(ctx)
+		if err != nil {
+			return nil, d.wrap(err)
+		}
+		if reply(f) {
+			d.s.Count(OutcomeOther, nil)
+			return f, nil
+		}
+		if r, ok := d.decode(f, at); ok {
+			d.queue = append(d.queue, r)
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/port/porttest"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
@@ -131,13 +132,11 @@ func TestStreamContextAndClose(t *testing.T) {
 	}
 }
 
-// Base fills Raw, At, Source and Format, and counts what it skips.
-func TestBase(t *testing.T) {
-	t.Parallel()
-	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	pb := &porttest.Playback{Name: "dev", Ops: []porttest.IO{{R: []byte("junk\rOK0\rOK1\r")}}}
-	b, err := NewBase(pb, Config{
-		Format: "test", Split: LineSplit(16, matchOK), Now: func() time.Time { return at },
+// testProto reads "OK1" lines as chips; "OK0" is a reply without a
+// chip and anything else matched a bad frame.
+func testProto() Protocol {
+	return Protocol{
+		Name: "test", Split: LineSplit(16, matchOK),
 		Decode: func(f []byte) (reader.Read, bool, error) {
 			switch string(TrimEOL(f)) {
 			case "OK0":
@@ -147,40 +146,86 @@ func TestBase(t *testing.T) {
 			}
 			return reader.Read{}, false, errBad
 		},
+	}
+}
+
+// Dev fills Raw, At, Source and Format, counts what it skips and tells
+// Rejected of each rejected frame.
+func TestDev(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	pb := &porttest.Playback{Name: "dev", Ops: []porttest.IO{{R: []byte("junk\rOK0\rOK7\rOK1\r")}}}
+	var rejected []string
+	d, err := Open(pb, testProto(), &Opts{
+		Now: func() time.Time { return at },
+		Rejected: func(f []byte, err error) {
+			rejected = append(rejected, fmt.Sprintf("%q %v", f, errors.Is(err, errBad)))
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := b.Next(context.Background())
+	r, err := d.Next(context.Background())
 	if err != nil || string(r.Raw) != "OK1\r" || !r.At.Equal(at) || r.Source != "test on dev" || r.Format != "test" {
 		t.Errorf("Next() = %+v, %v", r, err)
 	}
-	if _, err := b.Next(context.Background()); !errors.Is(err, port.ErrHangup) {
+	if _, err := d.Next(context.Background()); !errors.Is(err, port.ErrHangup) {
 		t.Errorf("Next() = %v, want port.ErrHangup", err)
 	}
-	if st := b.Stats(); st.Reads != 1 || st.Other != 1 || st.Garbage != 5 {
+	if st := d.Stats(); st.Reads != 1 || st.Other != 1 || st.Bad != 1 || st.Garbage != 5 {
 		t.Errorf("Stats() = %v", st)
 	}
-	b.Close()
-	if _, err := b.Next(context.Background()); !errors.Is(err, reader.ErrClosed) {
+	if want := []string{`"OK7\r" true`}; fmt.Sprint(rejected) != fmt.Sprint(want) {
+		t.Errorf("Rejected saw %q, want %q", rejected, want)
+	}
+	d.Close()
+	if _, err := d.Next(context.Background()); !errors.Is(err, reader.ErrClosed) {
 		t.Errorf("Next() after Close = %v, want reader.ErrClosed", err)
 	}
 }
 
-// Listen: nil Opts means the driver's defaults; given Opts replace them,
-// and their clock stamps the reads.
-func TestListen(t *testing.T) {
+// Exchange returns the reply to its command and keeps the chips read
+// while it waited for Next, in order.
+func TestDevExchange(t *testing.T) {
+	t.Parallel()
+	pb := &porttest.Playback{Name: "dev", Ops: []porttest.IO{
+		{W: []byte("Q\r")},
+		{R: []byte("OK1\rBAD\rOK0\rOK1\r")},
+	}}
+	d, err := Open(pb, testProto(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ctx := context.Background()
+	reply, err := d.Exchange(ctx, []byte("Q\r"), func(f []byte) bool { return string(TrimEOL(f)) == "OK0" })
+	if err != nil || string(reply) != "OK0\r" {
+		t.Fatalf("Exchange() = %q, %v, want the OK0 reply", reply, err)
+	}
+	for i := range 2 {
+		if r, err := d.Next(ctx); err != nil || string(r.Raw) != "OK1\r" {
+			t.Fatalf("Next() %d = %+v, %v, want a chip line", i, r, err)
+		}
+	}
+	if st := d.Stats(); st.Reads != 2 || st.Other != 1 || st.Bad != 1 {
+		t.Errorf("Stats() = %v", st)
+	}
+}
+
+// Open: nil Opts means the protocol's line; given Opts replace it, and
+// their clock stamps the reads.
+func TestOpenOpts(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	def := Opts{Mode: port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 2}}
+	proto := testProto()
+	proto.Mode = port.Mode{Baud: 9600, DataBits: 8, Parity: port.ParityNone, StopBits: 2}
 	set := Opts{Mode: port.Mode{Baud: 19200, DataBits: 8, Parity: port.ParityNone, StopBits: 1}, Now: func() time.Time { return at }}
-	decode := func(f []byte) (reader.Read, bool, error) { return reader.Read{}, true, nil }
 	tests := []struct {
 		name string
 		o    *Opts
 		want port.Mode
 	}{
-		{"nil opts", nil, def.Mode},
+		{"nil opts", nil, proto.Mode},
 		{"given opts", &set, set.Mode},
 	}
 	for _, tt := range tests {
@@ -188,20 +233,20 @@ func TestListen(t *testing.T) {
 			t.Parallel()
 			host, dev := porttest.Pipe("dev")
 			defer dev.Close()
-			b, err := Listen(host, tt.o, def, Config{Format: "test", Split: LineSplit(16, matchOK), Decode: decode})
+			d, err := Open(host, proto, tt.o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer b.Close()
+			defer d.Close()
 			if got := host.Mode(); got != tt.want {
-				t.Errorf("Listen(%v) set mode %v, want %v", tt.o, got, tt.want)
+				t.Errorf("Open(%v) set mode %v, want %v", tt.o, got, tt.want)
 			}
 			if _, err := dev.Write([]byte("OK1\r")); err != nil {
 				t.Fatal(err)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(5*time.Second))
 			defer cancel()
-			r, err := b.Next(ctx)
+			r, err := d.Next(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,8 +3,8 @@ package readers
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
@@ -26,8 +26,7 @@ type Stream struct {
 	buf  []byte
 	werr sync.Mutex // serialises writes
 
-	cmu    sync.Mutex
-	closed bool
+	closed atomic.Bool
 
 	smu   sync.Mutex
 	snap  Stats // the scanner's counters after the last step
@@ -42,8 +41,9 @@ func NewStream(p port.Port, split SplitFunc, max int, now func() time.Time) (*St
 		now = time.Now
 	}
 	if t, ok := p.(port.Timeouter); ok {
+		// The port's error names the port; the caller names the driver.
 		if err := t.SetReadTimeout(PollInterval); err != nil {
-			return nil, fmt.Errorf("readers: %s: %w", p, err)
+			return nil, err
 		}
 	}
 	return &Stream{p: p, now: now, sc: NewScanner(split, max), buf: make([]byte, 512)}, nil
@@ -133,64 +133,28 @@ func (s *Stream) Port() port.Port { return s.p }
 // Close closes the port. A Frame blocked in another goroutine returns
 // reader.ErrClosed.
 func (s *Stream) Close() error {
-	s.cmu.Lock()
-	if s.closed {
-		s.cmu.Unlock()
+	if s.closed.Swap(true) {
 		return nil
 	}
-	s.closed = true
-	s.cmu.Unlock()
 	return s.p.Close()
 }
 
-func (s *Stream) isClosed() bool {
-	s.cmu.Lock()
-	defer s.cmu.Unlock()
-	return s.closed
-}
+func (s *Stream) isClosed() bool { return s.closed.Load() }
 
 // DecodeFunc makes a read of a well-formed frame. ok false with a nil
 // error means the frame carries no chip (a reply, an echo); an error
 // means the frame is rejected and counted as bad.
 type DecodeFunc func(frame []byte) (r reader.Read, ok bool, err error)
 
-// Next returns the next frame that decode turns into a read, filling
-// Raw, At, Source and Format. Rejected frames and frames without a chip
-// are counted and skipped.
-func (s *Stream) Next(ctx context.Context, decode DecodeFunc, source, format string) (reader.Read, error) {
-	for {
-		f, at, err := s.Frame(ctx)
-		if err != nil {
-			return reader.Read{}, err
-		}
-		r, ok, err := decode(f)
-		switch {
-		case err != nil:
-			s.Count(OutcomeBad, err)
-			continue
-		case !ok:
-			s.Count(OutcomeOther, nil)
-			continue
-		}
-		s.Count(OutcomeRead, nil)
-		r.Raw = f
-		r.At = at
-		r.Source = source
-		r.Format = format
-		return r, nil
-	}
-}
-
 // SetMode sets m on p when p supports line framing (a serial port); a
-// zero Baud leaves the port as it is.
+// zero Baud leaves the port as it is. The port's error, which names the
+// port, is returned as it is: the driver's Open adds its own name.
 func SetMode(p port.Port, m port.Mode) error {
 	if m.Baud == 0 {
 		return nil
 	}
 	if md, ok := p.(port.Moder); ok {
-		if err := md.SetMode(m); err != nil {
-			return fmt.Errorf("readers: %s: %w", p, err)
-		}
+		return md.SetMode(m)
 	}
 	return nil
 }

@@ -17,7 +17,8 @@ var groupRE = regexp.MustCompile(`^[a-z_][a-z0-9_-]{0,31}$`)
 // given USB socket), and every known device node is owned by group, mode
 // 0660, so the service need not run as root. HID scanners are also
 // hidden from the desktop (LIBINPUT_IGNORE_DEVICE) so that a scan typed
-// while chipdesk is not running lands nowhere.
+// while chipdesk is not running lands nowhere, and their input event
+// nodes are the group's too, for evdev readers.
 func Udev(group string) (string, error) {
 	if !groupRE.MatchString(group) {
 		return "", fmt.Errorf("usbids: bad group name %q", group)
@@ -52,10 +53,12 @@ func Udev(group string) (string, error) {
 	}
 	w("LABEL=\"chipdesk_usb_end\"\n")
 
-	w("\n# Keyboard-wedge scanners type nothing into the desktop.\n")
+	w("\n# Keyboard-wedge scanners type nothing into the desktop; chipdesk reads\n")
+	w("# their input event nodes (an evdev reader) with group access.\n")
 	w("SUBSYSTEM!=\"input\", GOTO=\"chipdesk_end\"\n")
 	for _, e := range OfKind(HIDScanner) {
 		w("%s, ENV{LIBINPUT_IGNORE_DEVICE}=\"1\"\n", match(e, "ATTRS"))
+		w("KERNEL==\"event*\", %s, GROUP=\"%s\", MODE=\"0660\"\n", match(e, "ATTRS"), group)
 	}
 	w("\nLABEL=\"chipdesk_end\"\n")
 	return b.String(), nil

@@ -107,7 +107,7 @@ func TestUdevSyntax(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	matchKeys := map[string]bool{"ACTION": true, "SUBSYSTEM": true, "ATTR": true, "ATTRS": true, "ENV": true}
+	matchKeys := map[string]bool{"ACTION": true, "SUBSYSTEM": true, "KERNEL": true, "ATTR": true, "ATTRS": true, "ENV": true}
 	assignKeys := map[string]bool{"GROUP": true, "MODE": true, "SYMLINK": true, "ENV": true, "GOTO": true}
 	labels, gotos := map[string]bool{}, map[string]bool{}
 	symlinks := 0

@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chipdesk/chipdesk/drivers/port/serialport"
 	"github.com/chipdesk/chipdesk/drivers/readers/runner"
 	"github.com/chipdesk/chipdesk/reader"
 )
@@ -19,9 +18,8 @@ type OpenFunc func(ctx context.Context, sp Spec) (reader.Reader, error)
 // ManagerOpts configures a Manager. Pipeline is required.
 type ManagerOpts struct {
 	Pipeline *Pipeline
-	// Open opens a reader; nil opens the serial port with
-	// drivers/port/serialport and the driver of the spec's kind from
-	// drivers/readers/catalog.
+	// Open opens a reader; nil opens the spec's port and the driver of
+	// its kind from drivers/readers/catalog.
 	Open OpenFunc
 	// Logger receives connects, disconnects and failed scans; nil
 	// discards.
@@ -60,7 +58,7 @@ func NewManager(o *ManagerOpts) (*Manager, error) {
 		m.o.Now = time.Now
 	}
 	if m.o.Open == nil {
-		m.o.Open = m.openSerial
+		m.o.Open = m.openPort
 	}
 	return m, nil
 }
@@ -91,24 +89,16 @@ func (m *Manager) AddSpec(sp Spec) error {
 	return nil
 }
 
-// openSerial opens sp's serial port and the catalog driver on it.
-func (m *Manager) openSerial(ctx context.Context, sp Spec) (reader.Reader, error) {
+// openPort opens sp's port (serial, or an input device) and the
+// catalog driver on it, in the spec's line (which defaults to the
+// protocol's): the port is opened once in its final mode.
+func (m *Manager) openPort(ctx context.Context, sp Spec) (reader.Reader, error) {
 	proto, err := sp.protocol()
 	if err != nil {
 		return nil, err
 	}
-	p, err := serialport.Open(sp.Port, &serialport.Opts{Mode: sp.Mode})
-	if err != nil {
-		return nil, err
-	}
-	// The port is open in its final mode (the spec's, which defaults to
-	// the protocol's); the driver sets no line.
-	rd, err := proto.New(p, m.o.Now)
-	if err != nil {
-		p.Close()
-		return nil, err
-	}
-	return rd, nil
+	proto.Mode = sp.Mode
+	return proto.Opener(sp.Port, m.o.Now)(ctx)
 }
 
 // Run runs every configured reader until ctx is done, then closes them

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
+	"github.com/chipdesk/chipdesk/drivers/readers/hidwedge"
 	"github.com/chipdesk/chipdesk/drivers/readers/linefmt"
 	"github.com/chipdesk/chipdesk/reader"
 	"github.com/chipdesk/chipdesk/service/devspec"
@@ -30,12 +31,22 @@ type Spec struct {
 	// Line describes a configured line reader (Kind "linefmt"); nil
 	// for the catalog's protocols.
 	Line *linefmt.Spec
+	// Layout is the keyboard layout a wedge scanner on a Linux input
+	// device types for (Kind "evdev"): "us" (the default) or "de".
+	Layout string
 }
 
-// protocol returns the catalog protocol sp names.
+// protocol returns the catalog protocol sp names, in sp's line.
 func (sp Spec) protocol() (catalog.Protocol, error) {
-	if sp.Line != nil {
+	switch {
+	case sp.Line != nil:
 		return catalog.Linefmt(*sp.Line)
+	case sp.Kind == catalog.EvdevName:
+		o := hidwedge.DefaultOpts
+		if sp.Layout != "" {
+			o.Layout = sp.Layout
+		}
+		return catalog.Evdev(&o)
 	}
 	return catalog.Lookup(sp.Kind)
 }
@@ -46,7 +57,9 @@ const DefaultDebounce = 2 * time.Second
 
 // ParseSpec reads KIND:PORT[,option=value...]. Options: name=NAME,
 // baud=N, debounce=DURATION ("1500ms"). The kind must be one of the
-// catalog's protocols, or linefmt, a configured line reader, with the
+// catalog's protocols; or evdev, a keyboard-wedge scanner on a Linux
+// input device (PORT best its /dev/input/by-id name), with the option
+// layout=us|de and no baud; or linefmt, a configured line reader, with the
 // options pattern=REGEXP (required; it comes last and runs to the end
 // of the spec, commas included), form=FORM (the chipid form of its code
 // group), framing=8N1 and air=PROTOCOL (the air protocol of its reads):
@@ -69,8 +82,11 @@ func ParseSpec(s string) (Spec, error) {
 	}
 	sp := Spec{Kind: ds.Kind, Port: ds.Addr, Name: ds.Head(), Debounce: DefaultDebounce, Line: line}
 	for _, o := range ds.Options {
+		if o.Key == "layout" && sp.Kind == catalog.EvdevName {
+			sp.Layout = o.Value
+		}
 		if line == nil {
-			break
+			continue
 		}
 		switch o.Key {
 		case "form":
@@ -96,9 +112,16 @@ func ParseSpec(s string) (Spec, error) {
 			if line == nil {
 				return Spec{}, fmt.Errorf("hardware: reader %q: %s is an option of linefmt readers only", s, k)
 			}
+		case "layout":
+			if sp.Kind != catalog.EvdevName {
+				return Spec{}, fmt.Errorf("hardware: reader %q: layout is an option of evdev readers only", s)
+			}
 		case "name":
 			sp.Name = v
 		case "baud":
+			if sp.Kind == catalog.EvdevName {
+				return Spec{}, fmt.Errorf("hardware: reader %q: an evdev reader has no baud", s)
+			}
 			n, err := strconv.Atoi(v)
 			if err != nil || n <= 0 {
 				return Spec{}, fmt.Errorf("hardware: reader %q: bad baud %q", s, v)
@@ -111,7 +134,7 @@ func ParseSpec(s string) (Spec, error) {
 			}
 			sp.Debounce = d
 		default:
-			return Spec{}, fmt.Errorf("hardware: reader %q: unknown option %q (want name, baud or debounce; linefmt also form, framing, air, pattern)", s, k)
+			return Spec{}, fmt.Errorf("hardware: reader %q: unknown option %q (want name, baud or debounce; linefmt also form, framing, air, pattern; evdev layout)", s, k)
 		}
 	}
 	return sp, nil
@@ -128,6 +151,9 @@ func (sp Spec) String() string {
 	}
 	if sp.Debounce != DefaultDebounce {
 		s += ",debounce=" + sp.Debounce.String()
+	}
+	if sp.Layout != "" {
+		s += ",layout=" + sp.Layout
 	}
 	if l := sp.Line; l != nil {
 		if l.Form != "" {

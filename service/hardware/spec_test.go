@@ -33,6 +33,11 @@ func TestParseSpec(t *testing.T) {
 		{name: "linefmt, bad form", in: "linefmt:/dev/ttyUSB0,form=octal,pattern=(?P<code>\\d{15})", wantErr: true},
 		{name: "pattern on another kind", in: "wl134:/dev/ttyUSB0,pattern=x", wantErr: true},
 		{name: "form on another kind", in: "wl134:/dev/ttyUSB0,form=decimal", wantErr: true},
+		{name: "evdev", in: "evdev:/dev/input/by-id/usb-GIGA-TMS_PCR330A-event-kbd", wantName: "evdev:/dev/input/by-id/usb-GIGA-TMS_PCR330A-event-kbd", wantDeb: DefaultDebounce},
+		{name: "evdev, layout", in: "evdev:/dev/input/event3,layout=de,name=desk", wantName: "desk", wantDeb: DefaultDebounce},
+		{name: "evdev, bad layout", in: "evdev:/dev/input/event3,layout=fr", wantErr: true},
+		{name: "evdev, baud", in: "evdev:/dev/input/event3,baud=9600", wantErr: true},
+		{name: "layout on another kind", in: "wl134:/dev/ttyUSB0,layout=de", wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,7 +60,7 @@ func TestParseSpec(t *testing.T) {
 }
 
 func FuzzParseSpec(f *testing.F) {
-	for _, s := range []string{"wl134:/dev/ttyUSB0", "allflex:/dev/rfcomm0,name=van-3,baud=19200,debounce=500ms", "x", "are:COM3,baud=0",
+	for _, s := range []string{"wl134:/dev/ttyUSB0", "allflex:/dev/rfcomm0,name=van-3,baud=19200,debounce=500ms", "x", "are:COM3,baud=0", "evdev:/dev/input/event3,layout=de",
 		"linefmt:/dev/ttyUSB0,baud=19200,form=decimal,pattern=^ID (?P<code>\\d{15})$"} {
 		f.Add(s)
 	}

@@ -409,11 +409,11 @@ func Open(ctx context.Context, sp Spec) (*Device, error) {
 	d := &Device{Spec: sp}
 	switch sp.Kind {
 	case KindZPL:
-		d.Printer, err = zpl.New(p, &zpl.Opts{Dpmm: sp.Dpmm, Darkness: sp.Darkness, Speed: sp.PrintSpeed, Calibrate: sp.Calibrate})
+		d.Printer, err = zpl.New(ctx, p, &zpl.Opts{Dpmm: sp.Dpmm, Darkness: sp.Darkness, Speed: sp.PrintSpeed, Calibrate: sp.Calibrate})
 	case KindBrotherQL:
-		d.Printer, err = brotherql.New(p, &brotherql.Opts{Model: sp.Model, Media: sp.Media, Network: !sp.Serial()})
+		d.Printer, err = brotherql.New(ctx, p, &brotherql.Opts{Model: sp.Model, Media: sp.Media, Network: !sp.Serial()})
 	case KindGRBL:
-		d.Engraver, err = grbl.New(p, &grbl.Opts{SetLaserMode: sp.SetLaserMode})
+		d.Engraver, err = grbl.New(ctx, p, &grbl.Opts{SetLaserMode: sp.SetLaserMode})
 	default:
 		err = fmt.Errorf("%w: unknown kind %q", ErrSpec, sp.Kind)
 	}

@@ -109,8 +109,9 @@ type Dev struct {
 var _ engravers.Engraver = (*Dev)(nil)
 
 // New returns the controller on p. It soft-resets the controller (the
-// laser goes off) and waits for the welcome banner.
-func New(p port.Port, o *Opts) (*Dev, error) {
+// laser goes off) and waits for the welcome banner, at most
+// Opts.ResetTimeout and no longer than ctx allows.
+func New(ctx context.Context, p port.Port, o *Opts) (*Dev, error) {
 	if o == nil {
 		o = &DefaultOpts
 	}
@@ -147,7 +148,7 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 		}
 	}
 	go d.read()
-	if err := d.reset(context.Background()); err != nil {
+	if err := d.reset(ctx); err != nil {
 		p.Close()
 		<-d.dead
 		return nil, err
@@ -486,7 +487,7 @@ func (d *Dev) Abort(ctx context.Context) error {
 		return fmt.Errorf("grbl: %s: %w", d, engravers.ErrBusy)
 	}
 	defer d.job.Unlock()
-	return d.abort()
+	return d.abort(ctx)
 }
 
 // Settings reads the controller's settings ($$) as number to value.
@@ -657,7 +658,7 @@ func (d *Dev) stream0(ctx context.Context, lines []string, progress func(engrave
 		d.mu.Unlock()
 	}()
 	if err := d.stream(jctx, lines, progress); err != nil {
-		if aerr := d.abort(); aerr != nil {
+		if aerr := d.abort(ctx); aerr != nil {
 			return errors.Join(err, aerr)
 		}
 		return err
@@ -888,9 +889,11 @@ func equal(a, b []float64) bool {
 
 // abort stops a job so that the laser is off: feed hold, wait briefly
 // for the hold to complete (so position is kept), soft reset (which
-// switches the spindle, i.e. the laser, off), wait for the banner.
-func (d *Dev) abort() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*d.opts.ResetTimeout)
+// switches the spindle, i.e. the laser, off), wait for the banner. It
+// runs to its end even when ctx is cancelled (a cancelled job is what
+// it stops), bounded by the reset timeout; ctx's values are kept.
+func (d *Dev) abort(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*d.opts.ResetTimeout)
 	defer cancel()
 	if err := d.write([]byte{FeedHold}); err != nil {
 		return err

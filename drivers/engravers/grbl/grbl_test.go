@@ -113,7 +113,7 @@ func start(t testing.TB, so *grblsim.Opts, do *grbl.Opts) (*grblsim.Sim, *grbl.D
 	if do.ResetTimeout == 0 {
 		do.ResetTimeout = testtime.Scale(3 * time.Second)
 	}
-	d, err := grbl.New(p, do)
+	d, err := grbl.New(context.Background(), p, do)
 	if err != nil {
 		p.Close()
 		t.Fatalf("New: %v", err)
@@ -706,8 +706,18 @@ func TestNoController(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := grbl.New(p, &grbl.Opts{ResetTimeout: testtime.Scale(100 * time.Millisecond)}); !errors.Is(err, grbl.ErrNoWelcome) {
+	if _, err := grbl.New(context.Background(), p, &grbl.Opts{ResetTimeout: testtime.Scale(100 * time.Millisecond)}); !errors.Is(err, grbl.ErrNoWelcome) {
 		t.Errorf("New on a silent line = %v, want ErrNoWelcome", err)
+	}
+	// The reset waits no longer than the caller's context.
+	p, err = serialport.Open(tty.Name(), &serialport.Opts{Mode: port.Mode{Baud: 115200}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := grbl.New(cctx, p, &grbl.Opts{ResetTimeout: time.Hour}); !errors.Is(err, context.Canceled) {
+		t.Errorf("New with a cancelled context = %v, want context.Canceled", err)
 	}
 }
 

@@ -3,6 +3,8 @@
 package serialport
 
 import (
+	"go.bug.st/serial"
+
 	"errors"
 	"os"
 	"os/exec"
@@ -75,6 +77,15 @@ func checkExclusive(t *testing.T, path string) {
 	}
 	if !errors.Is(err, ErrBusy) {
 		t.Fatalf("second Open(%s) = %v, want ErrBusy", path, err)
+	}
+	// The library's own typed error is still reachable, under one
+	// prefix of ours.
+	var pe *serial.PortError
+	if !errors.As(err, &pe) || pe.Code() != serial.PortBusy {
+		t.Errorf("second Open(%s) = %v: errors.As finds no serial.PortError with PortBusy", path, err)
+	}
+	if n := strings.Count(err.Error(), "serialport:"); n != 1 {
+		t.Errorf("second Open(%s) = %q: %d serialport prefixes, want 1", path, err, n)
 	}
 	p.Close()
 	r, err := Open(path, nil)

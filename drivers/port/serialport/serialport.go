@@ -52,14 +52,14 @@ func Open(name string, o *Opts) (*Port, error) {
 	}
 	m, err := serialMode(o.Mode)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("serialport: open %s: %w", name, err)
 	}
 	sp, err := serial.Open(name, m)
 	if err != nil {
 		err = openError(err)
 		if errors.Is(err, ErrNotFound) && IsRFCOMM(name) {
-			err = fmt.Errorf("%w (%w): pair the scanner (bluetoothctl pair ADDRESS) and bind the port (rfcomm bind %s ADDRESS)",
-				ErrNotPaired, err, strings.TrimPrefix(filepath.Base(name), "rfcomm"))
+			err = fmt.Errorf("%w: pair the scanner (bluetoothctl pair ADDRESS) and bind the port (rfcomm bind %s ADDRESS) (%w)",
+				ErrNotPaired, strings.TrimPrefix(filepath.Base(name), "rfcomm"), err)
 		}
 		return nil, fmt.Errorf("serialport: open %s: %w", name, err)
 	}
@@ -71,37 +71,47 @@ func Open(name string, o *Opts) (*Port, error) {
 	return p, nil
 }
 
+// The errors below are wrapped with the operation and the port's name
+// ("serialport: open /dev/ttyUSB0: port busy (Serial port busy)"), so
+// their own text has no prefix; the library's *serial.PortError stays
+// reachable with errors.As through every wrap.
+
 // ErrBusy is returned by Open when another process holds the port.
-var ErrBusy = errors.New("serialport: port busy")
+var ErrBusy = errors.New("port busy")
 
 // ErrNotFound is returned by Open when the device does not exist.
-var ErrNotFound = errors.New("serialport: no such port")
+var ErrNotFound = errors.New("no such port")
 
 // ErrNotPaired is returned with ErrNotFound by Open for a Bluetooth
 // serial port (/dev/rfcommN) that does not exist: the scanner is not
 // paired, or its port not bound. A bound port whose scanner sleeps
 // opens and reads again when it wakes; the runner reopens it.
-var ErrNotPaired = errors.New("serialport: Bluetooth scanner not paired or its rfcomm port not bound")
+var ErrNotPaired = errors.New("Bluetooth scanner not paired or its rfcomm port not bound")
 
 // IsRFCOMM reports whether name is a Bluetooth serial-port-profile
 // device of the Linux rfcomm layer (/dev/rfcomm0, ...).
 func IsRFCOMM(name string) bool { return strings.HasPrefix(filepath.Base(name), "rfcomm") }
 
+// openError marks what the library's open error means, keeping it
+// (and its *serial.PortError) wrapped.
 func openError(err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w: %w", ErrNotFound, err)
+		return fmt.Errorf("%w (%w)", ErrNotFound, err)
 	}
 	var pe *serial.PortError
 	if errors.As(err, &pe) {
 		switch pe.Code() {
 		case serial.PortBusy:
-			return fmt.Errorf("%w: %v", ErrBusy, err)
+			return fmt.Errorf("%w (%w)", ErrBusy, err)
 		case serial.PortNotFound:
-			return fmt.Errorf("%w: %v", ErrNotFound, err)
+			return fmt.Errorf("%w (%w)", ErrNotFound, err)
 		}
 	}
 	return err
 }
+
+// ErrMode is returned for a line setting the port cannot take.
+var ErrMode = errors.New("bad line setting")
 
 // serialMode converts a port.Mode, filling the documented zero values.
 func serialMode(m port.Mode) (*serial.Mode, error) {
@@ -110,13 +120,13 @@ func serialMode(m port.Mode) (*serial.Mode, error) {
 		sm.BaudRate = 9600
 	}
 	if sm.BaudRate < 0 {
-		return nil, fmt.Errorf("serialport: bad baud rate %d", m.Baud)
+		return nil, fmt.Errorf("%w: baud rate %d", ErrMode, m.Baud)
 	}
 	if sm.DataBits == 0 {
 		sm.DataBits = 8
 	}
 	if sm.DataBits < 5 || sm.DataBits > 8 {
-		return nil, fmt.Errorf("serialport: bad data bits %d", m.DataBits)
+		return nil, fmt.Errorf("%w: data bits %d", ErrMode, m.DataBits)
 	}
 	switch m.Parity {
 	case 0, port.ParityNone:
@@ -130,7 +140,7 @@ func serialMode(m port.Mode) (*serial.Mode, error) {
 	case port.ParitySpace:
 		sm.Parity = serial.SpaceParity
 	default:
-		return nil, fmt.Errorf("serialport: bad parity %q", rune(m.Parity))
+		return nil, fmt.Errorf("%w: parity %q", ErrMode, rune(m.Parity))
 	}
 	switch m.StopBits {
 	case 0, 1:
@@ -138,7 +148,7 @@ func serialMode(m port.Mode) (*serial.Mode, error) {
 	case 2:
 		sm.StopBits = serial.TwoStopBits
 	default:
-		return nil, fmt.Errorf("serialport: bad stop bits %d", m.StopBits)
+		return nil, fmt.Errorf("%w: stop bits %d", ErrMode, m.StopBits)
 	}
 	return sm, nil
 }
@@ -190,7 +200,7 @@ func (p *Port) ioError(op string, err error) error {
 	if errors.As(err, &pe) && pe.Code() == serial.PortClosed ||
 		errors.Is(err, io.EOF) || errors.Is(err, syscall.EIO) ||
 		errors.Is(err, syscall.ENXIO) || errors.Is(err, syscall.ENODEV) {
-		return fmt.Errorf("serialport: %s %s: %w (%v)", op, p.name, port.ErrHangup, err)
+		return fmt.Errorf("serialport: %s %s: %w (%w)", op, p.name, port.ErrHangup, err)
 	}
 	return fmt.Errorf("serialport: %s %s: %w", op, p.name, err)
 }
@@ -198,14 +208,14 @@ func (p *Port) ioError(op string, err error) error {
 // SetReadTimeout sets the read timeout; 0 blocks until data arrives.
 func (p *Port) SetReadTimeout(d time.Duration) error {
 	if d < 0 {
-		return fmt.Errorf("serialport: negative read timeout %v", d)
+		return fmt.Errorf("serialport: set timeout %s: negative %v", p.name, d)
 	}
 	t := d
 	if d == 0 {
 		t = serial.NoTimeout
 	}
 	if err := p.p.SetReadTimeout(t); err != nil {
-		return fmt.Errorf("serialport: set timeout on %s: %w", p.name, err)
+		return p.ioError("set timeout", err)
 	}
 	p.mu.Lock()
 	p.timeout = d
@@ -217,10 +227,10 @@ func (p *Port) SetReadTimeout(d time.Duration) error {
 func (p *Port) SetMode(m port.Mode) error {
 	sm, err := serialMode(m)
 	if err != nil {
-		return err
+		return fmt.Errorf("serialport: set mode %s: %w", p.name, err)
 	}
 	if err := p.p.SetMode(sm); err != nil {
-		return fmt.Errorf("serialport: set mode on %s: %w", p.name, p.ioError("set mode", err))
+		return p.ioError("set mode", err)
 	}
 	return nil
 }

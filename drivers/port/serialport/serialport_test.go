@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,6 +143,46 @@ func TestOpenMissing(t *testing.T) {
 	_, err = Open(rf, nil)
 	if !errors.Is(err, ErrNotFound) || !errors.Is(err, ErrNotPaired) || !strings.Contains(err.Error(), "rfcomm bind 7") {
 		t.Errorf("Open(%s) = %v, want ErrNotPaired naming rfcomm bind 7", rf, err)
+	}
+}
+
+// Errors keep what they wrap, the library's and the system's, and say
+// "serialport:" once.
+func TestErrorsKeepTheirType(t *testing.T) {
+	t.Parallel()
+	_, p := openPTY(t, nil)
+	_, missing := Open("/dev/chipdesk-no-such-port", nil)
+	_, rfcomm := Open(filepath.Join(t.TempDir(), "rfcomm2"), nil)
+	_, badOpen := Open(p.String(), &Opts{Mode: port.Mode{StopBits: 3}})
+	badMode := p.SetMode(port.Mode{DataBits: 9})
+	badTimeout := p.SetReadTimeout(-time.Second)
+	p.Close()
+	closedMode := p.SetMode(port.Mode{Baud: 9600})
+	for _, tc := range []struct {
+		name string
+		err  error
+		is   []error
+	}{
+		{"missing", missing, []error{ErrNotFound, fs.ErrNotExist}},
+		{"rfcomm", rfcomm, []error{ErrNotPaired, ErrNotFound, fs.ErrNotExist}},
+		{"bad mode at open", badOpen, []error{ErrMode}},
+		{"bad mode", badMode, []error{ErrMode}},
+		{"negative timeout", badTimeout, nil},
+		{"set mode after close", closedMode, []error{port.ErrClosed}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.err == nil {
+				t.Fatal("no error")
+			}
+			for _, want := range tc.is {
+				if !errors.Is(tc.err, want) {
+					t.Errorf("%q does not wrap %q", tc.err, want)
+				}
+			}
+			if n := strings.Count(tc.err.Error(), "serialport:"); n != 1 {
+				t.Errorf("%q: %d serialport prefixes, want 1", tc.err, n)
+			}
+		})
 	}
 }
 

@@ -64,8 +64,8 @@ const pollInterval = 50 * time.Millisecond
 // fails when there is no valid reply or the printer is another model;
 // without Opts.Model the model is taken from the status reply when its
 // code names one model only. Over the network Model and Media are
-// required. A nil o means Opts{}.
-func New(p port.Port, o *Opts) (*Dev, error) {
+// required. A nil o means Opts{}. ctx bounds the status request.
+func New(ctx context.Context, p port.Port, o *Opts) (*Dev, error) {
 	if o == nil {
 		o = &Opts{}
 	}
@@ -96,7 +96,7 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 		return nil, fmt.Errorf("%w: Opts.Media is required over the network", ErrMedia)
 	}
 	if !o.Network {
-		st, err := d.status(context.Background())
+		st, err := d.status(ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -75,7 +75,7 @@ func TestPrintUSB(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f, _, p := usbQL(t, tt.model, tt.media)
-			d, err := brotherql.New(p, &brotherql.Opts{Model: tt.model, Media: tt.media})
+			d, err := brotherql.New(context.Background(), p, &brotherql.Opts{Model: tt.model, Media: tt.media})
 			if err != nil {
 				t.Fatalf("New: %v", err)
 			}
@@ -128,7 +128,7 @@ func TestPrintRefused(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f, _, p := usbQL(t, "QL-720NW", "29")
-			d, err := brotherql.New(p, &brotherql.Opts{Model: "QL-720NW", Media: "29"})
+			d, err := brotherql.New(context.Background(), p, &brotherql.Opts{Model: "QL-720NW", Media: "29"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +147,7 @@ func TestPrintRefused(t *testing.T) {
 func TestPrintFailsAtPrinter(t *testing.T) {
 	t.Parallel()
 	f, _, p := usbQL(t, "QL-820NWB", "29x90")
-	d, err := brotherql.New(p, &brotherql.Opts{Model: "QL-820NWB"}) // media: whatever is loaded
+	d, err := brotherql.New(context.Background(), p, &brotherql.Opts{Model: "QL-820NWB"}) // media: whatever is loaded
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,25 +163,25 @@ func TestPrintFailsAtPrinter(t *testing.T) {
 func TestNewErrors(t *testing.T) {
 	t.Parallel()
 	_, _, p := usbQL(t, "QL-700", "62")
-	if _, err := brotherql.New(p, &brotherql.Opts{Model: "QL-570"}); !errors.Is(err, brotherql.ErrModel) {
+	if _, err := brotherql.New(context.Background(), p, &brotherql.Opts{Model: "QL-570"}); !errors.Is(err, brotherql.ErrModel) {
 		t.Errorf("New(QL-570) on a QL-700 = %v, want ErrModel", err)
 	}
-	if _, err := brotherql.New(p, &brotherql.Opts{Model: "QL-700", Media: "102"}); !errors.Is(err, brotherql.ErrMedia) {
+	if _, err := brotherql.New(context.Background(), p, &brotherql.Opts{Model: "QL-700", Media: "102"}); !errors.Is(err, brotherql.ErrMedia) {
 		t.Errorf("New(QL-700, 102 mm) = %v, want ErrMedia", err)
 	}
-	d, err := brotherql.New(p, nil)
+	d, err := brotherql.New(context.Background(), p, nil)
 	if err != nil || d.Model().Name != "QL-700" {
 		t.Errorf("New(nil opts) on a QL-700 = %v, %v, want the model from the status", d, err)
 	}
-	if _, err := brotherql.New(p, &brotherql.Opts{Network: true, Media: "62"}); !errors.Is(err, brotherql.ErrModel) {
+	if _, err := brotherql.New(context.Background(), p, &brotherql.Opts{Network: true, Media: "62"}); !errors.Is(err, brotherql.ErrModel) {
 		t.Errorf("New(network, no model) = %v, want ErrModel", err)
 	}
-	if _, err := brotherql.New(p, &brotherql.Opts{Model: "QL-700", Network: true}); !errors.Is(err, brotherql.ErrMedia) {
+	if _, err := brotherql.New(context.Background(), p, &brotherql.Opts{Model: "QL-700", Network: true}); !errors.Is(err, brotherql.ErrMedia) {
 		t.Errorf("New(network, no media) = %v, want ErrMedia", err)
 	}
 	// QL-500 and QL-550 share model code 0x4F: the model must be named.
 	_, _, p5 := usbQL(t, "QL-550", "62")
-	if _, err := brotherql.New(p5, nil); !errors.Is(err, brotherql.ErrModel) {
+	if _, err := brotherql.New(context.Background(), p5, nil); !errors.Is(err, brotherql.ErrModel) {
 		t.Errorf("New(nil opts) on a QL-550 = %v, want ErrModel (code shared with QL-500)", err)
 	}
 	// A printer that never answers.
@@ -192,8 +192,14 @@ func TestNewErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mp.Close()
-	if _, err := brotherql.New(mp, &brotherql.Opts{Model: "QL-700", ReplyTimeout: testtime.Scale(100 * time.Millisecond)}); !errors.Is(err, brotherql.ErrNoReply) {
+	if _, err := brotherql.New(context.Background(), mp, &brotherql.Opts{Model: "QL-700", ReplyTimeout: testtime.Scale(100 * time.Millisecond)}); !errors.Is(err, brotherql.ErrNoReply) {
 		t.Errorf("New on a mute printer = %v, want ErrNoReply", err)
+	}
+	// The status request waits no longer than the caller's context.
+	cctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := brotherql.New(cctx, mp, &brotherql.Opts{Model: "QL-700", ReplyTimeout: time.Hour}); !errors.Is(err, context.Canceled) {
+		t.Errorf("New with a cancelled context = %v, want context.Canceled", err)
 	}
 }
 
@@ -219,7 +225,7 @@ func TestPrintNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := brotherql.New(p, &brotherql.Opts{Model: "QL-820NWB", Media: "62", Network: true})
+	d, err := brotherql.New(context.Background(), p, &brotherql.Opts{Model: "QL-820NWB", Media: "62", Network: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +267,7 @@ func TestUnplugged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	dev, err := brotherql.New(p, nil)
+	dev, err := brotherql.New(context.Background(), p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +280,7 @@ func TestUnplugged(t *testing.T) {
 func TestPrintNoImage(t *testing.T) {
 	t.Parallel()
 	_, _, p := usbQL(t, "QL-700", "62")
-	d, err := brotherql.New(p, &brotherql.Opts{Model: "QL-700"})
+	d, err := brotherql.New(context.Background(), p, &brotherql.Opts{Model: "QL-700"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +320,7 @@ func TestPrintArtwork(t *testing.T) {
 	t.Parallel()
 	for _, media := range []string{"62", "29"} {
 		f, _, p := usbQL(t, "QL-820NWB", media)
-		d, err := brotherql.New(p, &brotherql.Opts{Model: "QL-820NWB", Media: media})
+		d, err := brotherql.New(context.Background(), p, &brotherql.Opts{Model: "QL-820NWB", Media: media})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,7 +34,7 @@ func TestPrintSerial(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := zpl.New(p, nil)
+	d, err := zpl.New(context.Background(), p, nil)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -78,7 +78,7 @@ func TestPrintUSB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := zpl.New(p, nil)
+	d, err := zpl.New(context.Background(), p, nil)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}

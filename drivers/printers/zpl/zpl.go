@@ -84,9 +84,10 @@ type Dev struct {
 var _ printers.Printer = (*Dev)(nil)
 
 // New returns a printer on p. Unless o.NoStatus is set it probes the
-// printer with ~HS, waiting at most o.ReplyTimeout, and fails when there
-// is no valid reply; a printer that reports faults is still returned.
-func New(p port.Port, o *Opts) (*Dev, error) {
+// printer with ~HS, waiting at most o.ReplyTimeout and no longer than
+// ctx allows, and fails when there is no valid reply; a printer that
+// reports faults is still returned.
+func New(ctx context.Context, p port.Port, o *Opts) (*Dev, error) {
 	if o == nil {
 		o = &DefaultOpts
 	}
@@ -107,12 +108,12 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 		d.opts.Now = time.Now
 	}
 	if !d.opts.NoStatus {
-		if _, err := d.HostStatus(context.Background()); err != nil {
+		if _, err := d.HostStatus(ctx); err != nil {
 			return nil, err
 		}
 	}
 	if d.opts.Calibrate {
-		if err := d.write(context.Background(), []byte(CalibrateCommand)); err != nil {
+		if err := d.write(ctx, []byte(CalibrateCommand)); err != nil {
 			return nil, err
 		}
 	}

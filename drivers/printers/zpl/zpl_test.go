@@ -38,7 +38,7 @@ func start(t *testing.T, o *zplsim.Opts, do *zpl.Opts) (*zplsim.Printer, *zpl.De
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := zpl.New(p, do)
+	d, err := zpl.New(context.Background(), p, do)
 	if err != nil {
 		p.Close()
 		t.Fatalf("New: %v", err)
@@ -145,11 +145,17 @@ func TestNoReply(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if _, err := zpl.New(p, &zpl.Opts{ReplyTimeout: testtime.Scale(150 * time.Millisecond)}); !errors.Is(err, zpl.ErrNoReply) {
+	if _, err := zpl.New(context.Background(), p, &zpl.Opts{ReplyTimeout: testtime.Scale(150 * time.Millisecond)}); !errors.Is(err, zpl.ErrNoReply) {
 		t.Fatalf("New on a mute printer = %v, want ErrNoReply", err)
 	}
+	// The probe waits no longer than the caller's context.
+	cctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := zpl.New(cctx, p, &zpl.Opts{ReplyTimeout: time.Hour}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("New with a cancelled context = %v, want context.Canceled", err)
+	}
 	// A one-way link: printing works, status is unavailable.
-	d, err := zpl.New(p, &zpl.Opts{NoStatus: true})
+	d, err := zpl.New(context.Background(), p, &zpl.Opts{NoStatus: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +273,7 @@ func TestSplitReply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := zpl.New(p, nil)
+	d, err := zpl.New(context.Background(), p, nil)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -288,7 +294,7 @@ func BenchmarkPrintTCP(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	d, err := zpl.New(p, nil)
+	d, err := zpl.New(context.Background(), p, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

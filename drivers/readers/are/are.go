@@ -33,27 +33,34 @@ type Opts struct {
 // DefaultOpts is used when New is given nil Opts.
 var DefaultOpts = Opts{Mode: Mode}
 
-// Dev is an ARE reader on a port.
-type Dev struct {
-	readers.Base
+// Protocol returns the ARE protocol as a value, read by the generic
+// readers.Dev; records give reads only when records is set.
+func Protocol(records bool) readers.Protocol {
+	return readers.Protocol{
+		Name: Format, Summary: "AEG / Trovan ARE, 16-hex codes in air order, 9600 8N1",
+		Mode: Mode, Split: Split, Max: 256, Encode: EncodeID,
+		Decode: func(b []byte) (reader.Read, bool, error) { return readFrame(b, records) },
+	}
 }
 
-var _ reader.Reader = (*Dev)(nil)
+// Dev is an ARE reader on a port: the generic device reading Protocol.
+type Dev = readers.Dev
 
 // New reads ARE code lines from p. It sends nothing.
 func New(p port.Port, o *Opts) (*Dev, error) {
 	if o == nil {
 		o = &DefaultOpts
 	}
-	records := o.Records
-	b, err := readers.NewBase(p, readers.Config{
-		Format: Format, Mode: o.Mode, Split: Split, Max: 256, Now: o.Now,
-		Decode: func(b []byte) (reader.Read, bool, error) { return readFrame(b, records) },
-	})
+	return readers.Open(p, Protocol(o.Records), &readers.Opts{Mode: o.Mode, Now: o.Now})
+}
+
+// EncodeID returns the code line the reader sends when id is read.
+func EncodeID(id chipid.ID) ([]byte, error) {
+	f, err := FromID(id)
 	if err != nil {
 		return nil, err
 	}
-	return &Dev{Base: b}, nil
+	return Encode(f)
 }
 
 // ReadFrame turns a well-formed code line into a read (a

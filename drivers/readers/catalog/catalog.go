@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/drivers/port/evdevport"
 	"github.com/chipdesk/chipdesk/drivers/port/serialport"
 	"github.com/chipdesk/chipdesk/drivers/readers"
 	"github.com/chipdesk/chipdesk/drivers/readers/allflex"
@@ -14,13 +15,13 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/readers/avid"
 	"github.com/chipdesk/chipdesk/drivers/readers/binframe"
 	"github.com/chipdesk/chipdesk/drivers/readers/datamars"
+	"github.com/chipdesk/chipdesk/drivers/readers/hidwedge"
 	"github.com/chipdesk/chipdesk/drivers/readers/iso24631"
 	"github.com/chipdesk/chipdesk/drivers/readers/linefmt"
 	"github.com/chipdesk/chipdesk/drivers/readers/rfidrw"
 	"github.com/chipdesk/chipdesk/drivers/readers/rt100"
 	"github.com/chipdesk/chipdesk/drivers/readers/wl134"
 	"github.com/chipdesk/chipdesk/reader"
-	"github.com/chipdesk/chipdesk/reader/chipid"
 )
 
 // Reader is a reader driver with frame counters.
@@ -29,30 +30,23 @@ type Reader interface {
 	Stats() readers.Stats
 }
 
-// Protocol describes one reader protocol.
+// Protocol is a reader protocol value (readers.Protocol: split,
+// decode, encode, query, line) with what it takes to start a reader of
+// it on a device.
 type Protocol struct {
-	Name    string // "wl134"; also reader.Read.Format
-	Summary string
-	Mode    port.Mode         // the reader's default line
-	Split   readers.SplitFunc // bytes to frames
-	Decode  readers.DecodeFunc
-	// Encode returns the bytes the reader sends when id is read.
-	Encode func(id chipid.ID) ([]byte, error)
-	// Query is a harmless command the reader answers, nil when the
-	// protocol is push only; Answers tells whether the bytes received
-	// after it are this reader's answer.
-	Query   []byte
-	Answers func(reply []byte) bool
+	readers.Protocol
 	// New starts the driver on p, a port already opened in its final
 	// mode (the driver sets no line); now stamps reads (nil: time.Now).
 	New func(p port.Port, now func() time.Time) (Reader, error)
+	// OpenPort opens the device at path for this protocol; nil means a
+	// serial port (drivers/port/serialport) in mode.
+	OpenPort func(path string, mode port.Mode) (port.Port, error)
 }
 
 // fromProtocol lists a protocol value read by the one generic device.
 func fromProtocol(rp readers.Protocol) Protocol {
 	return Protocol{
-		Name: rp.Name, Summary: rp.Summary, Mode: rp.Mode, Split: rp.Split, Decode: rp.Decode,
-		Encode: rp.Encode, Query: rp.Query, Answers: rp.Answers,
+		Protocol: rp,
 		New: func(p port.Port, now func() time.Time) (Reader, error) {
 			return readers.Open(p, rp, &readers.Opts{Now: now})
 		},
@@ -64,46 +58,9 @@ func Protocols() []Protocol {
 	return []Protocol{
 		fromProtocol(wl134.Protocol),
 		fromProtocol(allflex.Protocol),
-		{
-			Name: rfidrw.Format, Summary: "Priority 1 Design RFIDRW-E, CCC_NNNNNNNNNNNN lines and commands, 9600 8N1",
-			Mode: rfidrw.Mode, Split: rfidrw.Split, Decode: rfidrw.ReadFrame,
-			Encode: func(id chipid.ID) ([]byte, error) {
-				f, err := rfidrw.FromID(id)
-				if err != nil {
-					return nil, err
-				}
-				return rfidrw.Encode(f)
-			},
-			Query: []byte("VER\r"),
-			Answers: func(b []byte) bool {
-				// A version line that is not an echo of the query.
-				for _, l := range strings.Split(string(b), "\r") {
-					l = strings.Trim(l, "\n")
-					if l != "" && l != "VER" && !strings.HasPrefix(l, "?") {
-						return true
-					}
-				}
-				return false
-			},
-			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return rfidrw.New(p, &rfidrw.Opts{Now: now, Timeout: time.Second})
-			},
-		},
+		fromProtocol(rfidrw.Protocol),
 		fromProtocol(rt100.Protocol),
-		{
-			Name: are.Format, Summary: "AEG / Trovan ARE, 16-hex codes in air order, 9600 8N1",
-			Mode: are.Mode, Split: are.Split, Decode: are.ReadFrame,
-			Encode: func(id chipid.ID) ([]byte, error) {
-				f, err := are.FromID(id)
-				if err != nil {
-					return nil, err
-				}
-				return are.Encode(f)
-			},
-			New: func(p port.Port, now func() time.Time) (Reader, error) {
-				return are.New(p, &are.Opts{Now: now})
-			},
-		},
+		fromProtocol(are.Protocol(false)),
 		fromProtocol(iso24631.Protocol),
 		fromProtocol(avid.Protocol),
 		fromProtocol(datamars.Protocol(nil)),
@@ -129,6 +86,38 @@ func Linefmt(s linefmt.Spec) (Protocol, error) {
 	return fromProtocol(f.Protocol()), nil
 }
 
+// EvdevName is the kind of a keyboard-wedge scanner read from the Linux
+// input subsystem (/dev/input/eventN, best named by its
+// /dev/input/by-id link): not in Protocols, since it is no serial
+// protocol to probe for; see Evdev.
+const EvdevName = hidwedge.EvdevFormat
+
+// Evdev returns the protocol of a wedge scanner on a Linux input
+// device, typing for o's layout and form (nil: hidwedge.DefaultOpts).
+// The device is grabbed while it is read, so the digits do not also
+// land in the focused window.
+func Evdev(o *hidwedge.Opts) (Protocol, error) {
+	if o == nil {
+		o = &hidwedge.DefaultOpts
+	}
+	rp, err := hidwedge.Evdev(o) // checks the layout; each reader gets its own below
+	if err != nil {
+		return Protocol{}, err
+	}
+	opts := *o
+	return Protocol{
+		// The decoder is stateful: only the names and the framing are
+		// shared; each reader New starts gets a decoder of its own.
+		Protocol: readers.Protocol{Name: rp.Name, Summary: rp.Summary, Split: rp.Split},
+		New: func(p port.Port, now func() time.Time) (Reader, error) {
+			o := opts
+			o.Now = now
+			return hidwedge.NewEvdev(p, &o)
+		},
+		OpenPort: func(path string, _ port.Mode) (port.Port, error) { return evdevport.Open(path, nil) },
+	}, nil
+}
+
 // Names returns the protocol names.
 func Names() []string {
 	var n []string
@@ -145,20 +134,31 @@ func Lookup(name string) (Protocol, error) {
 			return p, nil
 		}
 	}
-	if name == LinefmtName {
+	switch name {
+	case LinefmtName:
 		return Protocol{}, fmt.Errorf("catalog: protocol %s needs a pattern (see Linefmt)", name)
+	case EvdevName:
+		return Evdev(nil)
 	}
-	return Protocol{}, fmt.Errorf("catalog: unknown protocol %q (want one of %s or %s)", name, strings.Join(Names(), ", "), LinefmtName)
+	return Protocol{}, fmt.Errorf("catalog: unknown protocol %q (want one of %s, %s or %s)", name, strings.Join(Names(), ", "), EvdevName, LinefmtName)
 }
 
-// Opener returns a function that opens the serial port at path with the
-// protocol's mode and starts the driver on it: the factory a
-// runner.Runner (or service/hardware) calls to open and reopen a
-// reader. now stamps reads (nil: time.Now).
+// Opener returns a function that opens the port at path (a serial port
+// in the protocol's mode, unless OpenPort says otherwise) and starts
+// the driver on it: the factory a runner.Runner (or service/hardware)
+// calls to open and reopen a reader. now stamps reads (nil: time.Now).
 func (p Protocol) Opener(path string, now func() time.Time) func(ctx context.Context) (reader.Reader, error) {
 	return func(ctx context.Context) (reader.Reader, error) {
 		// Opened once, in the protocol's line; the driver sets none.
-		sp, err := serialport.Open(path, &serialport.Opts{Mode: p.Mode})
+		var (
+			sp  port.Port
+			err error
+		)
+		if p.OpenPort != nil {
+			sp, err = p.OpenPort(path, p.Mode)
+		} else {
+			sp, err = serialport.Open(path, &serialport.Opts{Mode: p.Mode})
+		}
 		if err != nil {
 			return nil, err
 		}

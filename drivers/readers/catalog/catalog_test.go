@@ -11,6 +11,8 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/port/porttest"
 	"github.com/chipdesk/chipdesk/drivers/readers"
+	"github.com/chipdesk/chipdesk/drivers/readers/hidwedge"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/reader/iso11784"
 )
@@ -36,6 +38,51 @@ func TestLookup(t *testing.T) {
 	}
 	if _, err := Lookup("nope"); err == nil {
 		t.Error("Lookup(nope) = nil error")
+	}
+}
+
+// evdev is looked up by name like the serial protocols, opens its own
+// kind of port, and refuses a layout it does not know.
+func TestEvdev(t *testing.T) {
+	t.Parallel()
+	p, err := Lookup(EvdevName)
+	if err != nil || p.Name != EvdevName || p.New == nil || p.OpenPort == nil || p.Split == nil {
+		t.Fatalf("Lookup(%s) = %+v, %v", EvdevName, p.Name, err)
+	}
+	if _, err := Evdev(&hidwedge.Opts{Layout: "fr"}); !errors.Is(err, hidwedge.ErrLayout) {
+		t.Errorf("Evdev(layout fr) = %v, want ErrLayout", err)
+	}
+	// Each reader opened gets a decoder of its own: Shift held on one
+	// scanner never shifts the digits of another.
+	host1, dev1 := porttest.Pipe("a")
+	host2, dev2 := porttest.Pipe("b")
+	r1, err := p.New(host1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r1.Close()
+	r2, err := p.New(host2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	shift := hidwedge.AppendEvent(nil, hidwedge.Event{Type: hidwedge.EvKey, Code: 42, Value: hidwedge.KeyDown})
+	if _, err := dev1.Write(shift); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(context.Background(), 3*readers.PollInterval)
+	defer cancel()
+	if _, err := r1.Next(short); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Next on a held Shift = %v, want the deadline", err)
+	}
+	events, _ := hidwedge.EncodeEvents("985121004515220\n", nil)
+	if _, err := dev2.Write(events); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel2 := context.WithTimeout(context.Background(), testtime.Scale(5*time.Second))
+	defer cancel2()
+	if rd, err := r2.Next(ctx); err != nil || rd.ID.Code != "985121004515220" {
+		t.Errorf("Next on the other scanner = %v, %v, want the chip", rd.ID, err)
 	}
 }
 

@@ -12,6 +12,16 @@
 // Encode is the inverse of the Decoder: the reports a scanner sends for
 // a text. Simulators and tests play it to a device.
 //
+// A scanner the kernel's keyboard driver already handles (USB, or
+// Bluetooth HID, which never reaches libusb) is read from the Linux
+// input subsystem instead: drivers/port/evdevport opens its
+// /dev/input/eventN with an exclusive grab (EVIOCGRAB), and Evdev reads
+// its input_event structs. An EventDecoder keeps the keys held as a boot
+// report and hands each change to the same Decoder, so both ways in
+// type alike; EncodeEvents is its inverse. Boot and Evdev are
+// readers.Protocol values read by the one readers.Dev; a typed line
+// that is not a chip number is a rejected frame (Opts.Rejected).
+//
 // usbids lists the scanners known by vendor and product id; others are
 // added by configuration (usbport.ParseMatch). Never configure the
 // desk's own keyboard: chipdesk would take it from the desktop.
@@ -26,4 +36,8 @@
 //     0x2B Tab, 0x39 Caps Lock, 0x54-0x63 keypad, 0xE0-0xE7 modifiers,
 //     0x01 ErrorRollOver.
 //   - DIN 2137-1:2012 (German T1 keyboard layout) for Layout "de".
+//   - Linux linux/input.h (struct input_event) and
+//     linux/input-event-codes.h (EV_KEY, KEY_* codes, values 0/1/2);
+//     drivers/hid/hid-input.c hid_keyboard[] (HID usage to key code,
+//     inverted by the key table here).
 package hidwedge

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/port/usbport"
+	"github.com/chipdesk/chipdesk/drivers/readers"
 	"github.com/chipdesk/chipdesk/drivers/usbids"
 	"github.com/chipdesk/chipdesk/reader"
 	"github.com/chipdesk/chipdesk/reader/chipid"
@@ -52,33 +51,59 @@ type Opts struct {
 	Form chipid.Form
 	// Now stamps reads; nil means time.Now.
 	Now func() time.Time
+	// Rejected, when set, is told of each typed line that is not a chip
+	// number (err is a *LineError): a licence-tag barcode, a misread, a
+	// scanner's own message. Next goes on with the next line.
+	Rejected func(frame []byte, err error)
 }
 
 // DefaultOpts reads US-layout scanners ending lines with Enter, dropping
 // partial lines older than half a second.
 var DefaultOpts = Opts{Layout: "us", Gap: 500 * time.Millisecond, MaxLine: 80, Form: chipid.FormDecimal}
 
-// Dev reads chip numbers typed by a keyboard-wedge scanner, from its
-// boot keyboard reports.
-type Dev struct {
-	p    port.Port
-	o    Opts
-	dec  *Decoder
-	name string
+// Dev reads chip numbers typed by a keyboard-wedge scanner: the
+// generic device reading Boot (HID reports) or Evdev (Linux input
+// events).
+type Dev = readers.Dev
 
-	mu      sync.Mutex // one Next at a time; guards the fields below
-	line    []rune
-	pending []rune
-	last    time.Time
-	closed  chan struct{}
-	closeMu sync.Once
+// Boot returns the protocol of a scanner's 8-byte boot keyboard
+// reports (as usbport.Port on a HID interrupt endpoint reads them). Its
+// decoder keeps the keys held and the line typed so far, so each Dev
+// needs a Protocol of its own. A nil o means DefaultOpts.
+func Boot(o *Opts) (readers.Protocol, error) {
+	t, err := newTypist(o)
+	if err != nil {
+		return readers.Protocol{}, err
+	}
+	return t.protocol(Format, "keyboard-wedge scanner, USB boot keyboard reports", ReportLen, NewDecoder(t.layout).Decode), nil
 }
-
-var _ reader.Reader = (*Dev)(nil)
 
 // New reads reports from p: a port whose reads return whole 8-byte boot
 // keyboard reports (as usbport.Port on a HID interrupt endpoint does).
 func New(p port.Port, o *Opts) (*Dev, error) {
+	proto, err := Boot(o)
+	if err != nil {
+		return nil, err
+	}
+	return open(p, proto, o)
+}
+
+func open(p port.Port, proto readers.Protocol, o *Opts) (*Dev, error) {
+	if o == nil {
+		o = &DefaultOpts
+	}
+	return readers.Open(p, proto, &readers.Opts{Now: o.Now, Rejected: o.Rejected})
+}
+
+// typist makes lines of typed characters, and chip reads of lines.
+type typist struct {
+	o      Opts
+	layout *Layout
+	line   []rune
+	last   time.Time
+}
+
+func newTypist(o *Opts) (*typist, error) {
 	if o == nil {
 		o = &DefaultOpts
 	}
@@ -86,14 +111,83 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 	if err != nil {
 		return nil, err
 	}
-	oo := *o
-	if oo.Now == nil {
-		oo.Now = time.Now
+	t := &typist{o: *o, layout: l}
+	if t.o.MaxLine <= 0 {
+		t.o.MaxLine = DefaultOpts.MaxLine
 	}
-	if oo.MaxLine <= 0 {
-		oo.MaxLine = DefaultOpts.MaxLine
+	return t, nil
+}
+
+// protocol returns the readers.Protocol of frames of size bytes that
+// keys turns into characters.
+func (t *typist) protocol(name, summary string, size int, keys func(frame []byte) ([]rune, error)) readers.Protocol {
+	return readers.Protocol{
+		Name: name, Summary: summary,
+		Split: func(buf []byte) (int, error) {
+			if len(buf) < size {
+				return 0, nil
+			}
+			return size, nil
+		},
+		DecodeAt: func(f []byte, at time.Time) (reader.Read, bool, error) {
+			runes, err := keys(f)
+			if err != nil {
+				return reader.Read{}, false, err
+			}
+			line, ok := t.typed(runes, at)
+			if !ok {
+				return reader.Read{}, false, nil
+			}
+			return t.read(line)
+		},
 	}
-	return &Dev{p: p, o: oo, dec: NewDecoder(l), name: "hidwedge on " + p.String(), closed: make(chan struct{})}, nil
+}
+
+// typed adds the characters of one frame, received at at, to the line;
+// it returns the line when they end it. A frame ends one line at most
+// (one key press; a boot report holding Enter twice is not typed).
+func (t *typist) typed(runes []rune, at time.Time) (string, bool) {
+	if len(runes) == 0 {
+		return "", false
+	}
+	if t.o.Gap > 0 && len(t.line) > 0 && at.Sub(t.last) > t.o.Gap {
+		t.line = t.line[:0]
+	}
+	t.last = at
+	var (
+		done string
+		ok   bool
+	)
+	for _, r := range runes {
+		switch {
+		case r == Enter || (r == Tab && t.o.TabEnds):
+			line := strings.TrimSpace(string(t.line))
+			t.line = t.line[:0]
+			if line != "" && !ok {
+				done, ok = line, true
+			}
+		case r == Backspace:
+			if len(t.line) > 0 {
+				t.line = t.line[:len(t.line)-1]
+			}
+		case r == Tab:
+			t.line = append(t.line, ' ')
+		default:
+			if len(t.line) < t.o.MaxLine {
+				t.line = append(t.line, r)
+			}
+		}
+	}
+	return done, ok
+}
+
+// read parses a typed line as the scanner's form of chip number.
+func (t *typist) read(line string) (reader.Read, bool, error) {
+	id, err := chipid.Parse(line, &chipid.Opts{Form: t.o.Form})
+	if err != nil {
+		return reader.Read{}, false, &LineError{Line: line, Err: err}
+	}
+	return reader.Read{ID: id, Protocol: protocol(id.Kind), Raw: []byte(line)}, true, nil
 }
 
 // Open opens the first scanner on b that m matches: it claims the boot
@@ -181,90 +275,6 @@ func hasBootKeyboard(d usbport.Desc) bool {
 	return false
 }
 
-// String names the scanner.
-func (d *Dev) String() string { return d.name }
-
-// Close closes the port; the kernel's keyboard driver takes the scanner
-// back.
-func (d *Dev) Close() error {
-	err := port.ErrClosed
-	d.closeMu.Do(func() {
-		close(d.closed)
-		err = d.p.Close()
-	})
-	if errors.Is(err, port.ErrClosed) {
-		return nil
-	}
-	return err
-}
-
-type readContexter interface {
-	ReadContext(ctx context.Context, p []byte) (int, error)
-}
-
-// Next returns the next chip number typed. A line that is not a chip
-// number returns a *LineError; the following call reads on.
-func (d *Dev) Next(ctx context.Context) (reader.Read, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	report := make([]byte, ReportLen)
-	for {
-		for len(d.pending) > 0 {
-			r := d.pending[0]
-			d.pending = d.pending[1:]
-			switch {
-			case r == Enter || (r == Tab && d.o.TabEnds):
-				line := strings.TrimSpace(string(d.line))
-				d.line = d.line[:0]
-				if line != "" {
-					return d.read(line, d.last)
-				}
-			case r == Backspace:
-				if len(d.line) > 0 {
-					d.line = d.line[:len(d.line)-1]
-				}
-			case r == Tab:
-				d.line = append(d.line, ' ')
-			default:
-				if len(d.line) < d.o.MaxLine {
-					d.line = append(d.line, r)
-				}
-			}
-		}
-		if err := d.readReport(ctx, report); err != nil {
-			return reader.Read{}, err
-		}
-		runes, err := d.dec.Decode(report)
-		if err != nil {
-			return reader.Read{}, err
-		}
-		if len(runes) == 0 {
-			continue
-		}
-		now := d.o.Now()
-		if d.o.Gap > 0 && len(d.line) > 0 && now.Sub(d.last) > d.o.Gap {
-			d.line = d.line[:0]
-		}
-		d.last = now
-		d.pending = runes
-	}
-}
-
-func (d *Dev) read(line string, at time.Time) (reader.Read, error) {
-	id, err := chipid.Parse(line, &chipid.Opts{Form: d.o.Form})
-	if err != nil {
-		return reader.Read{}, &LineError{Line: line, Err: err}
-	}
-	return reader.Read{
-		ID:       id,
-		Protocol: protocol(id.Kind),
-		Format:   Format,
-		Source:   d.name,
-		Raw:      []byte(line),
-		At:       at,
-	}, nil
-}
-
 // protocol is what the kind of number tells of the air interface: an
 // ISO number came over FDX-B or HDX, which a wedge does not say.
 func protocol(k chipid.Kind) reader.Protocol {
@@ -279,43 +289,4 @@ func protocol(k chipid.Kind) reader.Protocol {
 		return reader.ProtocolTrovan
 	}
 	return reader.ProtocolUnknown
-}
-
-// readReport reads one whole report, waiting through read timeouts
-// until ctx ends.
-func (d *Dev) readReport(ctx context.Context, report []byte) error {
-	n := 0
-	for n < len(report) {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		var (
-			k   int
-			err error
-		)
-		if rc, ok := d.p.(readContexter); ok {
-			k, err = rc.ReadContext(ctx, report[n:])
-		} else {
-			k, err = d.p.Read(report[n:])
-		}
-		n += k
-		switch {
-		case err == nil:
-		case errors.Is(err, port.ErrTimeout):
-		case errors.Is(err, port.ErrClosed):
-			return reader.ErrClosed
-		case ctx.Err() != nil:
-			return ctx.Err()
-		case errors.Is(err, io.EOF):
-			return fmt.Errorf("hidwedge: %s: %w", d.p, port.ErrHangup)
-		default:
-			select {
-			case <-d.closed:
-				return reader.ErrClosed
-			default:
-			}
-			return fmt.Errorf("hidwedge: %w", err)
-		}
-	}
-	return nil
 }

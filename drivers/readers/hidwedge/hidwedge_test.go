@@ -111,25 +111,33 @@ func TestScan(t *testing.T) {
 	}
 }
 
+// A line that is not a chip is told to Rejected as a LineError; Next
+// goes on to the next line, and the line counts as a bad frame.
 func TestLineNotAChip(t *testing.T) {
 	t.Parallel()
 	s := newScanner(t)
-	_, d := open(t, s, nil)
+	var rejected []error
+	o := hidwedge.DefaultOpts
+	o.Rejected = func(_ []byte, err error) { rejected = append(rejected, err) }
+	_, d := open(t, s, &o)
 	s.typeText(t, "TAG-2026-0042\n985121004515220\n")
-	_, err := d.Next(context.Background())
-	var le *hidwedge.LineError
-	if !errors.As(err, &le) || le.Line != "TAG-2026-0042" || !errors.Is(err, chipid.ErrInvalid) {
-		t.Fatalf("Next = %v, want a LineError for the tag barcode", err)
-	}
 	if r, err := d.Next(context.Background()); err != nil || r.ID.Code != "985121004515220" {
-		t.Errorf("Next after a LineError = %v, %v", r.ID, err)
+		t.Errorf("Next after a line not a chip = %v, %v", r.ID, err)
+	}
+	var le *hidwedge.LineError
+	if len(rejected) != 1 || !errors.As(rejected[0], &le) || le.Line != "TAG-2026-0042" || !errors.Is(le, chipid.ErrInvalid) {
+		t.Fatalf("Rejected saw %v, want one LineError for the tag barcode", rejected)
+	}
+	if st := d.Stats(); st.Reads != 1 || st.Bad != 1 {
+		t.Errorf("Stats = %v, want 1 read and 1 bad line", st)
 	}
 }
 
 func TestGap(t *testing.T) {
 	t.Parallel()
 	s := newScanner(t)
-	times := []time.Duration{0, 100, 200, 3000} // ms at each typed key
+	// ms at each report received: a key press, its release.
+	times := []time.Duration{0, 50, 100, 150, 200, 250, 3000}
 	base := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	var i int
 	o := hidwedge.DefaultOpts

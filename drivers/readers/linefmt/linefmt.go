@@ -225,12 +225,9 @@ type Opts struct {
 	Now func() time.Time
 }
 
-// Dev is a reader whose lines f describes.
-type Dev struct {
-	readers.Base
-}
-
-var _ reader.Reader = (*Dev)(nil)
+// Dev is a reader whose lines a Spec describes: the generic device
+// reading the format's Protocol.
+type Dev = readers.Dev
 
 // New reads lines of the format o.Spec describes from p, setting the
 // spec's mode on p. There are no default options: o must not be nil.
@@ -242,15 +239,5 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := readers.NewBase(p, readers.Config{
-		Format: f.spec.Name, Mode: f.mode, Split: f.Split, Max: f.max + 2, Now: o.Now,
-		Decode: func(b []byte) (reader.Read, bool, error) {
-			r, err := f.Decode(b)
-			return r, err == nil, err
-		},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &Dev{Base: b}, nil
+	return readers.Open(p, f.Protocol(), &readers.Opts{Mode: f.mode, Now: o.Now})
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
@@ -62,18 +61,46 @@ func (e *StatusError) Error() string {
 // Is makes a ?1 reply match ErrNoTag.
 func (e *StatusError) Is(target error) bool { return target == ErrNoTag && e.Code == 1 }
 
-// Dev is an RFIDRW-E reader on a port.
+// Protocol is the RFIDRW-E's protocol as a value, read by the generic
+// readers.Dev: its tag lines give reads (a RAT reply too, with its
+// flags and extension), and VER is its harmless query.
+var Protocol = readers.Protocol{
+	Name: Format, Summary: "Priority 1 Design RFIDRW-E, CCC_NNNNNNNNNNNN lines and commands, 9600 8N1",
+	Mode: Mode, Split: Split, Max: 256, Decode: ReadFrame, Encode: EncodeID,
+	Query: []byte("VER\r"), Answers: answersVER,
+}
+
+// answersVER tells whether b holds a version line that is not an echo
+// of the query.
+func answersVER(b []byte) bool {
+	for _, l := range strings.Split(string(b), "\r") {
+		l = strings.Trim(l, "\n")
+		if l != "" && l != "VER" && !strings.HasPrefix(l, "?") {
+			return true
+		}
+	}
+	return false
+}
+
+// EncodeID returns the tag line the reader sends when id is read.
+func EncodeID(id chipid.ID) ([]byte, error) {
+	f, err := FromID(id)
+	if err != nil {
+		return nil, err
+	}
+	return Encode(f)
+}
+
+// Dev is an RFIDRW-E reader on a port: the generic device reading
+// Protocol, with the reader's commands.
 //
 // Commands must not run while Next is blocked in another goroutine;
 // tag lines that arrive while a command waits for its reply are kept
 // and returned by the following Next calls.
 type Dev struct {
-	readers.Base
+	*readers.Dev
 	timeout time.Duration
 	now     func() time.Time
-
-	mu    sync.Mutex
-	queue []reader.Read
 }
 
 var _ reader.Reader = (*Dev)(nil)
@@ -84,13 +111,11 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 	if o == nil {
 		o = &DefaultOpts
 	}
-	b, err := readers.NewBase(p, readers.Config{
-		Format: Format, Mode: o.Mode, Split: Split, Max: 256, Decode: ReadFrame, Now: o.Now,
-	})
+	rd, err := readers.Open(p, Protocol, &readers.Opts{Mode: o.Mode, Now: o.Now})
 	if err != nil {
 		return nil, err
 	}
-	d := &Dev{Base: b, timeout: o.Timeout, now: o.Now}
+	d := &Dev{Dev: rd, timeout: o.Timeout, now: o.Now}
 	if d.now == nil {
 		d.now = time.Now
 	}
@@ -100,17 +125,12 @@ func New(p port.Port, o *Opts) (*Dev, error) {
 	return d, nil
 }
 
-// Next returns the next chip read.
-func (d *Dev) Next(ctx context.Context) (reader.Read, error) {
-	d.mu.Lock()
-	if len(d.queue) > 0 {
-		r := d.queue[0]
-		d.queue = d.queue[1:]
-		d.mu.Unlock()
-		return r, nil
-	}
-	d.mu.Unlock()
-	return d.Base.Next(ctx)
+// isReply tells a command's reply from a tag line the reader sends by
+// itself: every line but a plain tag line (a RAT reply is a tag line
+// with flags).
+func isReply(f []byte) bool {
+	t, err := Decode(f)
+	return err != nil || t.RAT
 }
 
 // Command sends cmd and returns its reply line (without CR). A "?n"
@@ -119,40 +139,19 @@ func (d *Dev) Command(ctx context.Context, cmd string) (string, error) {
 	if strings.ContainsAny(cmd, "\r\n") {
 		return "", fmt.Errorf("rfidrw: command %q holds a line end", cmd)
 	}
-	s := d.Stream()
 	ctx, cancel := context.WithTimeout(ctx, d.timeout)
 	defer cancel()
-	if err := s.Write([]byte(cmd + "\r")); err != nil {
-		return "", fmt.Errorf("rfidrw: %s: %w", cmd, err)
+	f, err := d.Exchange(ctx, []byte(cmd+"\r"), isReply)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
+		return "", fmt.Errorf("%w to %s", ErrNoReply, cmd)
+	case err != nil:
+		return "", fmt.Errorf("%s: %w", cmd, err)
 	}
-	for {
-		f, at, err := s.Frame(ctx)
-		if errors.Is(err, context.DeadlineExceeded) {
-			return "", fmt.Errorf("%w to %s", ErrNoReply, cmd)
-		}
-		if err != nil {
-			return "", fmt.Errorf("rfidrw: %s: %w", cmd, err)
-		}
-		if t, err := Decode(f); err == nil && !t.RAT {
-			// A chip presented while we wait: keep it for Next.
-			r, ok, err := ReadFrame(f)
-			if !ok {
-				s.Count(readers.OutcomeBad, err)
-				continue
-			}
-			s.Count(readers.OutcomeRead, nil)
-			r.Raw, r.At, r.Source, r.Format = f, at, d.String(), Format
-			d.mu.Lock()
-			d.queue = append(d.queue, r)
-			d.mu.Unlock()
-			continue
-		}
-		s.Count(readers.OutcomeOther, nil)
-		if st, ok := ParseStatus(f); ok && !st.OK {
-			return "", &StatusError{Command: cmd, Code: st.Code}
-		}
-		return string(readers.TrimEOL(f)), nil
+	if st, ok := ParseStatus(f); ok && !st.OK {
+		return "", &StatusError{Command: cmd, Code: st.Code}
 	}
+	return string(readers.TrimEOL(f)), nil
 }
 
 // Version returns the reply to VER.

@@ -9,6 +9,7 @@ func commands() []cmdline.Command {
 		{Name: "trace", Summary: "decode raw antenna captures (.pm3) and synthesise them", Run: runTrace},
 		{Name: "usb", Summary: "list USB devices, read wedge scanners, query printers, print udev rules", Run: runUSB},
 		{Name: "sim", Summary: "simulate a microchip reader on a pseudo-terminal", Run: runSim},
+		{Name: "input", Summary: "list keyboard-wedge scanners on the Linux input subsystem", Run: runInput},
 		{Name: "ports", Summary: "list serial ports with their USB ids and adapters", Run: runPorts},
 		{Name: "probe", Summary: "tell which reader protocol answers on a serial port", Run: runProbe},
 		{Name: "identify", Summary: "say which reader family and line settings a scanner on a port has", Run: runIdentify},

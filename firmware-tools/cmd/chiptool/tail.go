@@ -12,6 +12,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
 	"github.com/chipdesk/chipdesk/drivers/readers/discovery"
+	"github.com/chipdesk/chipdesk/drivers/readers/hidwedge"
 	"github.com/chipdesk/chipdesk/drivers/readers/linefmt"
 	"github.com/chipdesk/chipdesk/drivers/readers/runner"
 	"github.com/chipdesk/chipdesk/internal/cmdline"
@@ -20,6 +21,7 @@ import (
 
 const tailUsage = `usage: chiptool tail PORT --protocol P [--baud N] [--count N] [--timeout DURATION] [--debounce DURATION]
        chiptool tail PORT --protocol linefmt --pattern REGEXP [--form FORM] [--framing 8N1] [--baud N] ...
+       chiptool tail /dev/input/by-id/NAME --protocol evdev [--layout us|de] ...
 
 Reads chips from the reader on PORT and prints one JSON object per read:
 protocol (the reader format), air (FDX-B, HDX, ... when the reader tells),
@@ -29,8 +31,11 @@ after --count reads (0: no limit) or at --timeout (0: none), and reopens
 the port when the reader is unplugged and comes back.
 
 P is one of ` + "wl134, allflex, rfidrw, rt100, are, iso24631, avid, datamars, agrident, aabb" + `,
-auto (probe first) or linefmt: a configured line reader, to try a pattern
-on a live port before putting it in the configuration. Its --pattern is a
+auto (probe first), evdev: a keyboard-wedge scanner on a Linux input
+device, grabbed while read so its digits do not also reach a window
+(see chiptool input; --layout is the layout it types for), or linefmt:
+a configured line reader, to try a pattern on a live port before
+putting it in the configuration. Its --pattern is a
 Go regular expression with a group named code (or country and national,
 or rev); --form is the chipid form of the code (decimal, hex64, ...) and
 --framing the line's framing (baud 9600 unless --baud).`
@@ -78,6 +83,7 @@ func runTail(ctx context.Context, e *cmdline.Env, args []string) error {
 	pattern := fs.String("pattern", "", "linefmt: the line's regular expression")
 	form := fs.String("form", "", "linefmt: the form of the code group")
 	framing := fs.String("framing", "", "linefmt: the line's framing (8N1)")
+	layout := fs.String("layout", "", "evdev: the keyboard layout the scanner types for (us, de)")
 	pos, ok, err := cmdline.ParseCommand(e, fs, args, tailUsage)
 	if !ok {
 		return err
@@ -125,12 +131,21 @@ func runTail(ctx context.Context, e *cmdline.Env, args []string) error {
 			printed++
 		}
 	} else {
-		if *proto == catalog.LinefmtName {
+		switch {
+		case *layout != "" && *proto != catalog.EvdevName:
+			err = fmt.Errorf("--layout is for --protocol evdev")
+		case *proto == catalog.EvdevName:
+			o := hidwedge.DefaultOpts
+			if *layout != "" {
+				o.Layout = *layout
+			}
+			p, err = catalog.Evdev(&o)
+		case *proto == catalog.LinefmtName:
 			p, err = catalog.Linefmt(linefmt.Spec{Pattern: *pattern, Form: *form, Framing: *framing})
 			if p.Mode.Baud == 0 {
 				p.Mode.Baud = 9600
 			}
-		} else {
+		default:
 			p, err = catalog.Lookup(*proto)
 			if err == nil && (*pattern != "" || *form != "" || *framing != "") {
 				err = fmt.Errorf("--pattern, --form and --framing are for --protocol linefmt")

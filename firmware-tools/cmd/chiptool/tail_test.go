@@ -105,10 +105,23 @@ func TestTailUsage(t *testing.T) {
 		{"tail", "/dev/null"},
 		{"tail", "/dev/null", "--protocol", "nope"},
 		{"tail", "/dev/null", "--protocol", "wl134", "--count", "-1"},
+		{"tail", "/dev/null", "--protocol", "wl134", "--layout", "de"},
+		{"tail", "/dev/input/event0", "--protocol", "evdev", "--layout", "fr"},
 	} {
 		if code, _, _ := runCmd(t, "", args...); code != 2 {
 			t.Errorf("%v = %d, want 2", args, code)
 		}
+	}
+}
+
+// An evdev scanner that is not there (unplugged, a Bluetooth scanner
+// asleep) is retried and said so, until the timeout.
+func TestTailEvdevAbsent(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "usb-scanner-event-kbd")
+	code, out, errOut := runCmd(t, "", "tail", path, "--protocol", "evdev", "--layout", "de", "--timeout", "300ms")
+	if code != 0 || out != "" || !strings.Contains(errOut, "no such input device") {
+		t.Errorf("tail of an absent evdev scanner = %d, %q, %q", code, out, errOut)
 	}
 }
 

@@ -144,22 +144,37 @@ func usbWedge(ctx context.Context, e *cmdline.Env, bus usbport.Bus, m usbport.Ma
 		}
 		m = usbport.Match{VID: found[0].VID, PID: found[0].PID, Path: found[0].PathString()}
 	}
-	d, err := hidwedge.Open(ctx, bus, m, &hidwedge.Opts{Layout: layout, Gap: hidwedge.DefaultOpts.Gap, Form: hidwedge.DefaultOpts.Form, Now: e.Now})
+	enc := json.NewEncoder(e.Stdout)
+	enc.SetEscapeHTML(false)
+	// Lines that are not chips are printed as they are typed (inside
+	// Next) and count as lines: the last one ends the wait.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	printed := 0
+	var werr error // a failed write of a rejected line
+	rejected := func(_ []byte, err error) {
+		var le *hidwedge.LineError
+		if errors.As(err, &le) && werr == nil {
+			werr = enc.Encode(wedgeJSON{Line: le.Line, Error: le.Err.Error(), At: e.Now().Format(time.RFC3339Nano)})
+			if printed++; werr != nil || printed == count {
+				stop()
+			}
+		}
+	}
+	d, err := hidwedge.Open(ctx, bus, m, &hidwedge.Opts{Layout: layout, Gap: hidwedge.DefaultOpts.Gap, Form: hidwedge.DefaultOpts.Form, Now: e.Now, Rejected: rejected})
 	if err != nil {
 		return cmdline.Exit(1, err)
 	}
 	defer d.Close()
 	fmt.Fprintf(e.Stderr, "reading %s\n", d)
-	enc := json.NewEncoder(e.Stdout)
-	enc.SetEscapeHTML(false)
-	for n := 0; count == 0 || n < count; n++ {
+	for count == 0 || printed < count {
 		r, err := d.Next(ctx)
-		var le *hidwedge.LineError
 		switch {
+		case werr != nil:
+			return werr
 		case err == nil:
 			err = enc.Encode(wedgeJSON{Line: string(r.Raw), OK: true, Kind: string(r.ID.Kind), Code: r.ID.Code, At: r.At.Format(time.RFC3339Nano)})
-		case errors.As(err, &le):
-			err = enc.Encode(wedgeJSON{Line: le.Line, Error: le.Err.Error(), At: e.Now().Format(time.RFC3339Nano)})
+			printed++
 		case ctx.Err() != nil, errors.Is(err, reader.ErrClosed):
 			return nil
 		default:

@@ -1,7 +1,8 @@
-// Package qemutest runs usbport, hidwedge and usbids against emulated USB
-// devices in a QEMU guest (software emulation, no KVM): an FTDI serial
-// adapter (usb-serial, 0403:6001) fed through a host socket, and a USB
-// keyboard (usb-kbd, 0627:0001) typed through the QEMU monitor.
+// Package qemutest runs usbport, hidwedge, evdevport and usbids against
+// emulated USB devices in a QEMU guest (software emulation, no KVM): an
+// FTDI serial adapter (usb-serial, 0403:6001) fed through a host
+// socket, and a USB keyboard (usb-kbd, 0627:0001) typed through the
+// QEMU monitor.
 //
 // The test is opt-in, behind the build tag qemu:
 //
@@ -16,7 +17,11 @@
 // through gousb (stripping the two FTDI status bytes of each packet)
 // while ftdi_sio is detached, checks that the kernel driver comes back
 // on release, and reads a chip number typed on the keyboard through
-// hidwedge.
+// hidwedge. Then, with usbhid holding the keyboard again, it reads a
+// chip number typed on it through the Linux input subsystem
+// (evdevport and hidwedge.Evdev), with a second, non-grabbing reader of
+// the same device that must see no key while the grab holds (and a
+// second grab refused as busy) and a key again after Close.
 //
 // # References
 //

@@ -156,6 +156,16 @@ poweroff -f
 			if err := sendKeys(monSock, "985121004515220"); err != nil {
 				t.Fatal(err)
 			}
+		case strings.Contains(line, "CHIPDESK-READY-EVDEV-FREE"):
+			// One key, for the reader that was locked out by the grab.
+			if err := sendKeys(monSock, "1"); err != nil {
+				t.Fatal(err)
+			}
+		case strings.Contains(line, "CHIPDESK-READY-EVDEV"):
+			// The same scanner, now read through the input subsystem.
+			if err := sendKeys(monSock, "982000123456789"); err != nil {
+				t.Fatal(err)
+			}
 		case strings.Contains(line, "CHIPDESK-GUEST-DONE"):
 			done = true
 		}
@@ -168,7 +178,7 @@ poweroff -f
 	if !done {
 		t.Fatalf("the guest did not finish (qemu stderr: %s)", stderr.String())
 	}
-	for _, want := range []string{"--- PASS: TestGuest/ftdi", "--- PASS: TestGuest/wedge", "--- PASS: TestGuest", "CHIPDESK-GUEST-DONE rc=0"} {
+	for _, want := range []string{"--- PASS: TestGuest/ftdi", "--- PASS: TestGuest/wedge", "--- PASS: TestGuest/evdev", "--- PASS: TestGuest", "CHIPDESK-GUEST-DONE rc=0"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("guest output lacks %q", want)
 		}

@@ -5,12 +5,17 @@ package guest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/drivers/port/evdevport"
 	"github.com/chipdesk/chipdesk/drivers/port/usbport"
+	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
 	"github.com/chipdesk/chipdesk/drivers/readers/hidwedge"
 	"github.com/chipdesk/chipdesk/drivers/usbids"
 	"github.com/chipdesk/chipdesk/reader/chipid"
@@ -20,6 +25,9 @@ import (
 const (
 	readyFTDI = "CHIPDESK-READY-FTDI"
 	readyKbd  = "CHIPDESK-READY-KBD"
+	// The keyboard as a Linux input device: grabbed, then released.
+	readyEvdev     = "CHIPDESK-READY-EVDEV"
+	readyEvdevFree = "CHIPDESK-READY-EVDEV-FREE"
 )
 
 func signal(marker string) {
@@ -72,6 +80,100 @@ func TestGuest(t *testing.T) {
 
 	t.Run("ftdi", func(t *testing.T) { ftdi(ctx, t, b) })
 	t.Run("wedge", func(t *testing.T) { wedge(ctx, t, b) })
+	t.Run("evdev", func(t *testing.T) { evdev(ctx, t) })
+}
+
+// keyboardEvent waits for the emulated keyboard's input device (usbhid
+// makes it again after hidwedge gave the keyboard back).
+func keyboardEvent(t *testing.T, d time.Duration) evdevport.Info {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		devs, err := evdevport.List("")
+		if err != nil {
+			t.Fatalf("evdevport.List = %v", err)
+		}
+		for _, d := range devs {
+			if d.Keys && strings.Contains(d.Name, "USB Keyboard") {
+				return d
+			}
+		}
+	}
+	t.Fatal("no input device of the USB keyboard under /dev/input")
+	return evdevport.Info{}
+}
+
+// evdev reads a chip number typed on the keyboard through the input
+// subsystem with an exclusive grab: a second reader of the device sees
+// none of the keys while the grab holds, and sees keys again after
+// Close.
+func evdev(ctx context.Context, t *testing.T) {
+	kbd := keyboardEvent(t, 20*time.Second)
+	t.Logf("input device %s %q", kbd.Path, kbd.Name)
+	other, err := evdevport.Open(kbd.Path, &evdevport.Opts{NoGrab: true})
+	if err != nil {
+		t.Fatalf("evdevport.Open without grab = %v", err)
+	}
+	defer other.Close()
+	// Opened as the service opens a reader of kind evdev.
+	proto, err := catalog.Lookup(catalog.EvdevName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := proto.Opener(kbd.Path, nil)(ctx)
+	if err != nil {
+		t.Fatalf("opening the evdev reader = %v", err)
+	}
+	defer d.Close()
+	if q, err := evdevport.Open(kbd.Path, nil); !errors.Is(err, evdevport.ErrBusy) {
+		t.Errorf("a second grab = %v, want ErrBusy", err)
+		if err == nil {
+			q.Close()
+		}
+	}
+	signal(readyEvdev)
+	rctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	r, err := d.Next(rctx)
+	if err != nil {
+		t.Fatalf("Next = %v", err)
+	}
+	if r.ID.Code != "982000123456789" || r.ID.Kind != chipid.KindISO || r.Format != hidwedge.EvdevFormat {
+		t.Errorf("Next = %+v, want ISO 982000123456789 from evdev", r)
+	}
+	if err := other.SetReadTimeout(500 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if n := keyEvents(t, other, 500*time.Millisecond); n != 0 {
+		t.Errorf("another reader saw %d key events through the grab", n)
+	}
+	if err := d.Close(); err != nil {
+		t.Errorf("Close = %v", err)
+	}
+	signal(readyEvdevFree)
+	if n := keyEvents(t, other, 20*time.Second); n == 0 {
+		t.Error("after Close another reader saw no key: the grab was not released")
+	}
+}
+
+// keyEvents reads p until a key event arrives or d passes, and returns
+// how many key events it read.
+func keyEvents(t *testing.T, p *evdevport.Port, d time.Duration) int {
+	buf := make([]byte, 64*hidwedge.EventSize)
+	n := 0
+	for end := time.Now().Add(d); n == 0 && time.Now().Before(end); {
+		k, err := p.Read(buf)
+		if errors.Is(err, port.ErrTimeout) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("Read = %v", err)
+		}
+		for b := buf[:k]; len(b) >= hidwedge.EventSize; b = b[hidwedge.EventSize:] {
+			if e, err := hidwedge.ParseEvent(b[:hidwedge.EventSize]); err == nil && e.Type == hidwedge.EvKey {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // ftdi reads the adapter's bulk IN pipe through gousb.
