@@ -38,8 +38,11 @@ func (s *Service) Inspect(ctx context.Context, id int64, in Inspection) (*servic
 	if err != nil {
 		return nil, err
 	}
+	if p.State == service.PermitSuspended && p.SuspendedUnder == "5-87(b)" {
+		return s.reinspected(ctx, p, in, today)
+	}
 	if p.State != service.PermitPending {
-		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s; only a pending application is inspected.", id, p.State)
+		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s; only a pending application or a stable suspended after an escape (5-87(b)) is inspected.", id, p.State)
 	}
 	passed := in.Passed
 	p.InspectedOn, p.InspectionPassed = orToday(in.On, today), &passed
@@ -372,3 +375,75 @@ func (s *Service) DecideAppeal(ctx context.Context, id int64, o AppealOrder) (*s
 	}
 	return s.save(ctx, p, today)
 }
+
+// Escape records a horse that ran outside the confines of its stable
+// area (5-87(a)). The city's charge to recover it is at least the
+// profile's minimum; an escape that needed recovery by the city's
+// agents or employees suspends the stable permit until the stable
+// inspector has reinspected the premises and the owner has paid for the
+// inspection (5-87(b)); Inspect with FeePaid lifts it.
+func (s *Service) Escape(ctx context.Context, id int64, e service.HorseEscape) (*service.Permit, error) {
+	p, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.Kind != service.PermitStable {
+		return nil, service.Invalidf("kind", "An escape is recorded on a stable permit (5-87).")
+	}
+	st := pr.Permits.Stable
+	if err := service.NotFuture("on", e.On, today); err != nil {
+		return nil, err
+	}
+	e.On = orToday(e.On, today)
+	if e.RecoveryCents != nil && st.RecoveryCharge != nil && st.RecoveryCharge.State() == rules.FeeSet && *e.RecoveryCents < int64(*st.RecoveryCharge.Cents) {
+		return nil, service.Invalidf("recovery_cents", "The charge to recover the horse is at least %s (%s).", dollars(int64(*st.RecoveryCharge.Cents)), st.RecoveryCharge.Source)
+	}
+	if e.RecoveredByCity && e.RecoveryCents == nil && st.RecoveryCharge != nil {
+		e.RecoveryCents, _, _ = rules.FeeOf(st.RecoveryCharge)
+	}
+	p.Escapes = append(p.Escapes, e)
+	if e.RecoveredByCity && st.EscapeSuspends.Value && (p.State == service.PermitGranted || p.State == service.PermitSuspended && p.SuspendedUnder == "5-87(b)") {
+		p.State, p.SuspendedUnder, p.ActionOn = service.PermitSuspended, st.EscapeSuspends.Source, e.On
+		p.Reason = fmt.Sprintf("A horse escaped and was recovered by the city on %s; suspended until the stable inspector reinspects the premises and the inspection is paid for (%s).", e.On, st.EscapeSuspends.Source)
+		p.Pending = []string{"The stable inspector's reinspection of the premises (" + st.EscapeSuspends.Source + ")",
+			"Payment for the inspection (" + st.EscapeSuspends.Source + "; fee " + feeText(st.InspectionFee) + ")"}
+	}
+	return s.save(ctx, p, today)
+}
+
+// reinspected lifts a 5-87(b) suspension once the premises passed the
+// reinspection and the inspection is paid for; until then the permit
+// stays suspended with what is still missing.
+func (s *Service) reinspected(ctx context.Context, p *service.Permit, in Inspection, today service.Date) (*service.Permit, error) {
+	on := orToday(in.On, today)
+	if on < p.ActionOn {
+		return nil, service.Invalidf("on", "The reinspection (%s) cannot come before the escape (%s).", on, p.ActionOn)
+	}
+	passed := in.Passed
+	p.InspectedOn, p.InspectionPassed = on, &passed
+	var left []string
+	if !in.Passed {
+		left = append(left, "The stable inspector's reinspection of the premises, passed ("+p.SuspendedUnder+")")
+	}
+	if !in.FeePaid {
+		left = append(left, "Payment for the inspection ("+p.SuspendedUnder+")")
+	}
+	if len(left) > 0 {
+		p.Pending = left
+		return s.save(ctx, p, today)
+	}
+	p.State, p.Pending = service.PermitGranted, nil
+	p.Reason = fmt.Sprintf("Reinstated on %s after the reinspection and its payment (%s).", on, p.SuspendedUnder)
+	p.SuspendedUnder = ""
+	return s.save(ctx, p, today)
+}
+
+func feeText(f *rules.Fee) string {
+	c, src, _ := rules.FeeOf(f)
+	if c == nil {
+		return "set by resolution, " + src
+	}
+	return dollars(*c) + ", " + src
+}
+
+func dollars(c int64) string { return fmt.Sprintf("$%d.%02d", c/100, c%100) }
