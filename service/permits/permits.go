@@ -354,7 +354,9 @@ func (s *Service) onePerPlace(ctx context.Context, k *rules.KennelRule, p *servi
 	return nil
 }
 
-func samePlace(property string) string { return strings.Join(strings.Fields(strings.ToLower(property)), " ") }
+func samePlace(property string) string {
+	return strings.Join(strings.Fields(strings.ToLower(property)), " ")
+}
 
 // inspected requires a passed inspection when the rule asks one; a failed
 // one denies the application.
