@@ -462,6 +462,19 @@ func existingStable(st *rules.StableRule, p *service.Permit, today service.Date)
 	return e.Exempt.Value, nil
 }
 
+// record is the record of the animal a request names, an error for
+// the field animal_id when there is none.
+func (s *Service) record(ctx context.Context, id int64) (*service.Record, error) {
+	if id <= 0 {
+		return nil, service.Invalidf("animal_id", "animal_id required: the animal's record number.")
+	}
+	rec, err := s.store.FindRecordByAnimal(ctx, id)
+	if service.ErrorCode(err) == service.ENOTFOUND {
+		return nil, service.FieldErrorf(service.ENOTFOUND, "animal_id", "No animal %d on file.", id)
+	}
+	return rec, err
+}
+
 // dangerousRefusal is the 64.55(a) refusal for a dog designated
 // dangerous under 64.110 or dangerous or potentially dangerous under
 // Minn. Stat. 347.50.
@@ -482,7 +495,7 @@ func (s *Service) offLeash(ctx context.Context, pr *rules.Profile, p *service.Pe
 	if p.AnimalID == 0 {
 		return service.Invalidf("animal_id", "A permit is issued for each dog: animal_id required (64.55(a)).")
 	}
-	rec, err := s.store.FindRecordByAnimal(ctx, p.AnimalID)
+	rec, err := s.record(ctx, p.AnimalID)
 	if err != nil {
 		return err
 	}
