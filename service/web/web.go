@@ -234,6 +234,7 @@ func (h *Handler) routes() {
 	if h.o.Money != nil {
 		h.moneyRoutes(m)
 	}
+	h.animalReportRoutes(m) // animal_reports.go
 	m.HandleFunc("GET /admin", h.page(adminRoles, h.handleAdmin))
 	m.HandleFunc("GET /admin/devices", h.page(adminRoles, h.handleDevices))
 	m.HandleFunc("GET /admin/designs/{j}/{year}/preview.svg", h.page(adminRoles, h.handleDesignPreview))
