@@ -19,18 +19,6 @@ func (s *Server) animalReportRoutes() []route {
 	}
 }
 
-// asOf reads the optional as_of day of a report; zero is today.
-func asOf(r *http.Request) (service.Date, error) {
-	if r.URL.Query().Get("as_of") == "" {
-		return 0, nil
-	}
-	d, err := service.ParseDate(r.URL.Query().Get("as_of"))
-	if err != nil {
-		return 0, service.Invalidf("as_of", "as_of must be a date (YYYY-MM-DD).")
-	}
-	return d, nil
-}
-
 // writeReport answers a report as JSON, CSV or the SVG chart, as
 // format asks.
 func (s *Server) writeReport(w http.ResponseWriter, r *http.Request, answer any, csv func(*bytes.Buffer) error, chart func() []byte) {
@@ -54,7 +42,7 @@ func (s *Server) writeReport(w http.ResponseWriter, r *http.Request, answer any,
 }
 
 func (s *Server) handleDangerousRegister(w http.ResponseWriter, r *http.Request) {
-	on, err := asOf(r)
+	on, err := s.asOf(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -71,7 +59,7 @@ func (s *Server) handleDangerousRegister(w http.ResponseWriter, r *http.Request)
 }
 
 func (s *Server) handleRabiesLapsed(w http.ResponseWriter, r *http.Request, m *money.Service) {
-	on, err := asOf(r)
+	on, err := s.asOf(r)
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -52,6 +52,7 @@ func (s *Service) Due(ctx context.Context) ([]Item, error) {
 		switch {
 		case p.State == service.PermitPending && p.InspectionPassed == nil:
 			it.What, it.Due, it.Message = "inspection-pending", p.AppliedOn, string(p.Kind)+" application of "+p.Holder+" awaits inspection or items"
+			it.Source = map[service.PermitKind]string{service.PermitKennel: "5-18(d)", service.PermitStable: "5-103", service.PermitMultiAnimal: "64.100(c)", service.PermitBusiness: "68.10"}[p.Kind]
 		case p.Status == "lapsed" && !renewed[p.ID]:
 			if p.Kind != service.PermitKennel && p.Kind != service.PermitStable {
 				continue

@@ -33,11 +33,7 @@ func reportDay(r *http.Request) (service.Date, error) {
 	if v == "" {
 		return 0, nil
 	}
-	d, err := service.ParseDate(v)
-	if err != nil {
-		return 0, service.Invalidf("as_of", "as_of must be a date (YYYY-MM-DD).")
-	}
-	return d, nil
+	return service.ParseDateField("as_of", v)
 }
 
 // registerPage is the dangerous-animal register with its chart.
