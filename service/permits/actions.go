@@ -138,7 +138,7 @@ func (s *Service) Act(ctx context.Context, id int64, act Action) (*service.Permi
 		grounds = pm.Stable.Grounds
 		n := pm.Stable.HearingNoticeDays
 		if act.NoticeOn.IsZero() || act.HearingOn.IsZero() || act.HearingOn < act.NoticeOn.AddDays(n.Value) {
-			return nil, service.Errorf(service.ECONFLICT, "A stable permit is revoked only after a hearing, noticed by mail at least %d days before it (%s).", n.Value, n.Source)
+			return nil, service.FieldErrorf(service.ECONFLICT, "hearing_on", "A stable permit is revoked only after a hearing, noticed by mail at least %d days before it (%s).", n.Value, n.Source)
 		}
 		if on < act.HearingOn {
 			on = act.HearingOn
@@ -149,7 +149,7 @@ func (s *Service) Act(ctx context.Context, id int64, act Action) (*service.Permi
 	case service.PermitMultiAnimal:
 		n := pm.MultiAnimal.NoticeDays
 		if act.NoticeOn.IsZero() {
-			return nil, service.Errorf(service.EINVALID, "notice_on required: a revocation takes effect %d days after written notice by certified mail (%s).", n.Value, n.Source)
+			return nil, service.Invalidf("notice_on", "notice_on required: a revocation takes effect %d days after written notice by certified mail (%s).", n.Value, n.Source)
 		}
 		p.EffectiveOn = act.NoticeOn.AddDays(n.Value)
 		p.Reason = fmt.Sprintf("Failure to conform to the permit's restrictions; effective %s (%s).", p.EffectiveOn, n.Source)
@@ -157,7 +157,7 @@ func (s *Service) Act(ctx context.Context, id int64, act Action) (*service.Permi
 		return nil, service.Errorf(service.EINVALID, "The text held of chapter 68 states no revocation procedure (68.10).")
 	}
 	if !contains(allowed, act.Action) {
-		return nil, service.Errorf(service.EINVALID, "Action must be one of %v.", allowed)
+		return nil, service.Invalidf("action", "Action must be one of %v.", allowed)
 	}
 	if grounds != nil {
 		text, src := itemText(grounds, act.Ground)
@@ -166,7 +166,7 @@ func (s *Service) Act(ctx context.Context, id int64, act Action) (*service.Permi
 			for i, g := range grounds {
 				codes[i] = g.Code
 			}
-			return nil, service.Errorf(service.EINVALID, "Ground must be one of %v.", codes)
+			return nil, service.Invalidf("ground", "Ground must be one of %v.", codes)
 		}
 		p.Reason = text + " (" + src + ")"
 	}
@@ -209,7 +209,7 @@ func (s *Service) Appeal(ctx context.Context, id int64, on service.Date) (*servi
 	on = orToday(on, today)
 	by := p.ActionOn.AddDays(k.AppealNoticeDays.Value)
 	if on > by {
-		return nil, service.Errorf(service.ECONFLICT, "The notice of appeal was due within %d days of the action, by %s (%s).", k.AppealNoticeDays.Value, by, k.AppealNoticeDays.Source)
+		return nil, service.FieldErrorf(service.ECONFLICT, "on", "The notice of appeal was due within %d days of the action, by %s (%s).", k.AppealNoticeDays.Value, by, k.AppealNoticeDays.Source)
 	}
 	if !p.AppealFiledOn.IsZero() {
 		return nil, service.Errorf(service.ECONFLICT, "An appeal was filed on %s.", p.AppealFiledOn)
@@ -240,7 +240,7 @@ func (s *Service) Renew(ctx context.Context, id int64, req *Request) (*service.P
 	applied := orToday(req.Applied, today)
 	if old.Kind == service.PermitKennel && !old.RenewalDue.IsZero() && applied > old.RenewalDue {
 		k := pr.Permits.Kennel
-		return nil, service.Errorf(service.ECONFLICT, "Applications to renew were due by %s (%s); apply for a new licence.", old.RenewalDue, k.RenewalDue.Source)
+		return nil, service.FieldErrorf(service.ECONFLICT, "applied", "Applications to renew were due by %s (%s); apply for a new licence.", old.RenewalDue, k.RenewalDue.Source)
 	}
 	n := &Request{Kind: old.Kind, Jurisdiction: old.Jurisdiction, Class: old.Class, OwnerID: old.OwnerID, AnimalID: old.AnimalID,
 		Holder: old.Holder, Address: old.Address, Applied: applied, Issued: req.Issued, IssuedOn: req.IssuedOn,
@@ -292,7 +292,7 @@ func (s *Service) Register(ctx context.Context, id int64, on service.Date) (*ser
 		if _, err := s.save(ctx, p, today); err != nil {
 			return nil, err
 		}
-		return nil, service.Errorf(service.ECONFLICT, "The registration was due by %s; the permit is cancelled and a new application, inspection and the stable inspector's approval are required (5-105(b)).", p.RenewalDue)
+		return nil, service.FieldErrorf(service.ECONFLICT, "on", "The registration was due by %s; the permit is cancelled and a new application, inspection and the stable inspector's approval are required (5-105(b)).", p.RenewalDue)
 	}
 	// This year's registration made, the next is due a year on.
 	p.RegisteredOn = on
@@ -315,11 +315,11 @@ func (s *Service) ChangeContacts(ctx context.Context, id int64, contacts []servi
 	k := pr.Permits.Kennel
 	for _, c := range contacts {
 		if strings.TrimSpace(c.Name) == "" || strings.TrimSpace(c.Phone) == "" || strings.TrimSpace(c.Address) == "" {
-			return nil, service.Errorf(service.EINVALID, "Each contact person needs a name, a phone number and an address (5-18(b)(5)).")
+			return nil, service.Invalidf("contacts", "Each contact person needs a name, a phone number and an address (5-18(b)(5)).")
 		}
 	}
 	if len(contacts) == 0 && contains(k.ContactClasses.Value, p.Class) {
-		return nil, service.Errorf(service.ECONFLICT, "A commercial kennel must at all times have a designated contact person (%s).", k.ContactClasses.Source)
+		return nil, service.FieldErrorf(service.ECONFLICT, "contacts", "A commercial kennel must at all times have a designated contact person (%s).", k.ContactClasses.Source)
 	}
 	p.Application.Contacts = contacts
 	return s.save(ctx, p, today)
@@ -348,7 +348,7 @@ func (s *Service) DecideAppeal(ctx context.Context, id int64, o AppealOrder) (*s
 	}
 	on := orToday(o.On, today)
 	if on < p.HearingFrom {
-		return nil, service.Errorf(service.ECONFLICT, "The council hears the appeal on or after %s (%s).", p.HearingFrom, k.AppealHearingAfterDays.Source)
+		return nil, service.FieldErrorf(service.ECONFLICT, "on", "The council hears the appeal on or after %s (%s).", p.HearingFrom, k.AppealHearingAfterDays.Source)
 	}
 	p.HearingOn = on
 	switch o.Order {
@@ -356,7 +356,7 @@ func (s *Service) DecideAppeal(ctx context.Context, id int64, o AppealOrder) (*s
 		p.Reason += "; upheld by the council on " + on.String() + " (5-18(f)(1))"
 	case "lift", "conditions":
 		if o.Order == "conditions" && strings.TrimSpace(o.Conditions) == "" {
-			return nil, service.Errorf(service.EINVALID, "conditions required (5-18(f)(3)).")
+			return nil, service.Invalidf("conditions", "conditions required (5-18(f)(3)).")
 		}
 		if p.State == service.PermitDenied {
 			// A denial lifted: the application is decided again, on its
@@ -371,7 +371,7 @@ func (s *Service) DecideAppeal(ctx context.Context, id int64, o AppealOrder) (*s
 			p.Reason = fmt.Sprintf("Returned by the council on %s with conditions: %s (5-18(f)(3))", on, o.Conditions)
 		}
 	default:
-		return nil, service.Errorf(service.EINVALID, "Order must be uphold, lift or conditions (5-18(f)).")
+		return nil, service.Invalidf("order", "Order must be uphold, lift or conditions (5-18(f)).")
 	}
 	return s.save(ctx, p, today)
 }
@@ -447,3 +447,44 @@ func feeText(f *rules.Fee) string {
 }
 
 func dollars(c int64) string { return fmt.Sprintf("$%d.%02d", c/100, c%100) }
+
+// Grounds are the grounds on which a permit of p's kind is revoked,
+// suspended or not renewed (5-18(e), 5-106, 64.55(c)), with their
+// sections; none for a kind whose text gives none.
+func (s *Service) Grounds(p *service.Permit) []rules.Item {
+	pr := s.rules.Profile(p.Jurisdiction)
+	if pr == nil || pr.Permits == nil {
+		return nil
+	}
+	pm := pr.Permits
+	switch {
+	case p.Kind == service.PermitKennel && pm.Kennel != nil:
+		return pm.Kennel.Grounds
+	case p.Kind == service.PermitStable && pm.Stable != nil:
+		return pm.Stable.Grounds
+	case p.Kind == service.PermitOffLeash && pm.OffLeash != nil:
+		return pm.OffLeash.Grounds
+	}
+	return nil
+}
+
+// Conditions are the conditions of issue an application of kind states
+// it meets (a stable's, 5-104(a)(3)-(10)), from every jurisdiction that
+// issues the kind, for a form to offer; by code, first source kept.
+func (s *Service) Conditions(kind service.PermitKind) []rules.Item {
+	var out []rules.Item
+	seen := map[string]bool{}
+	for _, id := range s.rules.IDs() {
+		pm := s.rules.Profile(id).Permits
+		if kind != service.PermitStable || pm == nil || pm.Stable == nil {
+			continue
+		}
+		for _, c := range pm.Stable.Conditions {
+			if !seen[c.Code] {
+				seen[c.Code] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}

@@ -25,6 +25,16 @@ func (h *Handler) permitRoutes() {
 	m.HandleFunc("GET /permits", h.page(deskRoles, h.handlePermits))
 	m.HandleFunc("POST /permits", h.page(deskRoles, h.handleApplyPermit))
 	m.HandleFunc("GET /permits/due", h.page(deskRoles, h.handlePermitsDue))
+	m.HandleFunc("GET /permits/{id}", h.page(deskRoles, h.handlePermit))
+	// The clerk's office grants and records the council's order, as in
+	// the API; the desk records the rest.
+	office := []service.Role{service.RoleIntake}
+	for _, step := range []string{"inspection", "action", "appeal", "registration", "renew", "escape", "contacts"} {
+		m.HandleFunc("POST /permits/{id}/"+step, h.page(deskRoles, h.handlePermitStep(step)))
+	}
+	for _, step := range []string{"grant", "appeal-order"} {
+		m.HandleFunc("POST /permits/{id}/"+step, h.page(office, h.handlePermitStep(step)))
+	}
 	m.HandleFunc("POST /adoption-agreements", h.page(deskRoles, h.handleAgreement))
 	m.HandleFunc("GET /reports/new", h.page(staffRoles, h.handleReportForm))
 	m.HandleFunc("POST /reports", h.page(staffRoles, h.handleReport))
@@ -48,6 +58,8 @@ type permitsData struct {
 	// Apply and Agreement are the two forms, empty or as typed with
 	// their errors after a refusal.
 	Apply, Agreement *formState
+	// Conditions are a stable's conditions of issue to tick (5-104).
+	Conditions []permitGround
 }
 
 var permitKinds = []string{"kennel", "stable", "off_leash", "multi_animal", "animal_business"}
@@ -73,6 +85,11 @@ func (f *formState) Value(name string) string {
 
 // Checked reports whether the checkbox name was ticked.
 func (f *formState) Checked(name string) bool { return f.Value(name) == "on" }
+
+// Has reports whether v is among the values ticked in the field name.
+func (f *formState) Has(name, v string) bool {
+	return f != nil && slices.Contains(f.values[name], v)
+}
 
 // Selected reports whether option v of the field name was chosen.
 func (f *formState) Selected(name, v string) bool { return f.Value(name) == v }
@@ -126,7 +143,17 @@ func statusOf(err error) int {
 // those of the adoption agreement; reportInputs those of the report form.
 var (
 	applyInputs = []string{"kind", "jurisdiction", "class", "holder", "address", "owner_id", "animal_id", "property", "acres", "animals",
-		"rabies_verified", "licence_verified", "rules_signed", "issued"}
+		"rabies_verified", "licence_verified", "rules_signed", "issued",
+		"premises_owner_name", "premises_owner_address", "lessee_name", "lessee_address", "operator_name", "operator_address",
+		"ref1_name", "ref1_address", "ref1_county", "ref2_name", "ref2_address", "ref2_county", "convictions_declared", "conviction_offence",
+		"conviction_on", "prior_denial_on", "prior_revocation_on", "contact_name", "contact_phone", "contact_address", "entity",
+		"business_records", "interest_document", "sworn", "zoning_compliant", "species", "agricultural_land", "rodent_control",
+		"conditions", "stabled_since", "horses_1975", "enclosure_enlarged", "subdivided_on", "discontinued_from", "discontinued_to",
+		"activities", "vehicle", "applicant_residence", "health_approved", "council_authorised"}
+	// applyFields names the form's field for each field of the layer
+	// that the form spells differently.
+	applyFields = map[string]string{"issued_on": "issued", "application.convictions": "conviction_offence",
+		"application.premises_owner": "premises_owner_name", "application.references": "ref1_name", "application.contacts": "contact_name"}
 	agreementInputs = []string{"jurisdiction", "animal_id", "adopter", "adopted", "born", "signed"}
 	reportInputs    = []string{"jurisdiction", "kind", "reporter_role", "reporter_name", "reporter_address", "reporter_phone", "person_name",
 		"person_address", "animal_id", "animal_description", "incident", "location", "skin_broken", "diagnosis", "notes"}
@@ -163,6 +190,9 @@ func (h *Handler) showPermits(w http.ResponseWriter, r *http.Request, status int
 	}
 	d := permitsData{Kind: kind, Kinds: permitKinds, Items: rows, Total: total, Juris: h.o.Lookup.Jurisdictions(), CSRF: sess(r).csrf, Agreed: ags,
 		Apply: apply, Agreement: agreement}
+	for _, c := range h.o.Permits.Conditions(service.PermitStable) {
+		d.Conditions = append(d.Conditions, permitGround{c.Code, c.Text, c.Source})
+	}
 	h.render(w, r, status, "permits", "Permits", &view{Data: d})
 }
 
@@ -214,7 +244,70 @@ func applyRequest(r *http.Request) (*permits.Request, error) {
 			return nil, service.Invalidf("acres", "The acres must be a number, such as 2.5.")
 		}
 	}
+	if err := applicationContents(r, a); err != nil {
+		return nil, err
+	}
 	return req, nil
+}
+
+// applicationContents reads what the kennel (5-18(b)), stable (5-102,
+// 5-104, 5-88) and animal-business (68.10) parts of the form state.
+func applicationContents(r *http.Request, a *service.PermitApplication) error {
+	val := func(n string) string { return strings.TrimSpace(r.PostFormValue(n)) }
+	on := func(n string) bool { return r.PostFormValue(n) == "on" }
+	person := func(prefix string) *service.Person {
+		if val(prefix+"_name") == "" {
+			return nil
+		}
+		return &service.Person{Name: val(prefix + "_name"), Address: val(prefix + "_address"), Phone: val(prefix + "_phone")}
+	}
+	a.PremisesOwner, a.Lessee, a.Operator = person("premises_owner"), person("lessee"), person("operator")
+	for _, ref := range []string{"ref1", "ref2"} {
+		if p := person(ref); p != nil {
+			a.References = append(a.References, service.Reference{Person: *p, County: val(ref + "_county")})
+		}
+	}
+	if c := person("contact"); c != nil {
+		a.Contacts = []service.Person{*c}
+	}
+	a.ConvictionsDeclared = on("convictions_declared")
+	dates := map[string]*service.Date{"prior_denial_on": &a.PriorDenialOn, "prior_revocation_on": &a.PriorRevocationOn, "stabled_since": &a.StabledSince,
+		"subdivided_on": &a.SubdividedOn, "discontinued_from": &a.DiscontinuedFrom, "discontinued_to": &a.DiscontinuedTo}
+	for name, dst := range dates {
+		d, err := fieldDate(r, name)
+		if err != nil {
+			return err
+		}
+		*dst = d
+	}
+	if off := val("conviction_offence"); off != "" {
+		when, err := fieldDate(r, "conviction_on")
+		if err != nil {
+			return err
+		}
+		a.ConvictionsDeclared = true
+		a.Convictions = []service.Conviction{{Offence: off, On: when}}
+	}
+	a.Entity, a.BusinessRecords, a.InterestDocument, a.Sworn = val("entity"), val("business_records"), val("interest_document"), on("sworn")
+	switch val("zoning_compliant") {
+	case "yes", "no":
+		ok := val("zoning_compliant") == "yes"
+		a.ZoningCompliant = &ok
+	}
+	a.Species, a.AgriculturalLand, a.RodentControl = val("species"), on("agricultural_land"), on("rodent_control")
+	a.Conditions = r.PostForm["conditions"]
+	n, err := formInt(r, "horses_1975")
+	if err != nil {
+		return err
+	}
+	a.Horses1975, a.EnclosureEnlarged = int(n), on("enclosure_enlarged")
+	for _, act := range strings.Split(val("activities"), ",") {
+		if act = strings.TrimSpace(act); act != "" {
+			a.Activities = append(a.Activities, act)
+		}
+	}
+	a.Vehicle, a.ApplicantResidence, a.HealthApproved, a.CouncilAuthorised = val("vehicle"), val("applicant_residence"), on("health_approved"), on("council_authorised")
+	return nil
 }
 
 // handleApplyPermit takes an application in. A refusal or a typing
@@ -233,7 +326,7 @@ func (h *Handler) handleApplyPermit(w http.ResponseWriter, r *http.Request) {
 			h.failErr(w, r, err)
 			return
 		}
-		h.showPermits(w, r, statusOf(err), r.PostFormValue("kind"), refusedForm(r, err, applyInputs, map[string]string{"issued_on": "issued"}), &formState{})
+		h.showPermits(w, r, statusOf(err), r.PostFormValue("kind"), refusedForm(r, err, applyInputs, applyFields), &formState{})
 		return
 	}
 	msg := fmt.Sprintf("Permit %d %s.", p.ID, p.State)
@@ -334,4 +427,145 @@ func (h *Handler) report(r *http.Request) (*service.AnimalReport, error) {
 		req.Persons = []service.Person{{Name: name, Address: strings.TrimSpace(r.PostFormValue("person_address"))}}
 	}
 	return h.o.Permits.Report(r.Context(), req)
+}
+
+// permitPage is one permit with the forms of the steps open to it, each
+// empty or, after a refusal, as typed with its error.
+type permitPage struct {
+	P       permitRow
+	CSRF    string
+	Grounds []permitGround
+	Forms   map[string]*formState
+}
+
+// permitGround is a ground of revocation with its section.
+type permitGround struct{ Code, Text, Source string }
+
+// stepInputs are the fields of each step's form.
+var stepInputs = map[string][]string{
+	"inspection":   {"on", "passed", "fee_paid", "notes"},
+	"grant":        {"on"},
+	"action":       {"action", "ground", "on", "notice_on", "hearing_on", "notes"},
+	"appeal":       {"on"},
+	"appeal-order": {"order", "on", "conditions"},
+	"registration": {"on"},
+	"renew":        {"applied"},
+	"escape":       {"on", "recovered_by_city", "recovery_cents", "notes"},
+	"contacts":     {"contact_name", "contact_phone", "contact_address"},
+}
+
+func (h *Handler) handlePermit(w http.ResponseWriter, r *http.Request) {
+	h.showPermit(w, r, http.StatusOK, "", nil)
+}
+
+// showPermit renders the permit of the path; failed, when not nil, is
+// the form of step shown again.
+func (h *Handler) showPermit(w http.ResponseWriter, r *http.Request, status int, step string, failed *formState) {
+	id, err := pathID(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	p, err := h.o.Permits.Get(r.Context(), id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	d := permitPage{P: permitRow{Permit: p}, CSRF: sess(r).csrf, Forms: map[string]*formState{}}
+	if p.FeeCents != nil {
+		d.P.FeeSet, d.P.Cents = true, *p.FeeCents
+	}
+	for _, g := range h.o.Permits.Grounds(p) {
+		d.Grounds = append(d.Grounds, permitGround{g.Code, g.Text, g.Source})
+	}
+	for st := range stepInputs {
+		d.Forms[st] = &formState{}
+	}
+	if failed != nil {
+		d.Forms[step] = failed
+	}
+	h.render(w, r, status, "permit", fmt.Sprintf("Permit %d", p.ID), &view{Data: d})
+}
+
+// handlePermitStep records one step of a permit through service/permits;
+// a refusal shows the permit again with the step's form as typed and the
+// error beside its field.
+func (h *Handler) handlePermitStep(step string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, err := pathID(r)
+		if err != nil {
+			h.failErr(w, r, err)
+			return
+		}
+		p, err := h.permitStep(r, step, id)
+		if p != nil && p.ID != 0 {
+			h.audit(r, "permit."+step, "permit", p.ID, string(p.State))
+		}
+		if err != nil {
+			if statusOf(err) == http.StatusInternalServerError {
+				h.failErr(w, r, err)
+				return
+			}
+			h.showPermit(w, r, statusOf(err), step, refusedForm(r, err, stepInputs[step], map[string]string{"contacts": "contact_name", "inspection": "passed"}))
+			return
+		}
+		msg := fmt.Sprintf("Permit %d %s.", p.ID, p.Status)
+		if len(p.Pending) > 0 {
+			msg += " Still needed: " + strings.Join(p.Pending, "; ") + "."
+		}
+		seeOther(w, r, fmt.Sprintf("/permits/%d", p.ID), msg)
+	}
+}
+
+func (h *Handler) permitStep(r *http.Request, step string, id int64) (*service.Permit, error) {
+	ctx, ps := r.Context(), h.o.Permits
+	on, err := fieldDate(r, "on")
+	if err != nil {
+		return nil, err
+	}
+	notes := strings.TrimSpace(r.PostFormValue("notes"))
+	switch step {
+	case "inspection":
+		return ps.Inspect(ctx, id, permits.Inspection{On: on, Passed: r.PostFormValue("passed") == "on", FeePaid: r.PostFormValue("fee_paid") == "on", Notes: notes})
+	case "grant":
+		return ps.Grant(ctx, id, on)
+	case "action":
+		a := permits.Action{Action: r.PostFormValue("action"), Ground: r.PostFormValue("ground"), On: on, Notes: notes}
+		if a.NoticeOn, err = fieldDate(r, "notice_on"); err != nil {
+			return nil, err
+		}
+		if a.HearingOn, err = fieldDate(r, "hearing_on"); err != nil {
+			return nil, err
+		}
+		return ps.Act(ctx, id, a)
+	case "appeal":
+		return ps.Appeal(ctx, id, on)
+	case "appeal-order":
+		return ps.DecideAppeal(ctx, id, permits.AppealOrder{Order: r.PostFormValue("order"), On: on, Conditions: strings.TrimSpace(r.PostFormValue("conditions"))})
+	case "registration":
+		return ps.Register(ctx, id, on)
+	case "renew":
+		applied, err := fieldDate(r, "applied")
+		if err != nil {
+			return nil, err
+		}
+		return ps.Renew(ctx, id, &permits.Request{Applied: applied, Site: sess(r).site})
+	case "escape":
+		e := service.HorseEscape{On: on, RecoveredByCity: r.PostFormValue("recovered_by_city") == "on", Notes: notes}
+		if strings.TrimSpace(r.PostFormValue("recovery_cents")) != "" {
+			c, err := formInt(r, "recovery_cents")
+			if err != nil {
+				return nil, err
+			}
+			e.RecoveryCents = &c
+		}
+		return ps.Escape(ctx, id, e)
+	case "contacts":
+		var cs []service.Person
+		if name := strings.TrimSpace(r.PostFormValue("contact_name")); name != "" {
+			cs = append(cs, service.Person{Name: name, Phone: strings.TrimSpace(r.PostFormValue("contact_phone")), Address: strings.TrimSpace(r.PostFormValue("contact_address"))})
+		}
+		return ps.ChangeContacts(ctx, id, cs)
+	}
+	return nil, service.Errorf(service.ENOTFOUND, "No such step %q.", step)
 }
