@@ -124,7 +124,8 @@ func refusedForm(r *http.Request, err error, inputs []string, fields map[string]
 	return f
 }
 
-// statusOf is the HTTP status of a layer error.
+// statusOf is the HTTP status of a layer error (failErr's, and a form
+// shown again's).
 func statusOf(err error) int {
 	switch service.ErrorCode(err) {
 	case service.EINVALID:
@@ -135,6 +136,8 @@ func statusOf(err error) int {
 		return http.StatusConflict
 	case service.EFORBIDDEN:
 		return http.StatusForbidden
+	case service.EUNAUTHORIZED:
+		return http.StatusUnauthorized
 	}
 	return http.StatusInternalServerError
 }
