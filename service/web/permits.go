@@ -152,7 +152,7 @@ var (
 		"conviction_on", "prior_denial_on", "prior_revocation_on", "contact_name", "contact_phone", "contact_address", "entity",
 		"business_records", "interest_document", "sworn", "zoning_compliant", "species", "agricultural_land", "rodent_control",
 		"conditions", "stabled_since", "horses_1975", "enclosure_enlarged", "subdivided_on", "discontinued_from", "discontinued_to",
-		"activities", "vehicle", "applicant_residence", "health_approved", "council_authorised"}
+		"activities", "vehicle", "applicant_residence", "health_approved", "council_authorised", "restrictions"}
 	// applyFields names the form's field for each field of the layer
 	// that the form spells differently.
 	applyFields = map[string]string{"issued_on": "issued", "application.convictions": "conviction_offence",
@@ -310,6 +310,7 @@ func applicationContents(r *http.Request, a *service.PermitApplication) error {
 		}
 	}
 	a.Vehicle, a.ApplicantResidence, a.HealthApproved, a.CouncilAuthorised = val("vehicle"), val("applicant_residence"), on("health_approved"), on("council_authorised")
+	a.Restrictions = val("restrictions")
 	return nil
 }
 

@@ -153,6 +153,14 @@ func TestPermitPagesWalk_Minneapolis_64_55_64_140(t *testing.T) {
 	if st, body = c.get("/animals/" + pid); st != http.StatusOK || !strings.Contains(body, `data-permit="off_leash"`) || !strings.Contains(body, "2027-01-31") {
 		t.Errorf("Pip's record = %d; want the off-leash permit to 2027-01-31", st)
 	}
+	st, body = c.post("/permits", url.Values{"kind": {"multi_animal"}, "jurisdiction": {"minneapolis"}, "holder": {"Ada Lindqvist"}, "address": {"3401 Chicago Ave"},
+		"animals": {"5"}, "restrictions": {"No more than two outdoors at a time"}})
+	if st != http.StatusOK || !strings.Contains(body, "$20.00") || !strings.Contains(body, "2027-02-01") {
+		t.Fatalf("64.100 permit = %d; want $20.00 to 2027-02-01 (64.100(c))", st)
+	}
+	if st, body = c.get("/permits/" + lastPermit(t, body)); !strings.Contains(body, `id="permit-restrictions">No more than two outdoors`) {
+		t.Errorf("64.100 permit page = %d; want the commissioner's restrictions (64.100(b))", st)
+	}
 	if err := f.store.CreatePermit(ctx, &service.Permit{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: "Dag Dahl",
 		State: service.PermitGranted, IssuedOn: service.MustDate("2025-03-01"), ExpiresOn: service.MustDate("2025-12-31"), RenewalDue: service.MustDate("2025-12-01")}); err != nil {
 		t.Fatal(err)
