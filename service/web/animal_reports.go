@@ -27,8 +27,8 @@ func (h *Handler) animalReportRoutes(m *http.ServeMux) {
 	}
 }
 
-// reportDay reads the optional as_of day; zero is today.
-func reportDay(r *http.Request) (service.Date, error) {
+// reportAsOf reads the optional as_of day; zero is today.
+func reportAsOf(r *http.Request) (service.Date, error) {
 	v := strings.TrimSpace(r.FormValue("as_of"))
 	if v == "" {
 		return 0, nil
@@ -43,7 +43,7 @@ type registerPage struct {
 }
 
 func (h *Handler) register(r *http.Request) (*incidents.Register, error) {
-	on, err := reportDay(r)
+	on, err := reportAsOf(r)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +66,7 @@ func (h *Handler) handleRegisterCSV(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	writeCSV(w, func(b *bytes.Buffer) error { return money.WriteRegisterCSV(b, reg) })
+	writeReportCSV(w, func(b *bytes.Buffer) error { return money.WriteRegisterCSV(b, reg) })
 }
 
 // rabiesPage is the lapsed-rabies report with its chart.
@@ -76,7 +76,7 @@ type rabiesPage struct {
 }
 
 func (h *Handler) rabies(r *http.Request) (*money.RabiesReport, error) {
-	on, err := reportDay(r)
+	on, err := reportAsOf(r)
 	if err != nil {
 		return nil, err
 	}
@@ -99,11 +99,11 @@ func (h *Handler) handleRabiesCSV(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	writeCSV(w, func(b *bytes.Buffer) error { return rep.WriteCSV(b) })
+	writeReportCSV(w, func(b *bytes.Buffer) error { return rep.WriteCSV(b) })
 }
 
-// writeCSV answers a report's CSV.
-func writeCSV(w http.ResponseWriter, write func(*bytes.Buffer) error) {
+// writeReportCSV answers a report's CSV.
+func writeReportCSV(w http.ResponseWriter, write func(*bytes.Buffer) error) {
 	var b bytes.Buffer
 	if err := write(&b); err != nil {
 		http.Error(w, "Internal error.", http.StatusInternalServerError)

@@ -57,18 +57,18 @@ type permitsData struct {
 	Agreed []permits.AgreementView
 	// Apply and Agreement are the two forms, empty or as typed with
 	// their errors after a refusal.
-	Apply, Agreement *formState
+	Apply, Agreement *permitForm
 	// Conditions are a stable's conditions of issue to tick (5-104).
 	Conditions []permitGround
 }
 
 var permitKinds = []string{"kennel", "stable", "off_leash", "multi_animal", "animal_business"}
 
-// formState is a permit form shown again after a refusal or a typing
+// permitForm is a permit form shown again after a refusal or a typing
 // error: the values as typed and each error beside its field. It is
 // kept to these pages on purpose, small enough to be replaced by a
 // shared mechanism.
-type formState struct {
+type permitForm struct {
 	values url.Values
 	errors map[string]string
 	// Message is the error no field of the form holds, shown above it.
@@ -76,7 +76,7 @@ type formState struct {
 }
 
 // Value is what was typed in the field name.
-func (f *formState) Value(name string) string {
+func (f *permitForm) Value(name string) string {
 	if f == nil || f.values == nil {
 		return ""
 	}
@@ -84,18 +84,18 @@ func (f *formState) Value(name string) string {
 }
 
 // Checked reports whether the checkbox name was ticked.
-func (f *formState) Checked(name string) bool { return f.Value(name) == "on" }
+func (f *permitForm) Checked(name string) bool { return f.Value(name) == "on" }
 
 // Has reports whether v is among the values ticked in the field name.
-func (f *formState) Has(name, v string) bool {
+func (f *permitForm) Has(name, v string) bool {
 	return f != nil && slices.Contains(f.values[name], v)
 }
 
 // Selected reports whether option v of the field name was chosen.
-func (f *formState) Selected(name, v string) bool { return f.Value(name) == v }
+func (f *permitForm) Selected(name, v string) bool { return f.Value(name) == v }
 
 // Err is the error beside the field name, "" for none.
-func (f *formState) Err(name string) string {
+func (f *permitForm) Err(name string) string {
 	if f == nil {
 		return ""
 	}
@@ -103,14 +103,14 @@ func (f *formState) Err(name string) string {
 }
 
 // Failed reports whether the form is shown again after an error.
-func (f *formState) Failed() bool { return f != nil && (f.Message != "" || len(f.errors) > 0) }
+func (f *permitForm) Failed() bool { return f != nil && (f.Message != "" || len(f.errors) > 0) }
 
-// refusedForm is the form of r shown again with err beside the field
+// permitFormAgain is the form of r shown again with err beside the field
 // it names. inputs are the form's field names; fields maps the layer's
 // field names (the API's, "application.acres") to them where they
 // differ.
-func refusedForm(r *http.Request, err error, inputs []string, fields map[string]string) *formState {
-	f := &formState{values: r.PostForm, errors: map[string]string{}}
+func permitFormAgain(r *http.Request, err error, inputs []string, fields map[string]string) *permitForm {
+	f := &permitForm{values: r.PostForm, errors: map[string]string{}}
 	name := service.ErrorField(err)
 	if to, ok := fields[name]; ok {
 		name = to
@@ -124,9 +124,9 @@ func refusedForm(r *http.Request, err error, inputs []string, fields map[string]
 	return f
 }
 
-// statusOf is the HTTP status of a layer error (failErr's, and a form
+// layerStatus is the HTTP status of a layer error (failErr's, and a form
 // shown again's).
-func statusOf(err error) int {
+func layerStatus(err error) int {
 	switch service.ErrorCode(err) {
 	case service.EINVALID:
 		return http.StatusBadRequest
@@ -163,11 +163,11 @@ var (
 )
 
 func (h *Handler) handlePermits(w http.ResponseWriter, r *http.Request) {
-	h.showPermits(w, r, http.StatusOK, r.URL.Query().Get("kind"), &formState{}, &formState{})
+	h.showPermits(w, r, http.StatusOK, r.URL.Query().Get("kind"), &permitForm{}, &permitForm{})
 }
 
 // showPermits renders the permits of kind with the two forms.
-func (h *Handler) showPermits(w http.ResponseWriter, r *http.Request, status int, kind string, apply, agreement *formState) {
+func (h *Handler) showPermits(w http.ResponseWriter, r *http.Request, status int, kind string, apply, agreement *permitForm) {
 	if kind == "" {
 		kind = "kennel"
 	}
@@ -212,8 +212,8 @@ func formInt(r *http.Request, name string) (int64, error) {
 	return n, nil
 }
 
-// fieldDate reads a date from the field name; an error names it.
-func fieldDate(r *http.Request, name string) (service.Date, error) {
+// permitDate reads a date from the field name; an error names it.
+func permitDate(r *http.Request, name string) (service.Date, error) {
 	d, err := formDate(r, name)
 	if err != nil {
 		return 0, service.Invalidf(name, "%s", service.ErrorMessage(err))
@@ -226,7 +226,7 @@ func applyRequest(r *http.Request) (*permits.Request, error) {
 	req := &permits.Request{Kind: service.PermitKind(r.PostFormValue("kind")), Jurisdiction: r.PostFormValue("jurisdiction"),
 		Class: strings.TrimSpace(r.PostFormValue("class")), Holder: r.PostFormValue("holder"), Address: strings.TrimSpace(r.PostFormValue("address")), Site: sess(r).site}
 	var err error
-	if req.Issued, err = fieldDate(r, "issued"); err != nil {
+	if req.Issued, err = permitDate(r, "issued"); err != nil {
 		return nil, err
 	}
 	if req.AnimalID, err = formInt(r, "animal_id"); err != nil {
@@ -277,14 +277,14 @@ func applicationContents(r *http.Request, a *service.PermitApplication) error {
 	dates := map[string]*service.Date{"prior_denial_on": &a.PriorDenialOn, "prior_revocation_on": &a.PriorRevocationOn, "stabled_since": &a.StabledSince,
 		"subdivided_on": &a.SubdividedOn, "discontinued_from": &a.DiscontinuedFrom, "discontinued_to": &a.DiscontinuedTo}
 	for name, dst := range dates {
-		d, err := fieldDate(r, name)
+		d, err := permitDate(r, name)
 		if err != nil {
 			return err
 		}
 		*dst = d
 	}
 	if off := val("conviction_offence"); off != "" {
-		when, err := fieldDate(r, "conviction_on")
+		when, err := permitDate(r, "conviction_on")
 		if err != nil {
 			return err
 		}
@@ -326,11 +326,11 @@ func (h *Handler) handleApplyPermit(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		if statusOf(err) == http.StatusInternalServerError {
+		if layerStatus(err) == http.StatusInternalServerError {
 			h.failErr(w, r, err)
 			return
 		}
-		h.showPermits(w, r, statusOf(err), r.PostFormValue("kind"), refusedForm(r, err, applyInputs, applyFields), &formState{})
+		h.showPermits(w, r, layerStatus(err), r.PostFormValue("kind"), permitFormAgain(r, err, applyInputs, applyFields), &permitForm{})
 		return
 	}
 	msg := fmt.Sprintf("Permit %d %s.", p.ID, p.State)
@@ -354,11 +354,11 @@ func (h *Handler) handlePermitsDue(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) handleAgreement(w http.ResponseWriter, r *http.Request) {
 	a, err := h.agree(r)
 	if err != nil {
-		if statusOf(err) == http.StatusInternalServerError {
+		if layerStatus(err) == http.StatusInternalServerError {
 			h.failErr(w, r, err)
 			return
 		}
-		h.showPermits(w, r, statusOf(err), "", &formState{}, refusedForm(r, err, agreementInputs, nil))
+		h.showPermits(w, r, layerStatus(err), "", &permitForm{}, permitFormAgain(r, err, agreementInputs, nil))
 		return
 	}
 	h.audit(r, "agreement.create", "adoption_agreement", a.ID, "")
@@ -372,10 +372,10 @@ func (h *Handler) agree(r *http.Request) (*service.AdoptionAgreement, error) {
 	}
 	req := &permits.AgreementRequest{AnimalID: id, Jurisdiction: r.PostFormValue("jurisdiction"), Adopter: r.PostFormValue("adopter"),
 		Signed: r.PostFormValue("signed") == "on", Site: sess(r).site}
-	if req.Adopted, err = fieldDate(r, "adopted"); err != nil {
+	if req.Adopted, err = permitDate(r, "adopted"); err != nil {
 		return nil, err
 	}
-	if req.Born, err = fieldDate(r, "born"); err != nil {
+	if req.Born, err = permitDate(r, "born"); err != nil {
 		return nil, err
 	}
 	return h.o.Permits.Agree(r.Context(), req)
@@ -385,14 +385,14 @@ func (h *Handler) agree(r *http.Request) (*service.AdoptionAgreement, error) {
 type reportData struct {
 	CSRF  string
 	Juris []lookup.Jurisdiction
-	Form  *formState
+	Form  *permitForm
 }
 
 func (h *Handler) handleReportForm(w http.ResponseWriter, r *http.Request) {
-	h.showReportForm(w, r, http.StatusOK, &formState{})
+	h.showReportForm(w, r, http.StatusOK, &permitForm{})
 }
 
-func (h *Handler) showReportForm(w http.ResponseWriter, r *http.Request, status int, f *formState) {
+func (h *Handler) showReportForm(w http.ResponseWriter, r *http.Request, status int, f *permitForm) {
 	h.render(w, r, status, "report_form", "Bite and rabies-suspect reports", &view{Data: reportData{sess(r).csrf, h.o.Lookup.Jurisdictions(), f}})
 }
 
@@ -401,11 +401,11 @@ func (h *Handler) showReportForm(w http.ResponseWriter, r *http.Request, status 
 func (h *Handler) handleReport(w http.ResponseWriter, r *http.Request) {
 	rep, err := h.report(r)
 	if err != nil {
-		if statusOf(err) == http.StatusInternalServerError {
+		if layerStatus(err) == http.StatusInternalServerError {
 			h.failErr(w, r, err)
 			return
 		}
-		h.showReportForm(w, r, statusOf(err), refusedForm(r, err, reportInputs, map[string]string{"reporter.name": "reporter_name", "persons": "person_name",
+		h.showReportForm(w, r, layerStatus(err), permitFormAgain(r, err, reportInputs, map[string]string{"reporter.name": "reporter_name", "persons": "person_name",
 			"date": "incident", "reported": "incident"}))
 		return
 	}
@@ -424,7 +424,7 @@ func (h *Handler) report(r *http.Request) (*service.AnimalReport, error) {
 	if req.AnimalID, err = formInt(r, "animal_id"); err != nil {
 		return nil, err
 	}
-	if req.Incident, err = fieldDate(r, "incident"); err != nil {
+	if req.Incident, err = permitDate(r, "incident"); err != nil {
 		return nil, err
 	}
 	if name := strings.TrimSpace(r.PostFormValue("person_name")); name != "" {
@@ -439,7 +439,7 @@ type permitPage struct {
 	P       permitRow
 	CSRF    string
 	Grounds []permitGround
-	Forms   map[string]*formState
+	Forms   map[string]*permitForm
 }
 
 // permitGround is a ground of revocation with its section.
@@ -464,7 +464,7 @@ func (h *Handler) handlePermit(w http.ResponseWriter, r *http.Request) {
 
 // showPermit renders the permit of the path; failed, when not nil, is
 // the form of step shown again.
-func (h *Handler) showPermit(w http.ResponseWriter, r *http.Request, status int, step string, failed *formState) {
+func (h *Handler) showPermit(w http.ResponseWriter, r *http.Request, status int, step string, failed *permitForm) {
 	id, err := pathID(r)
 	if err != nil {
 		h.failErr(w, r, err)
@@ -475,7 +475,7 @@ func (h *Handler) showPermit(w http.ResponseWriter, r *http.Request, status int,
 		h.failErr(w, r, err)
 		return
 	}
-	d := permitPage{P: permitRow{Permit: p}, CSRF: sess(r).csrf, Forms: map[string]*formState{}}
+	d := permitPage{P: permitRow{Permit: p}, CSRF: sess(r).csrf, Forms: map[string]*permitForm{}}
 	if p.FeeCents != nil {
 		d.P.FeeSet, d.P.Cents = true, *p.FeeCents
 	}
@@ -483,7 +483,7 @@ func (h *Handler) showPermit(w http.ResponseWriter, r *http.Request, status int,
 		d.Grounds = append(d.Grounds, permitGround{g.Code, g.Text, g.Source})
 	}
 	for st := range stepInputs {
-		d.Forms[st] = &formState{}
+		d.Forms[st] = &permitForm{}
 	}
 	if failed != nil {
 		d.Forms[step] = failed
@@ -506,11 +506,11 @@ func (h *Handler) handlePermitStep(step string) http.HandlerFunc {
 			h.audit(r, "permit."+step, "permit", p.ID, string(p.State))
 		}
 		if err != nil {
-			if statusOf(err) == http.StatusInternalServerError {
+			if layerStatus(err) == http.StatusInternalServerError {
 				h.failErr(w, r, err)
 				return
 			}
-			h.showPermit(w, r, statusOf(err), step, refusedForm(r, err, stepInputs[step], map[string]string{"contacts": "contact_name", "inspection": "passed"}))
+			h.showPermit(w, r, layerStatus(err), step, permitFormAgain(r, err, stepInputs[step], map[string]string{"contacts": "contact_name", "inspection": "passed"}))
 			return
 		}
 		msg := fmt.Sprintf("Permit %d %s.", p.ID, p.Status)
@@ -523,7 +523,7 @@ func (h *Handler) handlePermitStep(step string) http.HandlerFunc {
 
 func (h *Handler) permitStep(r *http.Request, step string, id int64) (*service.Permit, error) {
 	ctx, ps := r.Context(), h.o.Permits
-	on, err := fieldDate(r, "on")
+	on, err := permitDate(r, "on")
 	if err != nil {
 		return nil, err
 	}
@@ -535,10 +535,10 @@ func (h *Handler) permitStep(r *http.Request, step string, id int64) (*service.P
 		return ps.Grant(ctx, id, on)
 	case "action":
 		a := permits.Action{Action: r.PostFormValue("action"), Ground: r.PostFormValue("ground"), On: on, Notes: notes}
-		if a.NoticeOn, err = fieldDate(r, "notice_on"); err != nil {
+		if a.NoticeOn, err = permitDate(r, "notice_on"); err != nil {
 			return nil, err
 		}
-		if a.HearingOn, err = fieldDate(r, "hearing_on"); err != nil {
+		if a.HearingOn, err = permitDate(r, "hearing_on"); err != nil {
 			return nil, err
 		}
 		return ps.Act(ctx, id, a)
@@ -549,7 +549,7 @@ func (h *Handler) permitStep(r *http.Request, step string, id int64) (*service.P
 	case "registration":
 		return ps.Register(ctx, id, on)
 	case "renew":
-		applied, err := fieldDate(r, "applied")
+		applied, err := permitDate(r, "applied")
 		if err != nil {
 			return nil, err
 		}

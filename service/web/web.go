@@ -480,7 +480,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, ss *session, stat
 // failErr shows err: a service error's message and status, or
 // "Internal error." with the details logged.
 func (h *Handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
-	status := statusOf(err)
+	status := layerStatus(err)
 	if status == http.StatusInternalServerError {
 		h.o.Logger.Error("web: request", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
