@@ -237,6 +237,9 @@ func (s *Service) Renew(ctx context.Context, id int64, req *Request) (*service.P
 	if req == nil {
 		req = &Request{}
 	}
+	if err := service.NotFuture("applied", req.Applied, today); err != nil {
+		return nil, err
+	}
 	applied := orToday(req.Applied, today)
 	if old.Kind == service.PermitKennel && !old.RenewalDue.IsZero() && applied > old.RenewalDue {
 		k := pr.Permits.Kennel

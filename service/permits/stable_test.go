@@ -35,6 +35,7 @@ func TestKennel_5_18c_SeparateLicencePerPlace(t *testing.T) {
 	if err != nil || other.State != service.PermitGranted {
 		t.Errorf("another place of business = %+v, %v; want its own licence (5-18(c))", other, err)
 	}
+	f.now = f.now.AddDate(0, 0, 255) // 2026-11-20
 	next, err := f.svc.Renew(ctx, first.ID, &permits.Request{Applied: d("2026-11-20"), Inspection: passed("2026-11-20")})
 	if err != nil || next.State != service.PermitGranted || next.IssuedOn != d("2027-01-01") || next.ExpiresOn != d("2027-12-31") {
 		t.Errorf("renewal of the same place = %+v, %v; want granted 2027-01-01 to 2027-12-31", next, err)

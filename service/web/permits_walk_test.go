@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chipdesk/chipdesk/service"
 )
@@ -76,6 +77,10 @@ func TestPermitPagesWalk_Chanhassen_5_18_5_87(t *testing.T) {
 	if e := errBeside(body, "property-err"); st != http.StatusConflict || !strings.Contains(e, "5-18(c)") {
 		t.Errorf("a second licence for the place = %d, beside the premises %q; want 409 citing 5-18(c)", st, e)
 	}
+	st, body = c.post("/permits/"+id+"/renew", url.Values{"applied": {"2026-06-10"}})
+	if st != http.StatusOK || !strings.Contains(body, "2027-12-31") || !strings.Contains(body, "5-18(d)") {
+		t.Errorf("renewal by December 1 = %d; want the next term to 2027-12-31, awaiting its inspection (5-18(d))", st)
+	}
 	bad := kennelForm("Cy Carr", "private", "Lot 7")
 	bad.Set("conviction_offence", "cruelty-to-animals")
 	st, body = c.post("/permits", bad)
@@ -127,6 +132,22 @@ func TestPermitPagesWalk_Chanhassen_5_18_5_87(t *testing.T) {
 	officer.login(service.RoleOfficer)
 	if st, _ := officer.post("/permits/"+sid+"/grant", nil); st != http.StatusForbidden {
 		t.Errorf("grant as officer = %d, want 403 (the clerk's office grants)", st)
+	}
+
+	_, body = c.post("/permits", kennelForm("Mo Moe", "private", "Lot 8"))
+	late := lastPermit(t, body)
+	if st, _ := c.post("/permits/"+late+"/inspection", url.Values{"on": {"2026-06-10"}, "passed": {"on"}}); st != http.StatusOK {
+		t.Fatalf("inspection = %d", st)
+	}
+	f.clock.Add(170 * 24 * time.Hour) // to December 2; the session has ended
+	c.login(service.RoleIntake)
+	st, body = c.post("/permits/"+late+"/renew", url.Values{"applied": {"2026-12-02"}})
+	if e := errBeside(body, "renew-applied-err"); st != http.StatusConflict || !strings.Contains(e, "2026-12-01") || !strings.Contains(e, "5-18(c)") {
+		t.Errorf("renewal applied for after December 1 = %d, beside the day %q; want 409 citing 5-18(c)", st, e)
+	}
+	st, body = c.post("/permits/"+late+"/renew", url.Values{"applied": {"2026-12-03"}})
+	if e := errBeside(body, "renew-applied-err"); st != http.StatusBadRequest || !strings.Contains(e, "future") {
+		t.Errorf("renewal applied for tomorrow = %d, beside the day %q; want 400, in the future", st, e)
 	}
 }
 
