@@ -44,6 +44,9 @@ func (s *Service) Inspect(ctx context.Context, id int64, in Inspection) (*servic
 	if p.State != service.PermitPending {
 		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s; only a pending application or a stable suspended after an escape (5-87(b)) is inspected.", id, p.State)
 	}
+	if err := service.NotFuture("on", in.On, today); err != nil {
+		return nil, err
+	}
 	passed := in.Passed
 	p.InspectedOn, p.InspectionPassed = orToday(in.On, today), &passed
 	return s.redecide(ctx, pr, p, today)
@@ -71,6 +74,9 @@ func (s *Service) Grant(ctx context.Context, id int64, on service.Date) (*servic
 	}
 	if p.State != service.PermitPending {
 		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s, not pending.", id, p.State)
+	}
+	if err := service.NotFuture("on", on, today); err != nil {
+		return nil, err
 	}
 	p.IssuedOn = orToday(on, today)
 	got, err := s.redecide(ctx, pr, p, today)
@@ -126,6 +132,14 @@ func (s *Service) Act(ctx context.Context, id int64, act Action) (*service.Permi
 	}
 	if p.State != service.PermitGranted && !(p.State == service.PermitSuspended && act.Action == "revoke") {
 		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s; only a granted permit is revoked, suspended or not renewed.", id, p.State)
+	}
+	for _, d := range []struct {
+		field string
+		on    service.Date
+	}{{"on", act.On}, {"notice_on", act.NoticeOn}, {"hearing_on", act.HearingOn}} {
+		if err := service.NotFuture(d.field, d.on, today); err != nil {
+			return nil, err
+		}
 	}
 	on := orToday(act.On, today)
 	var grounds []rules.Item
@@ -206,6 +220,9 @@ func (s *Service) Appeal(ctx context.Context, id int64, on service.Date) (*servi
 	default:
 		return nil, service.Errorf(service.ECONFLICT, "A %s licence has nothing to appeal (%s).", p.State, k.AppealNoticeDays.Source)
 	}
+	if err := service.NotFuture("on", on, today); err != nil {
+		return nil, err
+	}
 	on = orToday(on, today)
 	by := p.ActionOn.AddDays(k.AppealNoticeDays.Value)
 	if on > by {
@@ -285,6 +302,9 @@ func (s *Service) Register(ctx context.Context, id int64, on service.Date) (*ser
 		return nil, service.Errorf(service.EINVALID, "Only a stable permit is registered annually (5-105(a)).")
 	}
 	st := pr.Permits.Stable
+	if err := service.NotFuture("on", on, today); err != nil {
+		return nil, err
+	}
 	on = orToday(on, today)
 	if p.State != service.PermitGranted {
 		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s.", id, p.State)
@@ -348,6 +368,9 @@ func (s *Service) DecideAppeal(ctx context.Context, id int64, o AppealOrder) (*s
 	k := pr.Permits.Kennel
 	if p.Kind != service.PermitKennel || p.AppealFiledOn.IsZero() {
 		return nil, service.Errorf(service.ECONFLICT, "No appeal was filed for permit %d (%s).", id, k.AppealNoticeDays.Source)
+	}
+	if err := service.NotFuture("on", o.On, today); err != nil {
+		return nil, err
 	}
 	on := orToday(o.On, today)
 	if on < p.HearingFrom {

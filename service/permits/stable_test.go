@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/permits"
@@ -35,7 +36,7 @@ func TestKennel_5_18c_SeparateLicencePerPlace(t *testing.T) {
 	if err != nil || other.State != service.PermitGranted {
 		t.Errorf("another place of business = %+v, %v; want its own licence (5-18(c))", other, err)
 	}
-	f.now = f.now.AddDate(0, 0, 255) // 2026-11-20
+	f.at("2026-11-20")
 	next, err := f.svc.Renew(ctx, first.ID, &permits.Request{Applied: d("2026-11-20"), Inspection: passed("2026-11-20")})
 	if err != nil || next.State != service.PermitGranted || next.IssuedOn != d("2027-01-01") || next.ExpiresOn != d("2027-12-31") {
 		t.Errorf("renewal of the same place = %+v, %v; want granted 2027-01-01 to 2027-12-31", next, err)
@@ -102,6 +103,9 @@ func TestStable_5_87_RunningAtLarge(t *testing.T) {
 		t.Errorf("reinspected and paid = %+v, %v; want granted again (5-87(b))", got, err)
 	}
 }
+
+// at sets the fixture's clock to noon on day, in the same zone.
+func (f *fixture) at(day string) { f.now = d(day).Time(f.now.Location()).Add(12 * time.Hour) }
 
 func hasItem(items []permits.Item, what, source string) bool {
 	for _, it := range items {
@@ -171,4 +175,57 @@ func TestStable_5_88_ExistingStables(t *testing.T) {
 			t.Fatalf("Apply = %+v, %v; want granted on the full conditions, exemption void (5-88(b)(1))", p, err)
 		}
 	})
+}
+
+// TestPermitSteps_NoFutureDates: a step of a permit dated after today
+// is refused naming its field, as every date of the layer is: an
+// inspection, a grant, an action, its notice or hearing, an appeal and
+// its order, a registration, a renewal application.
+func TestPermitSteps_NoFutureDates(t *testing.T) {
+	f := newFixture(t, "2026-03-10")
+	ctx := context.Background()
+	tomorrow := d("2026-03-11")
+	kennel, err := f.svc.Apply(ctx, &permits.Request{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: "Kari Berg", Application: completeKennel()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stable, err := f.svc.Apply(ctx, &permits.Request{Kind: service.PermitStable, Jurisdiction: "chanhassen", Holder: "Kari Berg", Inspection: passed("2026-03-01"), Application: horses(3, 2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	granted, err := f.svc.Apply(ctx, &permits.Request{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: "Eva Sund", Inspection: passed("2026-03-01"), Application: completeKennel()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, field string
+		step        func() error
+	}{
+		{"inspection (5-18(d))", "on", func() error {
+			_, err := f.svc.Inspect(ctx, kennel.ID, permits.Inspection{On: tomorrow, Passed: true})
+			return err
+		}},
+		{"grant", "on", func() error { _, err := f.svc.Grant(ctx, kennel.ID, tomorrow); return err }},
+		{"revocation (5-106)", "on", func() error {
+			_, err := f.svc.Act(ctx, stable.ID, permits.Action{Action: "revoke", Ground: "control", On: tomorrow})
+			return err
+		}},
+		{"hearing not yet held (5-106)", "hearing_on", func() error {
+			_, err := f.svc.Act(ctx, stable.ID, permits.Action{Action: "revoke", Ground: "control", NoticeOn: d("2026-03-01"), HearingOn: tomorrow})
+			return err
+		}},
+		{"registration (5-105)", "on", func() error { _, err := f.svc.Register(ctx, stable.ID, tomorrow); return err }},
+		{"escape (5-87)", "on", func() error { _, err := f.svc.Escape(ctx, stable.ID, service.HorseEscape{On: tomorrow}); return err }},
+		{"renewal application (5-18(c))", "applied", func() error {
+			_, err := f.svc.Renew(ctx, granted.ID, &permits.Request{Applied: tomorrow})
+			return err
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.step()
+			if service.ErrorCode(err) != service.EINVALID || service.ErrorField(err) != tt.field || !strings.Contains(service.ErrorMessage(err), "future") {
+				t.Errorf("err = %v (field %q), want invalid, field %s, in the future", err, service.ErrorField(err), tt.field)
+			}
+		})
+	}
 }
