@@ -103,5 +103,7 @@ func (d *DangerousDesignation) Apply(u DesignationUpdate) error {
 type DangerousService interface {
 	CreateDesignation(ctx context.Context, d *DangerousDesignation) error
 	UpdateDesignation(ctx context.Context, id int64, u DesignationUpdate) (*DangerousDesignation, error)
+	// FindDesignations lists an animal's designations, newest first;
+	// animalID 0 lists every animal's (the dangerous-animal register).
 	FindDesignations(ctx context.Context, animalID int64) ([]*DangerousDesignation, error)
 }

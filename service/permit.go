@@ -100,6 +100,15 @@ type Permit struct {
 	FeeCents  *int64 `json:"fee_cents"`
 	FeeSource string `json:"fee_source,omitempty"`
 	FeeNote   string `json:"fee_note,omitempty"`
+	// SuspendedUnder names the section of a suspension lifted by
+	// meeting what Pending lists (5-87(b): reinspection and payment for
+	// it), empty for a suspension lifted only by an appeal.
+	SuspendedUnder string `json:"suspended_under,omitempty"`
+	// Escapes are a stable's recorded horse escapes (5-87).
+	Escapes []HorseEscape `json:"escapes,omitempty"`
+	// Exemption states an existing stable's exemption (5-88), or why it
+	// is void.
+	Exemption string `json:"exemption,omitempty"`
 	// TagNumber is the off-leash registration number (64.55(b)).
 	TagNumber   int               `json:"tag_number,omitempty"`
 	Application PermitApplication `json:"application"`
@@ -107,6 +116,17 @@ type Permit struct {
 
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// HorseEscape is a horse that ran outside the confines of its stable
+// area (Chanhassen 5-87(a)). RecoveredByCity is true when agents or
+// employees of the city recovered it, which suspends the stable permit
+// (5-87(b)); RecoveryCents is what the city charges for the recovery.
+type HorseEscape struct {
+	On              Date   `json:"on"`
+	RecoveredByCity bool   `json:"recovered_by_city"`
+	RecoveryCents   *int64 `json:"recovery_cents,omitempty"`
+	Notes           string `json:"notes,omitempty"`
 }
 
 // Person is a name with an address and a telephone number.
@@ -169,6 +189,19 @@ type PermitApplication struct {
 	Animals int     `json:"animals,omitempty"`
 	// Conditions met (stable 5-104(a)(3)-(10)), by condition code.
 	Conditions []string `json:"conditions,omitempty"`
+	// An existing stable (5-88): StabledSince is when horses were first
+	// kept on the premises, Horses1975 how many were stabled there as of
+	// April 25, 1975; EnclosureEnlarged is true when a housing enclosure
+	// short of 5-104(a)(4) was enlarged, altered or increased;
+	// SubdividedOn the parcel's subdivision, platting or replatting;
+	// DiscontinuedFrom..DiscontinuedTo the longest break in the keeping
+	// of horses (To zero: not resumed).
+	StabledSince      Date `json:"stabled_since,omitzero"`
+	Horses1975        int  `json:"horses_1975,omitempty"`
+	EnclosureEnlarged bool `json:"enclosure_enlarged,omitempty"`
+	SubdividedOn      Date `json:"subdivided_on,omitzero"`
+	DiscontinuedFrom  Date `json:"discontinued_from,omitzero"`
+	DiscontinuedTo    Date `json:"discontinued_to,omitzero"`
 	// Off-leash (64.55(b), (c)): rabies verified, the dog's current
 	// licence verified (residents), the rules signed; DogNumber is 1
 	// for the owner's first dog.

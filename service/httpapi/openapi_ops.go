@@ -80,7 +80,7 @@ var jobStates = param{name: "state", typ: "string", desc: "Only jobs in this sta
 // TestOpenAPIRoutes checks both lists agree.
 func opDocs() map[string]opDoc {
 	m := coreDocs()
-	for _, more := range []map[string]opDoc{moneyDocs(), permitDocs()} {
+	for _, more := range []map[string]opDoc{moneyDocs(), permitDocs(), animalReportDocs()} {
 		maps.Copy(m, more)
 	}
 	return m

@@ -26,6 +26,7 @@ func (s *Server) permitRoutes() []route {
 		{"POST /api/v1/permits/{id}/contacts", desk, s.handlePermitContacts},
 		{"POST /api/v1/permits/{id}/renew", desk, s.handleRenewPermit},
 		{"POST /api/v1/permits/{id}/registration", desk, s.handleRegisterPermit},
+		{"POST /api/v1/permits/{id}/escape", desk, s.handlePermitEscape},
 
 		{"POST /api/v1/adoption-agreements", desk, s.handleCreateAgreement},
 		{"GET /api/v1/adoption-agreements", desk, s.handleFindAgreements},
@@ -162,6 +163,12 @@ func (s *Server) handlePermitApplication(w http.ResponseWriter, r *http.Request)
 func (s *Server) handlePermitInspection(w http.ResponseWriter, r *http.Request) {
 	permitStep(s, w, r, "inspection", func(ps *permits.Service, id int64, in *permits.Inspection) (*service.Permit, error) {
 		return ps.Inspect(r.Context(), id, *in)
+	})
+}
+
+func (s *Server) handlePermitEscape(w http.ResponseWriter, r *http.Request) {
+	permitStep(s, w, r, "escape", func(ps *permits.Service, id int64, e *service.HorseEscape) (*service.Permit, error) {
+		return ps.Escape(r.Context(), id, *e)
 	})
 }
 

@@ -39,7 +39,7 @@ func (s *Server) routes() {
 
 // allRoutes is every authenticated API endpoint.
 func (s *Server) allRoutes() []route {
-	return slices.Concat(s.apiRoutes(), s.jobRoutes(), s.photoRoutes(), s.permitRoutes())
+	return slices.Concat(s.apiRoutes(), s.jobRoutes(), s.photoRoutes(), s.permitRoutes(), s.animalReportRoutes())
 }
 
 // route is one authenticated API endpoint.

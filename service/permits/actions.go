@@ -38,8 +38,14 @@ func (s *Service) Inspect(ctx context.Context, id int64, in Inspection) (*servic
 	if err != nil {
 		return nil, err
 	}
+	if p.State == service.PermitSuspended && p.SuspendedUnder == "5-87(b)" {
+		return s.reinspected(ctx, p, in, today)
+	}
 	if p.State != service.PermitPending {
-		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s; only a pending application is inspected.", id, p.State)
+		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s; only a pending application or a stable suspended after an escape (5-87(b)) is inspected.", id, p.State)
+	}
+	if err := service.NotFuture("on", in.On, today); err != nil {
+		return nil, err
 	}
 	passed := in.Passed
 	p.InspectedOn, p.InspectionPassed = orToday(in.On, today), &passed
@@ -68,6 +74,9 @@ func (s *Service) Grant(ctx context.Context, id int64, on service.Date) (*servic
 	}
 	if p.State != service.PermitPending {
 		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s, not pending.", id, p.State)
+	}
+	if err := service.NotFuture("on", on, today); err != nil {
+		return nil, err
 	}
 	p.IssuedOn = orToday(on, today)
 	got, err := s.redecide(ctx, pr, p, today)
@@ -124,6 +133,14 @@ func (s *Service) Act(ctx context.Context, id int64, act Action) (*service.Permi
 	if p.State != service.PermitGranted && !(p.State == service.PermitSuspended && act.Action == "revoke") {
 		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s; only a granted permit is revoked, suspended or not renewed.", id, p.State)
 	}
+	for _, d := range []struct {
+		field string
+		on    service.Date
+	}{{"on", act.On}, {"notice_on", act.NoticeOn}, {"hearing_on", act.HearingOn}} {
+		if err := service.NotFuture(d.field, d.on, today); err != nil {
+			return nil, err
+		}
+	}
 	on := orToday(act.On, today)
 	var grounds []rules.Item
 	allowed := []string{"revoke"}
@@ -135,7 +152,7 @@ func (s *Service) Act(ctx context.Context, id int64, act Action) (*service.Permi
 		grounds = pm.Stable.Grounds
 		n := pm.Stable.HearingNoticeDays
 		if act.NoticeOn.IsZero() || act.HearingOn.IsZero() || act.HearingOn < act.NoticeOn.AddDays(n.Value) {
-			return nil, service.Errorf(service.ECONFLICT, "A stable permit is revoked only after a hearing, noticed by mail at least %d days before it (%s).", n.Value, n.Source)
+			return nil, service.FieldErrorf(service.ECONFLICT, "hearing_on", "A stable permit is revoked only after a hearing, noticed by mail at least %d days before it (%s).", n.Value, n.Source)
 		}
 		if on < act.HearingOn {
 			on = act.HearingOn
@@ -146,7 +163,7 @@ func (s *Service) Act(ctx context.Context, id int64, act Action) (*service.Permi
 	case service.PermitMultiAnimal:
 		n := pm.MultiAnimal.NoticeDays
 		if act.NoticeOn.IsZero() {
-			return nil, service.Errorf(service.EINVALID, "notice_on required: a revocation takes effect %d days after written notice by certified mail (%s).", n.Value, n.Source)
+			return nil, service.Invalidf("notice_on", "notice_on required: a revocation takes effect %d days after written notice by certified mail (%s).", n.Value, n.Source)
 		}
 		p.EffectiveOn = act.NoticeOn.AddDays(n.Value)
 		p.Reason = fmt.Sprintf("Failure to conform to the permit's restrictions; effective %s (%s).", p.EffectiveOn, n.Source)
@@ -154,7 +171,7 @@ func (s *Service) Act(ctx context.Context, id int64, act Action) (*service.Permi
 		return nil, service.Errorf(service.EINVALID, "The text held of chapter 68 states no revocation procedure (68.10).")
 	}
 	if !contains(allowed, act.Action) {
-		return nil, service.Errorf(service.EINVALID, "Action must be one of %v.", allowed)
+		return nil, service.Invalidf("action", "Action must be one of %v.", allowed)
 	}
 	if grounds != nil {
 		text, src := itemText(grounds, act.Ground)
@@ -163,7 +180,7 @@ func (s *Service) Act(ctx context.Context, id int64, act Action) (*service.Permi
 			for i, g := range grounds {
 				codes[i] = g.Code
 			}
-			return nil, service.Errorf(service.EINVALID, "Ground must be one of %v.", codes)
+			return nil, service.Invalidf("ground", "Ground must be one of %v.", codes)
 		}
 		p.Reason = text + " (" + src + ")"
 	}
@@ -203,10 +220,13 @@ func (s *Service) Appeal(ctx context.Context, id int64, on service.Date) (*servi
 	default:
 		return nil, service.Errorf(service.ECONFLICT, "A %s licence has nothing to appeal (%s).", p.State, k.AppealNoticeDays.Source)
 	}
+	if err := service.NotFuture("on", on, today); err != nil {
+		return nil, err
+	}
 	on = orToday(on, today)
 	by := p.ActionOn.AddDays(k.AppealNoticeDays.Value)
 	if on > by {
-		return nil, service.Errorf(service.ECONFLICT, "The notice of appeal was due within %d days of the action, by %s (%s).", k.AppealNoticeDays.Value, by, k.AppealNoticeDays.Source)
+		return nil, service.FieldErrorf(service.ECONFLICT, "on", "The notice of appeal was due within %d days of the action, by %s (%s).", k.AppealNoticeDays.Value, by, k.AppealNoticeDays.Source)
 	}
 	if !p.AppealFiledOn.IsZero() {
 		return nil, service.Errorf(service.ECONFLICT, "An appeal was filed on %s.", p.AppealFiledOn)
@@ -234,10 +254,13 @@ func (s *Service) Renew(ctx context.Context, id int64, req *Request) (*service.P
 	if req == nil {
 		req = &Request{}
 	}
+	if err := service.NotFuture("applied", req.Applied, today); err != nil {
+		return nil, err
+	}
 	applied := orToday(req.Applied, today)
 	if old.Kind == service.PermitKennel && !old.RenewalDue.IsZero() && applied > old.RenewalDue {
 		k := pr.Permits.Kennel
-		return nil, service.Errorf(service.ECONFLICT, "Applications to renew were due by %s (%s); apply for a new licence.", old.RenewalDue, k.RenewalDue.Source)
+		return nil, service.FieldErrorf(service.ECONFLICT, "applied", "Applications to renew were due by %s (%s); apply for a new licence.", old.RenewalDue, k.RenewalDue.Source)
 	}
 	n := &Request{Kind: old.Kind, Jurisdiction: old.Jurisdiction, Class: old.Class, OwnerID: old.OwnerID, AnimalID: old.AnimalID,
 		Holder: old.Holder, Address: old.Address, Applied: applied, Issued: req.Issued, IssuedOn: req.IssuedOn,
@@ -279,6 +302,9 @@ func (s *Service) Register(ctx context.Context, id int64, on service.Date) (*ser
 		return nil, service.Errorf(service.EINVALID, "Only a stable permit is registered annually (5-105(a)).")
 	}
 	st := pr.Permits.Stable
+	if err := service.NotFuture("on", on, today); err != nil {
+		return nil, err
+	}
 	on = orToday(on, today)
 	if p.State != service.PermitGranted {
 		return nil, service.Errorf(service.ECONFLICT, "Permit %d is %s.", id, p.State)
@@ -289,7 +315,7 @@ func (s *Service) Register(ctx context.Context, id int64, on service.Date) (*ser
 		if _, err := s.save(ctx, p, today); err != nil {
 			return nil, err
 		}
-		return nil, service.Errorf(service.ECONFLICT, "The registration was due by %s; the permit is cancelled and a new application, inspection and the stable inspector's approval are required (5-105(b)).", p.RenewalDue)
+		return nil, service.FieldErrorf(service.ECONFLICT, "on", "The registration was due by %s; the permit is cancelled and a new application, inspection and the stable inspector's approval are required (5-105(b)).", p.RenewalDue)
 	}
 	// This year's registration made, the next is due a year on.
 	p.RegisteredOn = on
@@ -312,11 +338,11 @@ func (s *Service) ChangeContacts(ctx context.Context, id int64, contacts []servi
 	k := pr.Permits.Kennel
 	for _, c := range contacts {
 		if strings.TrimSpace(c.Name) == "" || strings.TrimSpace(c.Phone) == "" || strings.TrimSpace(c.Address) == "" {
-			return nil, service.Errorf(service.EINVALID, "Each contact person needs a name, a phone number and an address (5-18(b)(5)).")
+			return nil, service.Invalidf("contacts", "Each contact person needs a name, a phone number and an address (5-18(b)(5)).")
 		}
 	}
 	if len(contacts) == 0 && contains(k.ContactClasses.Value, p.Class) {
-		return nil, service.Errorf(service.ECONFLICT, "A commercial kennel must at all times have a designated contact person (%s).", k.ContactClasses.Source)
+		return nil, service.FieldErrorf(service.ECONFLICT, "contacts", "A commercial kennel must at all times have a designated contact person (%s).", k.ContactClasses.Source)
 	}
 	p.Application.Contacts = contacts
 	return s.save(ctx, p, today)
@@ -343,9 +369,12 @@ func (s *Service) DecideAppeal(ctx context.Context, id int64, o AppealOrder) (*s
 	if p.Kind != service.PermitKennel || p.AppealFiledOn.IsZero() {
 		return nil, service.Errorf(service.ECONFLICT, "No appeal was filed for permit %d (%s).", id, k.AppealNoticeDays.Source)
 	}
+	if err := service.NotFuture("on", o.On, today); err != nil {
+		return nil, err
+	}
 	on := orToday(o.On, today)
 	if on < p.HearingFrom {
-		return nil, service.Errorf(service.ECONFLICT, "The council hears the appeal on or after %s (%s).", p.HearingFrom, k.AppealHearingAfterDays.Source)
+		return nil, service.FieldErrorf(service.ECONFLICT, "on", "The council hears the appeal on or after %s (%s).", p.HearingFrom, k.AppealHearingAfterDays.Source)
 	}
 	p.HearingOn = on
 	switch o.Order {
@@ -353,7 +382,7 @@ func (s *Service) DecideAppeal(ctx context.Context, id int64, o AppealOrder) (*s
 		p.Reason += "; upheld by the council on " + on.String() + " (5-18(f)(1))"
 	case "lift", "conditions":
 		if o.Order == "conditions" && strings.TrimSpace(o.Conditions) == "" {
-			return nil, service.Errorf(service.EINVALID, "conditions required (5-18(f)(3)).")
+			return nil, service.Invalidf("conditions", "conditions required (5-18(f)(3)).")
 		}
 		if p.State == service.PermitDenied {
 			// A denial lifted: the application is decided again, on its
@@ -368,7 +397,120 @@ func (s *Service) DecideAppeal(ctx context.Context, id int64, o AppealOrder) (*s
 			p.Reason = fmt.Sprintf("Returned by the council on %s with conditions: %s (5-18(f)(3))", on, o.Conditions)
 		}
 	default:
-		return nil, service.Errorf(service.EINVALID, "Order must be uphold, lift or conditions (5-18(f)).")
+		return nil, service.Invalidf("order", "Order must be uphold, lift or conditions (5-18(f)).")
 	}
 	return s.save(ctx, p, today)
+}
+
+// Escape records a horse that ran outside the confines of its stable
+// area (5-87(a)). The city's charge to recover it is at least the
+// profile's minimum; an escape that needed recovery by the city's
+// agents or employees suspends the stable permit until the stable
+// inspector has reinspected the premises and the owner has paid for the
+// inspection (5-87(b)); Inspect with FeePaid lifts it.
+func (s *Service) Escape(ctx context.Context, id int64, e service.HorseEscape) (*service.Permit, error) {
+	p, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.Kind != service.PermitStable {
+		return nil, service.Invalidf("kind", "An escape is recorded on a stable permit (5-87).")
+	}
+	st := pr.Permits.Stable
+	if err := service.NotFuture("on", e.On, today); err != nil {
+		return nil, err
+	}
+	e.On = orToday(e.On, today)
+	if e.RecoveryCents != nil && st.RecoveryCharge != nil && st.RecoveryCharge.State() == rules.FeeSet && *e.RecoveryCents < int64(*st.RecoveryCharge.Cents) {
+		return nil, service.Invalidf("recovery_cents", "The charge to recover the horse is at least %s (%s).", dollars(int64(*st.RecoveryCharge.Cents)), st.RecoveryCharge.Source)
+	}
+	if e.RecoveredByCity && e.RecoveryCents == nil && st.RecoveryCharge != nil {
+		e.RecoveryCents, _, _ = rules.FeeOf(st.RecoveryCharge)
+	}
+	p.Escapes = append(p.Escapes, e)
+	if e.RecoveredByCity && st.EscapeSuspends.Value && (p.State == service.PermitGranted || p.State == service.PermitSuspended && p.SuspendedUnder == "5-87(b)") {
+		p.State, p.SuspendedUnder, p.ActionOn = service.PermitSuspended, st.EscapeSuspends.Source, e.On
+		p.Reason = fmt.Sprintf("A horse escaped and was recovered by the city on %s; suspended until the stable inspector reinspects the premises and the inspection is paid for (%s).", e.On, st.EscapeSuspends.Source)
+		p.Pending = []string{"The stable inspector's reinspection of the premises (" + st.EscapeSuspends.Source + ")",
+			"Payment for the inspection (" + st.EscapeSuspends.Source + "; fee " + feeText(st.InspectionFee) + ")"}
+	}
+	return s.save(ctx, p, today)
+}
+
+// reinspected lifts a 5-87(b) suspension once the premises passed the
+// reinspection and the inspection is paid for; until then the permit
+// stays suspended with what is still missing.
+func (s *Service) reinspected(ctx context.Context, p *service.Permit, in Inspection, today service.Date) (*service.Permit, error) {
+	on := orToday(in.On, today)
+	if on < p.ActionOn {
+		return nil, service.Invalidf("on", "The reinspection (%s) cannot come before the escape (%s).", on, p.ActionOn)
+	}
+	passed := in.Passed
+	p.InspectedOn, p.InspectionPassed = on, &passed
+	var left []string
+	if !in.Passed {
+		left = append(left, "The stable inspector's reinspection of the premises, passed ("+p.SuspendedUnder+")")
+	}
+	if !in.FeePaid {
+		left = append(left, "Payment for the inspection ("+p.SuspendedUnder+")")
+	}
+	if len(left) > 0 {
+		p.Pending = left
+		return s.save(ctx, p, today)
+	}
+	p.State, p.Pending = service.PermitGranted, nil
+	p.Reason = fmt.Sprintf("Reinstated on %s after the reinspection and its payment (%s).", on, p.SuspendedUnder)
+	p.SuspendedUnder = ""
+	return s.save(ctx, p, today)
+}
+
+func feeText(f *rules.Fee) string {
+	c, src, _ := rules.FeeOf(f)
+	if c == nil {
+		return "set by resolution, " + src
+	}
+	return dollars(*c) + ", " + src
+}
+
+func dollars(c int64) string { return fmt.Sprintf("$%d.%02d", c/100, c%100) }
+
+// Grounds are the grounds on which a permit of p's kind is revoked,
+// suspended or not renewed (5-18(e), 5-106, 64.55(c)), with their
+// sections; none for a kind whose text gives none.
+func (s *Service) Grounds(p *service.Permit) []rules.Item {
+	pr := s.rules.Profile(p.Jurisdiction)
+	if pr == nil || pr.Permits == nil {
+		return nil
+	}
+	pm := pr.Permits
+	switch {
+	case p.Kind == service.PermitKennel && pm.Kennel != nil:
+		return pm.Kennel.Grounds
+	case p.Kind == service.PermitStable && pm.Stable != nil:
+		return pm.Stable.Grounds
+	case p.Kind == service.PermitOffLeash && pm.OffLeash != nil:
+		return pm.OffLeash.Grounds
+	}
+	return nil
+}
+
+// Conditions are the conditions of issue an application of kind states
+// it meets (a stable's, 5-104(a)(3)-(10)), from every jurisdiction that
+// issues the kind, for a form to offer; by code, first source kept.
+func (s *Service) Conditions(kind service.PermitKind) []rules.Item {
+	var out []rules.Item
+	seen := map[string]bool{}
+	for _, id := range s.rules.IDs() {
+		pm := s.rules.Profile(id).Permits
+		if kind != service.PermitStable || pm == nil || pm.Stable == nil {
+			continue
+		}
+		for _, c := range pm.Stable.Conditions {
+			if !seen[c.Code] {
+				seen[c.Code] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }

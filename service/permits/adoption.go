@@ -29,7 +29,7 @@ func (s *Service) adoptionRule(j string) (*rules.Profile, *rules.AdoptionRule, e
 		return nil, nil, err
 	}
 	if pr.Permits == nil || pr.Permits.Adoption == nil {
-		return nil, nil, service.Errorf(service.EINVALID, "%s has no shelter sterilisation agreements.", pr.Name)
+		return nil, nil, service.Invalidf("jurisdiction", "%s has no shelter sterilisation agreements.", pr.Name)
 	}
 	return pr, pr.Permits.Adoption, nil
 }
@@ -54,33 +54,33 @@ func (s *Service) Agree(ctx context.Context, req *AgreementRequest) (*service.Ad
 		return nil, err
 	}
 	if !req.Signed {
-		return nil, service.Errorf(service.EINVALID, "The buyer or adopting party must sign a written agreement (%s).", r.ByAgeMonths.Source)
+		return nil, service.Invalidf("signed", "The buyer or adopting party must sign a written agreement (%s).", r.ByAgeMonths.Source)
 	}
 	if strings.TrimSpace(req.Adopter) == "" {
-		return nil, service.Errorf(service.EINVALID, "Adopter required (%s).", r.Species.Source)
+		return nil, service.Invalidf("adopter", "Adopter required (%s).", r.Species.Source)
 	}
-	rec, err := s.store.FindRecordByAnimal(ctx, req.AnimalID)
+	rec, err := s.record(ctx, req.AnimalID)
 	if err != nil {
 		return nil, err
 	}
 	if !slices.Contains(r.Species.Value, string(rec.Animal.Species)) {
-		return nil, service.Errorf(service.EINVALID, "The agreement is for dogs and cats (%s).", r.Species.Source)
+		return nil, service.Invalidf("animal_id", "The agreement is for dogs and cats (%s).", r.Species.Source)
 	}
 	if rec.Animal.Altered {
-		return nil, service.Errorf(service.ECONFLICT, "The animal is recorded as sterilised already; no agreement is needed (%s).", r.Species.Source)
+		return nil, service.FieldErrorf(service.ECONFLICT, "animal_id", "The animal is recorded as sterilised already; no agreement is needed (%s).", r.Species.Source)
 	}
 	born := req.Born
 	if born.IsZero() {
 		born = rec.Animal.BirthDate
 	}
 	if born.IsZero() {
-		return nil, service.Errorf(service.EINVALID, "born required: the age decides the due date (%s).", r.ByAgeMonths.Source)
+		return nil, service.Invalidf("born", "born required: the age decides the due date (%s).", r.ByAgeMonths.Source)
 	}
 	today := pr.Today(s.now())
 	a := &service.AdoptionAgreement{AnimalID: req.AnimalID, Jurisdiction: pr.ID, Adopter: strings.TrimSpace(req.Adopter), OwnerID: req.OwnerID,
 		AdoptedOn: orToday(req.Adopted, today), BornOn: born, Site: req.Site}
 	if a.AdoptedOn < born {
-		return nil, service.Errorf(service.EINVALID, "Adopted before born.")
+		return nil, service.Invalidf("adopted", "Adopted before born.")
 	}
 	a.DueOn, a.DueSource = SterilisationDue(r, born, a.AdoptedOn)
 	a.DepositCents, _, _ = rules.FeeOf(r.Deposit)

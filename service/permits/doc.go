@@ -8,9 +8,14 @@
 //     the December 31 after issue and the renewal due by December 1,
 //     revocation, suspension and non-renewal on the grounds of 5-18(e)
 //     and the appeal window of 5-18(f);
+//   - one kennel licence per place of business (5-18(c));
 //   - Chanhassen stable permits (5-101 to 5-106): application,
 //     inspection, the conditions of issue, annual registration by June 1
-//     and revocation after a hearing noticed ten days ahead;
+//     and revocation after a hearing noticed ten days ahead; a horse's
+//     escape recorded with the city's recovery charge, at least $25.00
+//     (5-87(a)), one recovered by the city suspending the permit until
+//     the stable inspector reinspects and the inspection is paid for
+//     (5-87(b)); the exemption of stables kept since 1975 (5-88);
 //   - Minneapolis off-leash permits (64.55), refused for a dog designated
 //     dangerous under 64.110 or dangerous or potentially dangerous under
 //     Minn. Stat. 347.50;
@@ -42,10 +47,24 @@
 //     more the areas of 5-104(a)(1).
 //   - 64.140(a)(1) speaks of animals "less than" and "more than" six
 //     months old; one exactly six months old is treated as older.
+//   - The place of business of 5-18(c) is the property of 5-18(b)(1),
+//     compared without regard to case and spacing; a licensee's second
+//     licence for that place over the same term is refused, a renewal
+//     (the next term) is not.
+//   - 5-87(a) sets only the least the city charges to recover a horse;
+//     the permit records the amount, and the money side raises charges.
+//     5-87(b) names no form for the reinspection; its payment is the
+//     clerk's record that the inspection fee (set by resolution,
+//     5-105(a)) was paid.
+//   - 5-88(a) dates the exemption April 24, 1975 and counts the horses
+//     as of April 25, 1975, as the text does; a break "for a continuous
+//     period of more than one year" (5-88(b)(2)) is one ending later
+//     than twelve months after it began.
 //
 // # References
 //
-//   - Chanhassen City Code 5-18, 5-18.1, 5-18.2, 5-89, 5-101 to 5-106.
+//   - Chanhassen City Code 5-18, 5-18.1, 5-18.2, 5-87, 5-88, 5-89, 5-101
+//     to 5-106.
 //   - Minneapolis Code of Ordinances 64.55, 64.100, 64.110, 64.140,
 //     66.60, 66.70, 68.10.
 //   - Minn. Stat. 347.50 subd. 2 and 3 (dangerous and potentially

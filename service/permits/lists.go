@@ -3,6 +3,7 @@ package permits
 import (
 	"context"
 	"sort"
+	"strings"
 
 	"github.com/chipdesk/chipdesk/service"
 )
@@ -10,7 +11,7 @@ import (
 // Item is one line of the officer's list.
 type Item struct {
 	// What is kennel-lapsed, renewal-due, registration-due,
-	// stable-cancelled, inspection-pending, appeal-hearing,
+	// stable-cancelled, stable-suspended, inspection-pending, appeal-hearing,
 	// agreement-due, agreement-broken or report-open.
 	What     string       `json:"what"`
 	Due      service.Date `json:"due,omitzero"`
@@ -51,6 +52,7 @@ func (s *Service) Due(ctx context.Context) ([]Item, error) {
 		switch {
 		case p.State == service.PermitPending && p.InspectionPassed == nil:
 			it.What, it.Due, it.Message = "inspection-pending", p.AppliedOn, string(p.Kind)+" application of "+p.Holder+" awaits inspection or items"
+			it.Source = map[service.PermitKind]string{service.PermitKennel: "5-18(d)", service.PermitStable: "5-103", service.PermitMultiAnimal: "64.100(c)", service.PermitBusiness: "68.10"}[p.Kind]
 		case p.Status == "lapsed" && !renewed[p.ID]:
 			if p.Kind != service.PermitKennel && p.Kind != service.PermitStable {
 				continue
@@ -63,6 +65,9 @@ func (s *Service) Due(ctx context.Context) ([]Item, error) {
 			it.What, it.Due, it.Message, it.Source = "renewal-due", p.RenewalDue, "Kennel renewal application of "+p.Holder+" due", "5-18(c)"
 		case p.State == service.PermitGranted && p.Kind == service.PermitStable && p.RenewalDue <= soon:
 			it.What, it.Due, it.Message, it.Source = "registration-due", p.RenewalDue, "Stable annual registration of "+p.Holder+" due", "5-105(a)"
+		case p.State == service.PermitSuspended && p.SuspendedUnder != "":
+			it.What, it.Due, it.Source = "stable-suspended", p.ActionOn, p.SuspendedUnder
+			it.Message = "Stable permit of " + p.Holder + " suspended after a horse's escape; awaits " + strings.Join(p.Pending, "; ")
 		case !p.AppealFiledOn.IsZero() && p.HearingFrom >= today.AddDays(-s.within):
 			it.What, it.Due, it.Message, it.Source = "appeal-hearing", p.HearingFrom, "Council hears the appeal of "+p.Holder+" on or after this day", "5-18(f)"
 		default:

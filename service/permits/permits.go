@@ -65,22 +65,10 @@ func New(o *Opts) (*Service, error) {
 	return s, nil
 }
 
-// profile resolves a jurisdiction typed by id or by name ("chanhassen",
-// "Chanhassen", "City of Chanhassen").
-func (s *Service) profile(j string) (*rules.Profile, error) {
-	want := strings.ToLower(strings.TrimSpace(j))
-	for _, id := range s.rules.IDs() {
-		p := s.rules.Profile(id)
-		name := strings.ToLower(p.Name)
-		if want == id || want == name || want == strings.TrimPrefix(name, "city of ") {
-			return p, nil
-		}
-	}
-	if want == "" {
-		return nil, service.Errorf(service.EINVALID, "Jurisdiction required (one of %s).", strings.Join(s.rules.IDs(), ", "))
-	}
-	return nil, service.Errorf(service.EINVALID, "Unknown jurisdiction %q (want one of %s).", j, strings.Join(s.rules.IDs(), ", "))
-}
+// profile resolves a jurisdiction typed by id, name or code
+// ("chanhassen", "City of Chanhassen", "CHAN") with the one resolver of
+// the rules.
+func (s *Service) profile(j string) (*rules.Profile, error) { return s.rules.Resolve(j) }
 
 // Request applies for a permit. Issued is the day the clerk issues it;
 // a permit that cannot be granted yet (an inspection, a missing item)
@@ -108,20 +96,24 @@ type Inspection struct {
 	On     service.Date `json:"on"`
 	Passed bool         `json:"passed"`
 	Notes  string       `json:"notes,omitempty"`
+	// FeePaid records, for the reinspection after a horse's escape, that
+	// the owner paid for the inspection (5-87(b)).
+	FeePaid bool `json:"fee_paid,omitempty"`
 }
 
-// Refusal is an application refused under the law: the denied permit is
-// stored (5-18.1(b) counts it for a year) and the error is ECONFLICT.
-func refused(p *service.Permit, on service.Date, why string) error {
+// refused is an application refused under the law: the denied permit is
+// stored (5-18.1(b) counts it for a year) and the error is ECONFLICT
+// naming the field at fault.
+func refused(p *service.Permit, on service.Date, field, why string) error {
 	p.State, p.Reason, p.ActionOn = service.PermitDenied, why, on
-	return service.Errorf(service.ECONFLICT, "%s", why)
+	return service.FieldErrorf(service.ECONFLICT, field, "%s", why)
 }
 
 // Apply takes an application in. A refusal answers ECONFLICT citing its
 // section; a kennel's refusal is stored as denied (5-18.1(b)).
 func (s *Service) Apply(ctx context.Context, req *Request) (*service.Permit, error) {
 	if req == nil || !req.Kind.Valid() {
-		return nil, service.Errorf(service.EINVALID, "Kind must be kennel, stable, off_leash, multi_animal or animal_business.")
+		return nil, service.Invalidf("kind", "Kind must be kennel, stable, off_leash, multi_animal or animal_business.")
 	}
 	pr, err := s.profile(req.Jurisdiction)
 	if err != nil {
@@ -174,7 +166,7 @@ func orToday(d, today service.Date) service.Date {
 func (s *Service) decide(ctx context.Context, pr *rules.Profile, p *service.Permit, today service.Date) error {
 	pm := pr.Permits
 	none := func(what string) error {
-		return service.Errorf(service.EINVALID, "%s issues no %s.", pr.Name, what)
+		return service.Invalidf("kind", "%s issues no %s.", pr.Name, what)
 	}
 	p.Pending = nil
 	switch p.Kind {
@@ -231,18 +223,18 @@ func itemText(items []rules.Item, code string) (string, string) {
 func (s *Service) kennel(ctx context.Context, k *rules.KennelRule, p *service.Permit, today service.Date) error {
 	a := &p.Application
 	if !slices.Contains(k.Classes.Value, p.Class) {
-		return service.Errorf(service.EINVALID, "Kennel class must be one of %v (%s).", k.Classes.Value, k.Classes.Source)
+		return service.Invalidf("class", "Kennel class must be one of %v (%s).", k.Classes.Value, k.Classes.Source)
 	}
 	if k.AgriculturalCatsExempt.Value && p.Class == "private" && a.Species == string(service.Cat) && a.AgriculturalLand && a.RodentControl {
-		return service.Errorf(service.EINVALID, "No licence is required for a private kennel of cats kept for rodent control on agricultural land (%s).", k.AgriculturalCatsExempt.Source)
+		return service.Invalidf("application.species", "No licence is required for a private kennel of cats kept for rodent control on agricultural land (%s).", k.AgriculturalCatsExempt.Source)
 	}
 	if p.Holder == "" {
-		return service.Errorf(service.EINVALID, "Holder (the applicant) required.")
+		return service.Invalidf("holder", "Holder (the applicant) required.")
 	}
 	// Refusals (5-18.1).
 	for _, c := range a.Convictions {
 		if slices.Contains(k.RefusalOffences.Value, c.Offence) {
-			return refused(p, p.AppliedOn, fmt.Sprintf("No licence is issued to an applicant convicted of an offence involving cruelty to animals, the operation of kennels or animal related nuisances (%s).", k.RefusalOffences.Source))
+			return refused(p, p.AppliedOn, "application.convictions", fmt.Sprintf("No licence is issued to an applicant convicted of an offence involving cruelty to animals, the operation of kennels or animal related nuisances (%s).", k.RefusalOffences.Source))
 		}
 	}
 	since := p.AppliedOn.AddMonths(-k.LookbackMonths.Value)
@@ -260,14 +252,17 @@ func (s *Service) kennel(ctx context.Context, k *rules.KennelRule, p *service.Pe
 		}
 	}
 	if prior {
-		return refused(p, p.AppliedOn, fmt.Sprintf("No licence is issued to an applicant denied licensure, or whose same or similar licence was revoked, within %d months before the application (%s).", k.LookbackMonths.Value, k.LookbackMonths.Source))
+		return refused(p, p.AppliedOn, "application.prior_denial_on", fmt.Sprintf("No licence is issued to an applicant denied licensure, or whose same or similar licence was revoked, within %d months before the application (%s).", k.LookbackMonths.Value, k.LookbackMonths.Source))
+	}
+	if err := s.onePerPlace(ctx, k, p, today); err != nil {
+		return err
 	}
 	if a.ZoningCompliant != nil && !*a.ZoningCompliant {
 		_, src := itemText(k.Refusals, "zoning")
-		return refused(p, p.AppliedOn, fmt.Sprintf("No licence is issued when the facilities or property fail a conditional use permit or other zoning restriction (%s).", src))
+		return refused(p, p.AppliedOn, "application.zoning_compliant", fmt.Sprintf("No licence is issued when the facilities or property fail a conditional use permit or other zoning restriction (%s).", src))
 	}
 	if p.Class == "commercial" && a.Acres > 0 && a.Acres < k.CommercialMinAcre.Value {
-		return refused(p, p.AppliedOn, fmt.Sprintf("No commercial kennel permit is issued for a lot of less than %g acre (%s).", k.CommercialMinAcre.Value, k.CommercialMinAcre.Source))
+		return refused(p, p.AppliedOn, "application.acres", fmt.Sprintf("No commercial kennel permit is issued for a lot of less than %g acre (%s).", k.CommercialMinAcre.Value, k.CommercialMinAcre.Source))
 	}
 	// The application's contents (5-18(b)); without them no licence
 	// (5-18.1(c)).
@@ -321,6 +316,48 @@ func (s *Service) kennel(ctx context.Context, k *rules.KennelRule, p *service.Pe
 	return nil
 }
 
+// onePerPlace refuses a second kennel licence for a place of business
+// that already has one in force, suspended or applied for over the same
+// days: a separate licence is obtained for each place of business
+// (5-18(c)), so another place is another licence and the same place is
+// a renewal. The place is the property of 5-18(b)(1), compared without
+// regard to case and spacing.
+func (s *Service) onePerPlace(ctx context.Context, k *rules.KennelRule, p *service.Permit, today service.Date) error {
+	place := samePlace(p.Application.Property)
+	if !k.SeparatePerPlace.Value || place == "" {
+		return nil
+	}
+	on := orToday(p.IssuedOn, today)
+	end, ok := rules.PermitExpiry(k.Expiry, on)
+	held, _, err := s.store.FindPermits(ctx, service.PermitFilter{Kind: service.PermitKennel, Jurisdiction: p.Jurisdiction, Holder: p.Holder})
+	if err != nil {
+		return err
+	}
+	for _, q := range held {
+		if q.ID == p.ID || samePlace(q.Application.Property) != place {
+			continue
+		}
+		switch q.State {
+		case service.PermitGranted, service.PermitSuspended, service.PermitPending:
+		default:
+			continue
+		}
+		// Terms overlap unless q ended before this one starts or ends
+		// after this one ends (a later term: a renewal applied for).
+		if !q.ExpiresOn.IsZero() && (q.ExpiresOn < on || ok && q.ExpiresOn > end) {
+			continue
+		}
+		return service.FieldErrorf(service.ECONFLICT, "application.property",
+			"Kennel licence %d (%s, to %s) is held for this place of business; a separate licence is obtained for each place of business, and the same place is renewed (%s).",
+			q.ID, q.State, q.ExpiresOn, k.SeparatePerPlace.Source)
+	}
+	return nil
+}
+
+func samePlace(property string) string {
+	return strings.Join(strings.Fields(strings.ToLower(property)), " ")
+}
+
 // inspected requires a passed inspection when the rule asks one; a failed
 // one denies the application.
 func inspected(p *service.Permit, rule rules.Cited[bool], section string) error {
@@ -331,7 +368,7 @@ func inspected(p *service.Permit, rule rules.Cited[bool], section string) error 
 	case p.InspectionPassed == nil:
 		p.Pending = append(p.Pending, "An inspection of the premises before grant ("+rule.Source+")")
 	case !*p.InspectionPassed:
-		return refused(p, p.InspectedOn, "The premises did not pass the inspection; the application is denied ("+section+").")
+		return refused(p, p.InspectedOn, "inspection", "The premises did not pass the inspection; the application is denied ("+section+").")
 	}
 	return nil
 }
@@ -339,27 +376,38 @@ func inspected(p *service.Permit, rule rules.Cited[bool], section string) error 
 func stable(st *rules.StableRule, p *service.Permit, today service.Date) error {
 	a := &p.Application
 	if p.Holder == "" {
-		return service.Errorf(service.EINVALID, "Holder (the applicant) required.")
+		return service.Invalidf("holder", "Holder (the applicant) required.")
 	}
-	if a.Acres > 0 && a.Acres < st.MinLotAcres.Value {
-		return service.Errorf(service.ECONFLICT, "No stable permit is issued for a lot of less than %g acre (%s).", st.MinLotAcres.Value, st.MinLotAcres.Source)
+	exempt, err := existingStable(st, p, today)
+	if err != nil {
+		return err
 	}
-	if need, src := st.StableAcres(a.Animals); a.Acres > 0 && a.Animals > 0 && a.Acres+1e-9 < need {
-		return service.Errorf(service.ECONFLICT, "%d horses need at least %.2f acres (%s).", a.Animals, need, src)
+	if !slices.Contains(exempt, "5-104(a)(2)") && a.Acres > 0 && a.Acres < st.MinLotAcres.Value {
+		return service.FieldErrorf(service.ECONFLICT, "application.acres", "No stable permit is issued for a lot of less than %g acre (%s).", st.MinLotAcres.Value, st.MinLotAcres.Source)
+	}
+	if need, src := st.StableAcres(a.Animals); !slices.Contains(exempt, src) && a.Acres > 0 && a.Animals > 0 && a.Acres+1e-9 < need {
+		return service.FieldErrorf(service.ECONFLICT, "application.acres", "%d horses need at least %.2f acres (%s).", a.Animals, need, src)
 	}
 	if a.Property == "" {
 		p.Pending = append(p.Pending, "A description of the premises on the city's form (5-102)")
 	}
-	if a.Acres == 0 || a.Animals == 0 {
+	if len(exempt) > 0 {
+		if a.Animals == 0 {
+			p.Pending = append(p.Pending, "The number of horses (5-88(a)(2))")
+		}
+	} else if a.Acres == 0 || a.Animals == 0 {
 		p.Pending = append(p.Pending, "The lot size and the number of horses (5-104(a)(1), (2))")
 	}
 	for _, c := range st.Conditions {
+		if slices.Contains(exempt, c.Source) {
+			continue
+		}
 		if !slices.Contains(a.Conditions, c.Code) {
 			p.Pending = append(p.Pending, c.Text+" ("+c.Source+")")
 		}
 	}
 	if p.InspectionPassed != nil && !*p.InspectionPassed {
-		return service.Errorf(service.ECONFLICT, "The stable inspector disapproved the application (%s).", st.Inspection.Source)
+		return service.FieldErrorf(service.ECONFLICT, "inspection", "The stable inspector disapproved the application (%s).", st.Inspection.Source)
 	}
 	if p.InspectionPassed == nil {
 		p.Pending = append(p.Pending, "The stable inspector's approval ("+st.Inspection.Source+", 5-104(a))")
@@ -367,6 +415,64 @@ func stable(st *rules.StableRule, p *service.Permit, today service.Date) error {
 	grant(p, st.ApplicationFee, st.Expiry, today)
 	p.RenewalDue = st.RegistrationDue.Next(orToday(p.IssuedOn, today))
 	return nil
+}
+
+// existingStable applies 5-88 to a stable application that states
+// horses were kept on the premises by April 24, 1975: it returns the
+// conditions of 5-104 the stable is exempt from (none when the
+// exemption is void or does not apply, with p.Exemption saying why) and
+// refuses more horses than were stabled as of April 25, 1975
+// (5-88(a)(2)) or an enclosure short of 5-104(a)(4) enlarged
+// (5-88(a)(1)).
+func existingStable(st *rules.StableRule, p *service.Permit, today service.Date) ([]string, error) {
+	e, a := st.Existing, &p.Application
+	p.Exemption = ""
+	if e == nil || a.StabledSince.IsZero() {
+		return nil, nil
+	}
+	if a.StabledSince > e.StabledByDate() {
+		p.Exemption = fmt.Sprintf("Horses kept since %s, after %s: no exemption (%s).", a.StabledSince, e.StabledBy.Value, e.StabledBy.Source)
+		return nil, nil
+	}
+	if e.VoidOnSubdivision.Value && !a.SubdividedOn.IsZero() {
+		p.Exemption = fmt.Sprintf("Exemption void: the parcel was subdivided, platted or replatted on %s (%s).", a.SubdividedOn, e.VoidOnSubdivision.Source)
+		return nil, nil
+	}
+	if from := a.DiscontinuedFrom; !from.IsZero() {
+		to := a.DiscontinuedTo
+		if to.IsZero() {
+			to = orToday(p.AppliedOn, today)
+		}
+		if to > from.AddMonths(e.VoidAfterDiscontinuedMonths.Value) {
+			p.Exemption = fmt.Sprintf("Exemption void: the keeping of horses was discontinued from %s to %s, more than %d months (%s).", from, to, e.VoidAfterDiscontinuedMonths.Value, e.VoidAfterDiscontinuedMonths.Source)
+			return nil, nil
+		}
+	}
+	if a.EnclosureEnlarged {
+		return nil, service.FieldErrorf(service.ECONFLICT, "application.enclosure_enlarged",
+			"A housing enclosure not meeting 5-104(a)(4) may not be enlarged, altered or increased in area; maintenance and nonstructural repairs only (5-88(a)(1)).")
+	}
+	if a.Horses1975 <= 0 {
+		p.Pending = append(p.Pending, fmt.Sprintf("The number of horses stabled on the premises as of %s (%s)", e.HorsesAsOf.Value, e.HorsesAsOf.Source))
+	} else if a.Animals > a.Horses1975 {
+		return nil, service.FieldErrorf(service.ECONFLICT, "application.animals",
+			"An existing stable may not keep more horses than the %d stabled on the premises as of %s (%s).", a.Horses1975, e.HorsesAsOf.Value, e.HorsesAsOf.Source)
+	}
+	p.Exemption = fmt.Sprintf("Existing stable, horses kept since %s: exempt from %s (%s).", a.StabledSince, strings.Join(e.Exempt.Value, ", "), e.Exempt.Source)
+	return e.Exempt.Value, nil
+}
+
+// record is the record of the animal a request names, an error for
+// the field animal_id when there is none.
+func (s *Service) record(ctx context.Context, id int64) (*service.Record, error) {
+	if id <= 0 {
+		return nil, service.Invalidf("animal_id", "animal_id required: the animal's record number.")
+	}
+	rec, err := s.store.FindRecordByAnimal(ctx, id)
+	if service.ErrorCode(err) == service.ENOTFOUND {
+		return nil, service.FieldErrorf(service.ENOTFOUND, "animal_id", "No animal %d on file.", id)
+	}
+	return rec, err
 }
 
 // dangerousRefusal is the 64.55(a) refusal for a dog designated
@@ -380,16 +486,16 @@ func dangerousRefusal(d *service.DangerousDesignation, source string) error {
 	case d.Jurisdiction == "minneapolis":
 		under = "Minneapolis 64.110"
 	}
-	return service.Errorf(service.ECONFLICT, "A dog designated %s (%s) is not permitted to use off-leash areas; no permit is issued (%s).", d.Level, under, source)
+	return service.FieldErrorf(service.ECONFLICT, "animal_id", "A dog designated %s (%s) is not permitted to use off-leash areas; no permit is issued (%s).", d.Level, under, source)
 }
 
 func (s *Service) offLeash(ctx context.Context, pr *rules.Profile, p *service.Permit, today service.Date) error {
 	terms, r := pr.Permits.OffLeash, pr.OffLeash
 	a := &p.Application
 	if p.AnimalID == 0 {
-		return service.Errorf(service.EINVALID, "A permit is issued for each dog: animal_id required (64.55(a)).")
+		return service.Invalidf("animal_id", "A permit is issued for each dog: animal_id required (64.55(a)).")
 	}
-	rec, err := s.store.FindRecordByAnimal(ctx, p.AnimalID)
+	rec, err := s.record(ctx, p.AnimalID)
 	if err != nil {
 		return err
 	}
@@ -398,10 +504,10 @@ func (s *Service) offLeash(ctx context.Context, pr *rules.Profile, p *service.Pe
 		return dangerousRefusal(d, r.DangerousExcluded.Source)
 	}
 	if rec.Animal.Species != service.Dog {
-		return service.Errorf(service.EINVALID, "Off-leash permits are for dogs (%s).", r.DangerousExcluded.Source)
+		return service.Invalidf("animal_id", "Off-leash permits are for dogs (%s).", r.DangerousExcluded.Source)
 	}
 	if !slices.Contains(terms.Classes.Value, p.Class) {
-		return service.Errorf(service.EINVALID, "Off-leash class must be one of %v (%s).", terms.Classes.Value, terms.Classes.Source)
+		return service.Invalidf("class", "Off-leash class must be one of %v (%s).", terms.Classes.Value, terms.Classes.Source)
 	}
 	if p.OwnerID == 0 {
 		p.OwnerID = rec.Animal.OwnerID
@@ -412,10 +518,10 @@ func (s *Service) offLeash(ctx context.Context, pr *rules.Profile, p *service.Pe
 	ev := pr.Evaluate(rec, on)
 	resident := p.Class == "resident"
 	if resident && terms.LicenceResident.Value && ev.Licence.State != rules.LicenceCurrent && !a.LicenceVerified {
-		return service.Errorf(service.ECONFLICT, "A resident permit is issued only on verification of a current %s dog licence (%s).", pr.Name, terms.LicenceResident.Source)
+		return service.FieldErrorf(service.ECONFLICT, "application.licence_verified", "A resident permit is issued only on verification of a current %s dog licence (%s).", pr.Name, terms.LicenceResident.Source)
 	}
 	if terms.RabiesRequired.Value && ev.Rabies.State != rules.RabiesCurrent && !a.RabiesVerified {
-		return service.Errorf(service.ECONFLICT, "A permit is issued only on verification of rabies vaccination (%s).", terms.RabiesRequired.Source)
+		return service.FieldErrorf(service.ECONFLICT, "application.rabies_verified", "A permit is issued only on verification of rabies vaccination (%s).", terms.RabiesRequired.Source)
 	}
 	if terms.RulesSigned.Value && !a.RulesSigned {
 		p.Pending = append(p.Pending, "The applicant's signature on the off-leash rules ("+terms.RulesSigned.Source+")")
@@ -454,10 +560,14 @@ func multiAnimal(pr *rules.Profile, p *service.Permit, today service.Date) error
 	r := pr.Dwelling
 	a := &p.Application
 	if p.Holder == "" || p.Address == "" {
-		return service.Errorf(service.EINVALID, "Holder and address (the residential building or lot) required (%s).", r.MaxAnimals.Source)
+		field := "holder"
+		if p.Holder != "" {
+			field = "address"
+		}
+		return service.Invalidf(field, "Holder and address (the residential building or lot) required (%s).", r.MaxAnimals.Source)
 	}
 	if a.Animals > 0 && a.Animals <= r.MaxAnimals.Value {
-		return service.Errorf(service.EINVALID, "Up to %d dogs or cats over %d months need no permit (%s).", r.MaxAnimals.Value, r.MinAgeMonths.Value, r.MaxAnimals.Source)
+		return service.Invalidf("application.animals", "Up to %d dogs or cats over %d months need no permit (%s).", r.MaxAnimals.Value, r.MinAgeMonths.Value, r.MaxAnimals.Source)
 	}
 	if a.Animals == 0 {
 		p.Pending = append(p.Pending, fmt.Sprintf("The number of dogs and cats over %d months to be kept (%s)", r.MinAgeMonths.Value, r.MaxAnimals.Source))
@@ -469,11 +579,11 @@ func multiAnimal(pr *rules.Profile, p *service.Permit, today service.Date) error
 func business(b *rules.BusinessRule, p *service.Permit, today service.Date) error {
 	a := &p.Application
 	if !slices.Contains(b.Classes.Value, p.Class) {
-		return service.Errorf(service.EINVALID, "Animal-business class must be one of %v (%s).", b.Classes.Value, b.Classes.Source)
+		return service.Invalidf("class", "Animal-business class must be one of %v (%s).", b.Classes.Value, b.Classes.Source)
 	}
 	for _, act := range a.Activities {
 		if !slices.Contains(b.Activities.Value, act) {
-			return service.Errorf(service.EINVALID, "Activity %q is not one of %v (%s).", act, b.Activities.Value, b.Activities.Source)
+			return service.Invalidf("application.activities", "Activity %q is not one of %v (%s).", act, b.Activities.Value, b.Activities.Source)
 		}
 	}
 	need := func(code string) {
@@ -540,7 +650,7 @@ func (s *Service) today(j string) service.Date {
 // is resolved by name or id.
 func (s *Service) List(ctx context.Context, f service.PermitFilter) ([]*service.Permit, int, error) {
 	if f.Kind != "" && !f.Kind.Valid() {
-		return nil, 0, service.Errorf(service.EINVALID, "Kind must be kennel, stable, off_leash, multi_animal or animal_business.")
+		return nil, 0, service.Invalidf("kind", "Kind must be kennel, stable, off_leash, multi_animal or animal_business.")
 	}
 	if f.Jurisdiction != "" {
 		pr, err := s.profile(f.Jurisdiction)

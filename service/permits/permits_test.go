@@ -228,7 +228,7 @@ func TestKennel_InspectionBeforeGrant_5_18d(t *testing.T) {
 	}
 	_, err = f.svc.Grant(ctx, p.ID, 0)
 	wantErr(t, err, service.ECONFLICT, "5-18(d)")
-	g, err := f.svc.Inspect(ctx, p.ID, permits.Inspection{On: d("2026-03-12"), Passed: true})
+	g, err := f.svc.Inspect(ctx, p.ID, permits.Inspection{On: d("2026-03-10"), Passed: true})
 	if err != nil || g.State != service.PermitGranted || g.IssuedOn != d("2026-03-10") || g.ExpiresOn != d("2026-12-31") {
 		t.Fatalf("Inspect passed = %+v, %v; want granted today until 2026-12-31", g, err)
 	}
@@ -236,7 +236,7 @@ func TestKennel_InspectionBeforeGrant_5_18d(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = f.svc.Inspect(ctx, q.ID, permits.Inspection{On: d("2026-03-12"), Passed: false})
+	_, err = f.svc.Inspect(ctx, q.ID, permits.Inspection{On: d("2026-03-10"), Passed: false})
 	wantErr(t, err, service.ECONFLICT, "5-18(d)")
 	if got, _ := f.svc.Get(ctx, q.ID); got.State != service.PermitDenied {
 		t.Errorf("after a failed inspection state = %s, want denied", got.State)
@@ -274,6 +274,7 @@ func TestKennel_Actions_5_18e_f(t *testing.T) {
 			if err != nil || !strings.Contains(a.Reason, tt.source) || a.AppealBy != d("2026-06-11") {
 				t.Fatalf("Act = %+v, %v; want reason citing %s, appeal by 2026-06-11", a, err, tt.source)
 			}
+			f.at(tt.appealOn) // the notice is filed that day
 			got, err := f.svc.Appeal(ctx, p.ID, d(tt.appealOn))
 			if tt.wantCode != "" {
 				wantErr(t, err, tt.wantCode, "5-18(f)")
@@ -380,6 +381,7 @@ func TestStable_5_101_5_106(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		f.at("2027-06-03")
 		r, err := f.svc.Register(ctx, p.ID, d("2026-05-20"))
 		if err != nil || r.RegisteredOn != d("2026-05-20") || r.RenewalDue != d("2027-06-01") {
 			t.Fatalf("Register = %+v, %v; want next due 2027-06-01 (5-105(a))", r, err)
@@ -398,6 +400,7 @@ func TestStable_5_101_5_106(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		f.at("2026-05-11")
 		_, err = f.svc.Act(ctx, p.ID, permits.Action{Action: "revoke", Ground: "winter-manure", NoticeOn: d("2026-05-01"), HearingOn: d("2026-05-10")})
 		wantErr(t, err, service.ECONFLICT, "5-106")
 		r, err := f.svc.Act(ctx, p.ID, permits.Action{Action: "revoke", Ground: "winter-manure", NoticeOn: d("2026-05-01"), HearingOn: d("2026-05-11")})
@@ -703,6 +706,7 @@ func TestKennel_AppealOrder_5_18f(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			f.at("2026-07-01")
 			if _, err := f.svc.Act(ctx, p.ID, permits.Action{Action: "revoke", Ground: "nuisance", On: d("2026-05-30")}); err != nil {
 				t.Fatal(err)
 			}

@@ -39,7 +39,7 @@ func (s *Service) Report(ctx context.Context, req *ReportRequest) (*service.Anim
 		return nil, err
 	}
 	if pr.Permits == nil || pr.Permits.Reports == nil {
-		return nil, service.Errorf(service.EINVALID, "%s takes no bite or rabies-suspect reports here.", pr.Name)
+		return nil, service.Invalidf("jurisdiction", "%s takes no bite or rabies-suspect reports here.", pr.Name)
 	}
 	var r *rules.ReportRule
 	switch req.Kind {
@@ -48,30 +48,35 @@ func (s *Service) Report(ctx context.Context, req *ReportRequest) (*service.Anim
 	case service.ReportRabiesSuspect:
 		r = &pr.Permits.Reports.RabiesSuspect
 	default:
-		return nil, service.Errorf(service.EINVALID, "Report kind must be bite or rabies_suspect.")
+		return nil, service.Invalidf("kind", "Report kind must be bite or rabies_suspect.")
 	}
 	if !contains(r.Reporters.Value, req.ReporterRole) {
-		return nil, service.Errorf(service.EINVALID, "reporter_role must be one of %v (%s).", r.Reporters.Value, r.Reporters.Source)
+		return nil, service.Invalidf("reporter_role", "reporter_role must be one of %v (%s).", r.Reporters.Value, r.Reporters.Source)
 	}
 	if strings.TrimSpace(req.Reporter.Name) == "" {
-		return nil, service.Errorf(service.EINVALID, "reporter.name required (%s).", r.Reporters.Source)
+		return nil, service.Invalidf("reporter.name", "reporter.name required (%s).", r.Reporters.Source)
 	}
 	switch req.Kind {
 	case service.ReportBite:
 		if len(req.Persons) == 0 {
-			return nil, service.Errorf(service.EINVALID, "persons required: the names and addresses of persons treated for bites (%s).", r.Reporters.Source)
+			return nil, service.Invalidf("persons", "persons required: the names and addresses of persons treated for bites (%s).", r.Reporters.Source)
 		}
 		for _, p := range req.Persons {
 			if strings.TrimSpace(p.Name) == "" || strings.TrimSpace(p.Address) == "" {
-				return nil, service.Errorf(service.EINVALID, "persons: each person treated needs a name and an address (%s).", r.Reporters.Source)
+				return nil, service.Invalidf("persons", "persons: each person treated needs a name and an address (%s).", r.Reporters.Source)
 			}
 		}
 	case service.ReportRabiesSuspect:
 		if strings.TrimSpace(req.Diagnosis) == "" {
-			return nil, service.Errorf(service.EINVALID, "diagnosis required (%s).", r.Reporters.Source)
+			return nil, service.Invalidf("diagnosis", "diagnosis required (%s).", r.Reporters.Source)
 		}
 		if req.AnimalID == 0 && strings.TrimSpace(req.AnimalDescription) == "" {
-			return nil, service.Errorf(service.EINVALID, "animal_id or animal_description required (%s).", r.Reporters.Source)
+			return nil, service.Invalidf("animal_id", "animal_id or animal_description required (%s).", r.Reporters.Source)
+		}
+	}
+	if req.AnimalID != 0 {
+		if _, err := s.record(ctx, req.AnimalID); err != nil {
+			return nil, err
 		}
 	}
 	today := pr.Today(s.now())

@@ -63,7 +63,10 @@ type KennelRule struct {
 	LicenceFee             *Fee            `json:"licenceFee"`
 	Expiry                 PermitTerm      `json:"expiry"`
 	RenewalDue             MonthDay        `json:"renewalDue"`
-	InspectionBeforeGrant  Cited[bool]     `json:"inspectionBeforeGrant"`
+	// SeparatePerPlace: a separate licence for each place of business
+	// (5-18(c)).
+	SeparatePerPlace      Cited[bool] `json:"separatePerPlace"`
+	InspectionBeforeGrant Cited[bool] `json:"inspectionBeforeGrant"`
 	// RefusalOffences are the conviction codes of 5-18.1(a).
 	RefusalOffences Cited[[]string] `json:"refusalOffences"`
 	// LookbackMonths is the year before the application of 5-18.1(b).
@@ -99,7 +102,33 @@ type StableRule struct {
 	RegistrationDue      MonthDay      `json:"registrationDue"`
 	Grounds              []Item        `json:"grounds"`
 	HearingNoticeDays    Cited[int]    `json:"hearingNoticeDays"`
+	// RecoveryCharge is the least the city charges to recover an
+	// escaped horse (5-87(a)); EscapeSuspends: an escape needing the
+	// city's recovery suspends the permit until reinspection and payment
+	// (5-87(b)).
+	RecoveryCharge *Fee        `json:"recoveryCharge,omitempty"`
+	EscapeSuspends Cited[bool] `json:"escapeSuspends"`
+	// Existing is the exemption of stables kept since 1975 (5-88).
+	Existing *ExistingStable `json:"existing,omitempty"`
 }
+
+// ExistingStable is Chanhassen 5-88: who stabled horses by StabledBy is
+// exempt from the conditions listed in Exempt, may not keep more horses
+// than on HorsesAsOf nor enlarge a housing enclosure short of
+// 5-104(a)(4), and loses the exemption on the parcel's subdivision or a
+// break in the use of more than VoidAfterDiscontinuedMonths.
+type ExistingStable struct {
+	StabledBy                   Cited[string]   `json:"stabledBy"`
+	Exempt                      Cited[[]string] `json:"exempt"`
+	HorsesAsOf                  Cited[string]   `json:"horsesAsOf"`
+	VoidOnSubdivision           Cited[bool]     `json:"voidOnSubdivision"`
+	VoidAfterDiscontinuedMonths Cited[int]      `json:"voidAfterDiscontinuedMonths"`
+
+	stabledBy service.Date
+}
+
+// StabledByDate is the last day of StabledBy as a date.
+func (e *ExistingStable) StabledByDate() service.Date { return e.stabledBy }
 
 // OffLeashTerms are the conditions of 64.55 beside its fees and term.
 type OffLeashTerms struct {
@@ -164,6 +193,13 @@ func (p *PermitRules) init() error {
 		terms, days = append(terms, &s.Expiry), append(days, &s.RegistrationDue)
 		if s.AdditionalHorseAcres.Value[1] <= 0 {
 			return fmt.Errorf("stable: additionalHorseAcres denominator must be positive")
+		}
+		if e := s.Existing; e != nil {
+			d, err := service.ParseDate(e.StabledBy.Value)
+			if err != nil {
+				return fmt.Errorf("stable: existing.stabledBy %q: want YYYY-MM-DD", e.StabledBy.Value)
+			}
+			e.stabledBy = d
 		}
 	}
 	if b := p.Business; b != nil {

@@ -62,3 +62,57 @@ func TestRecordShowsOffLeashPermit(t *testing.T) {
 		t.Errorf("animal page = %d; want the off-leash permit until 2027-01-31", st)
 	}
 }
+
+// TestPermitForms_ErrorBesideField: a refused or mistyped permit form
+// comes back with what was typed and the error beside its field: a
+// dangerous dog's off-leash permit (64.55(a)) beside animal_id, a lot
+// too small for horses (5-104(a)(1)) beside acres, an unsigned adoption
+// agreement (64.140) beside the signature, a bite report without the
+// persons treated (66.60) beside the name.
+func TestPermitForms_ErrorBesideField(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleIntake)
+	rex := strconv.FormatInt(f.rex, 10)
+	for _, tt := range []struct {
+		name, path string
+		form       url.Values
+		status     int
+		field      string // the id of the error beside the field
+		says       string
+		kept       []string // what was typed, shown again
+	}{
+		{"off-leash for a dangerous dog (64.55(a))", "/permits", url.Values{"kind": {"off_leash"}, "jurisdiction": {"minneapolis"}, "class": {"resident"}, "animal_id": {rex}, "holder": {"Ada Lindqvist"}},
+			http.StatusConflict, "animal_id-err", "64.55(a)", []string{`value="Ada Lindqvist"`, `name="animal_id" inputmode="numeric" value="` + rex + `" aria-invalid="true"`, `<option selected>off_leash</option>`}},
+		{"acres mistyped", "/permits", url.Values{"kind": {"stable"}, "jurisdiction": {"chanhassen"}, "holder": {"Kari Berg"}, "acres": {"two"}, "rabies_verified": {"on"}},
+			http.StatusBadRequest, "acres-err", "acres must be a number", []string{`value="two"`, `name="rabies_verified" checked`}},
+		{"two horses on one acre (5-104(a)(1))", "/permits", url.Values{"kind": {"stable"}, "jurisdiction": {"chanhassen"}, "holder": {"Kari Berg"}, "acres": {"1"}, "animals": {"2"}},
+			http.StatusConflict, "acres-err", "5-104(a)(1)", []string{`value="Kari Berg"`}},
+		{"unsigned adoption agreement (64.140)", "/adoption-agreements", url.Values{"jurisdiction": {"minneapolis"}, "animal_id": {rex}, "adopter": {"Eli Ek"}},
+			http.StatusBadRequest, "ag-signed-err", "64.140", []string{`value="Eli Ek"`}},
+		{"bite report without the persons treated (66.60)", "/reports", url.Values{"kind": {"bite"}, "jurisdiction": {"minneapolis"}, "reporter_role": {"physician"}, "reporter_name": {"Dr. Aho"}, "location": {"Lake St"}},
+			http.StatusBadRequest, "person_name-err", "66.60", []string{`value="Dr. Aho"`, `value="Lake St"`, `<option selected>physician</option>`}},
+		{"report on an animal not on file", "/reports", url.Values{"kind": {"bite"}, "jurisdiction": {"minneapolis"}, "reporter_role": {"physician"}, "reporter_name": {"Dr. Aho"},
+			"person_name": {"Eli Ek"}, "person_address": {"1 Elm St"}, "animal_id": {"999999"}}, http.StatusNotFound, "animal_id-err", "999999", []string{`value="Eli Ek"`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			st, body := c.post(tt.path, tt.form)
+			if st != tt.status {
+				t.Fatalf("POST %s = %d, want %d", tt.path, st, tt.status)
+			}
+			at := strings.Index(body, `id="`+tt.field+`"`)
+			if at < 0 {
+				t.Fatalf("no error beside the field (%s) in the page", tt.field)
+			}
+			if end := strings.Index(body[at:], "</span>"); end < 0 || !strings.Contains(body[at:at+end], tt.says) {
+				t.Errorf("error beside %s does not say %q", tt.field, tt.says)
+			}
+			for _, k := range tt.kept {
+				if !strings.Contains(body, k) {
+					t.Errorf("page lost what was typed: %s", k)
+				}
+			}
+		})
+	}
+}

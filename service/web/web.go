@@ -234,6 +234,7 @@ func (h *Handler) routes() {
 	if h.o.Money != nil {
 		h.moneyRoutes(m)
 	}
+	h.animalReportRoutes(m) // animal_reports.go
 	m.HandleFunc("GET /admin", h.page(adminRoles, h.handleAdmin))
 	m.HandleFunc("GET /admin/devices", h.page(adminRoles, h.handleDevices))
 	m.HandleFunc("GET /admin/designs/{j}/{year}/preview.svg", h.page(adminRoles, h.handleDesignPreview))
@@ -479,19 +480,8 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, ss *session, stat
 // failErr shows err: a service error's message and status, or
 // "Internal error." with the details logged.
 func (h *Handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
-	status := http.StatusInternalServerError
-	switch service.ErrorCode(err) {
-	case service.EINVALID:
-		status = http.StatusBadRequest
-	case service.ENOTFOUND:
-		status = http.StatusNotFound
-	case service.ECONFLICT:
-		status = http.StatusConflict
-	case service.EFORBIDDEN:
-		status = http.StatusForbidden
-	case service.EUNAUTHORIZED:
-		status = http.StatusUnauthorized
-	default:
+	status := layerStatus(err)
+	if status == http.StatusInternalServerError {
 		h.o.Logger.Error("web: request", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	h.fail(w, r, nil, status, service.ErrorMessage(err))

@@ -918,6 +918,24 @@ func (e GetCashUpParamsFormat) Valid() bool {
 	}
 }
 
+// Defines values for GetDangerousRegisterParamsFormat.
+const (
+	GetDangerousRegisterParamsFormatCsv GetDangerousRegisterParamsFormat = "csv"
+	GetDangerousRegisterParamsFormatSvg GetDangerousRegisterParamsFormat = "svg"
+)
+
+// Valid indicates whether the value is a known member of the GetDangerousRegisterParamsFormat enum.
+func (e GetDangerousRegisterParamsFormat) Valid() bool {
+	switch e {
+	case GetDangerousRegisterParamsFormatCsv:
+		return true
+	case GetDangerousRegisterParamsFormatSvg:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetIntakeReportParamsFormat.
 const (
 	GetIntakeReportParamsFormatCsv GetIntakeReportParamsFormat = "csv"
@@ -945,6 +963,24 @@ func (e GetSalesReportParamsFormat) Valid() bool {
 	case GetSalesReportParamsFormatCsv:
 		return true
 	case GetSalesReportParamsFormatSvg:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetRabiesLapsedParamsFormat.
+const (
+	GetRabiesLapsedParamsFormatCsv GetRabiesLapsedParamsFormat = "csv"
+	GetRabiesLapsedParamsFormatSvg GetRabiesLapsedParamsFormat = "svg"
+)
+
+// Valid indicates whether the value is a known member of the GetRabiesLapsedParamsFormat enum.
+func (e GetRabiesLapsedParamsFormat) Valid() bool {
+	switch e {
+	case GetRabiesLapsedParamsFormatCsv:
+		return true
+	case GetRabiesLapsedParamsFormatSvg:
 		return true
 	default:
 		return false
@@ -1293,6 +1329,17 @@ type Conviction struct {
 	Place   *string             `json:"place,omitempty"`
 }
 
+// DangerCheck defines model for DangerCheck.
+type DangerCheck struct {
+	Due     *openapi_types.Date `json:"due,omitempty"`
+	Late    *bool               `json:"late,omitempty"`
+	MetOn   *openapi_types.Date `json:"met_on,omitempty"`
+	Note    *string             `json:"note,omitempty"`
+	Section string              `json:"section"`
+	Status  string              `json:"status"`
+	What    string              `json:"what"`
+}
+
 // DangerLevel defines model for DangerLevel.
 type DangerLevel string
 
@@ -1488,6 +1535,14 @@ type FeeLine struct {
 // FeeState defines model for FeeState.
 type FeeState string
 
+// HorseEscape defines model for HorseEscape.
+type HorseEscape struct {
+	Notes           *string            `json:"notes,omitempty"`
+	On              openapi_types.Date `json:"on"`
+	RecoveredByCity bool               `json:"recovered_by_city"`
+	RecoveryCents   *int64             `json:"recovery_cents,omitempty"`
+}
+
 // Impound defines model for Impound.
 type Impound struct {
 	Disposition  *Disposition        `json:"disposition,omitempty"`
@@ -1538,9 +1593,10 @@ type ImpoundmentList struct {
 
 // Inspection defines model for Inspection.
 type Inspection struct {
-	Notes  *string            `json:"notes,omitempty"`
-	On     openapi_types.Date `json:"on"`
-	Passed bool               `json:"passed"`
+	FeePaid *bool              `json:"fee_paid,omitempty"`
+	Notes   *string            `json:"notes,omitempty"`
+	On      openapi_types.Date `json:"on"`
+	Passed  bool               `json:"passed"`
 }
 
 // IntakeReport defines model for IntakeReport.
@@ -1624,6 +1680,23 @@ type JobList struct {
 
 // JobState defines model for JobState.
 type JobState string
+
+// LapsedRabies defines model for LapsedRabies.
+type LapsedRabies struct {
+	AnimalId       int64               `json:"animal_id"`
+	DaysLapsed     int                 `json:"days_lapsed"`
+	Jurisdiction   string              `json:"jurisdiction"`
+	LicenceExpires openapi_types.Date  `json:"licence_expires"`
+	LicenceId      int64               `json:"licence_id"`
+	Name           *string             `json:"name,omitempty"`
+	Owner          *string             `json:"owner,omitempty"`
+	Section        *string             `json:"section,omitempty"`
+	Species        Species             `json:"species"`
+	State          string              `json:"state"`
+	TagNumber      int                 `json:"tag_number"`
+	Vaccinated     *openapi_types.Date `json:"vaccinated,omitempty"`
+	ValidUntil     *openapi_types.Date `json:"valid_until,omitempty"`
+}
 
 // Licence defines model for Licence.
 type Licence struct {
@@ -1831,6 +1904,14 @@ type NewExemption struct {
 	Section    string              `json:"section"`
 }
 
+// NewHorseEscape defines model for NewHorseEscape.
+type NewHorseEscape struct {
+	Notes           *string             `json:"notes,omitempty"`
+	On              *openapi_types.Date `json:"on,omitempty"`
+	RecoveredByCity *bool               `json:"recovered_by_city,omitempty"`
+	RecoveryCents   *int64              `json:"recovery_cents,omitempty"`
+}
+
 // NewImpoundment defines model for NewImpoundment.
 type NewImpoundment struct {
 	AnimalId        int64               `json:"animal_id"`
@@ -1849,9 +1930,10 @@ type NewImpoundment struct {
 
 // NewInspection defines model for NewInspection.
 type NewInspection struct {
-	Notes  *string             `json:"notes,omitempty"`
-	On     *openapi_types.Date `json:"on,omitempty"`
-	Passed *bool               `json:"passed,omitempty"`
+	FeePaid *bool               `json:"fee_paid,omitempty"`
+	Notes   *string             `json:"notes,omitempty"`
+	On      *openapi_types.Date `json:"on,omitempty"`
+	Passed  *bool               `json:"passed,omitempty"`
 }
 
 // NewOwner defines model for NewOwner.
@@ -1888,9 +1970,13 @@ type NewPermitApplication struct {
 	Convictions         *[]Conviction       `json:"convictions,omitempty"`
 	ConvictionsDeclared *bool               `json:"convictions_declared,omitempty"`
 	CouncilAuthorised   *bool               `json:"council_authorised,omitempty"`
+	DiscontinuedFrom    *openapi_types.Date `json:"discontinued_from,omitempty"`
+	DiscontinuedTo      *openapi_types.Date `json:"discontinued_to,omitempty"`
 	DogNumber           *int                `json:"dog_number,omitempty"`
+	EnclosureEnlarged   *bool               `json:"enclosure_enlarged,omitempty"`
 	Entity              *string             `json:"entity,omitempty"`
 	HealthApproved      *bool               `json:"health_approved,omitempty"`
+	Horses1975          *int                `json:"horses_1975,omitempty"`
 	InterestDocument    *string             `json:"interest_document,omitempty"`
 	Lessee              *Person             `json:"lessee,omitempty"`
 	LicenceVerified     *bool               `json:"licence_verified,omitempty"`
@@ -1905,6 +1991,8 @@ type NewPermitApplication struct {
 	RodentControl       *bool               `json:"rodent_control,omitempty"`
 	RulesSigned         *bool               `json:"rules_signed,omitempty"`
 	Species             *string             `json:"species,omitempty"`
+	StabledSince        *openapi_types.Date `json:"stabled_since,omitempty"`
+	SubdividedOn        *openapi_types.Date `json:"subdivided_on,omitempty"`
 	Sworn               *bool               `json:"sworn,omitempty"`
 	Vehicle             *string             `json:"vehicle,omitempty"`
 	ZoningCompliant     *bool               `json:"zoning_compliant,omitempty"`
@@ -2032,6 +2120,8 @@ type Permit struct {
 	Class            *string             `json:"class,omitempty"`
 	CreatedAt        *time.Time          `json:"created_at,omitempty"`
 	Effective        *openapi_types.Date `json:"effective,omitempty"`
+	Escapes          *[]HorseEscape      `json:"escapes,omitempty"`
+	Exemption        *string             `json:"exemption,omitempty"`
 	Expires          *openapi_types.Date `json:"expires,omitempty"`
 	FeeCents         *int64              `json:"fee_cents"`
 	FeeNote          *string             `json:"fee_note,omitempty"`
@@ -2054,6 +2144,7 @@ type Permit struct {
 	Site             *string             `json:"site,omitempty"`
 	State            PermitState         `json:"state"`
 	Status           PermitStatus        `json:"status"`
+	SuspendedUnder   *string             `json:"suspended_under,omitempty"`
 	TagNumber        *int                `json:"tag_number,omitempty"`
 	UpdatedAt        *time.Time          `json:"updated_at,omitempty"`
 }
@@ -2074,9 +2165,13 @@ type PermitApplication struct {
 	Convictions         *[]Conviction       `json:"convictions,omitempty"`
 	ConvictionsDeclared *bool               `json:"convictions_declared,omitempty"`
 	CouncilAuthorised   *bool               `json:"council_authorised,omitempty"`
+	DiscontinuedFrom    *openapi_types.Date `json:"discontinued_from,omitempty"`
+	DiscontinuedTo      *openapi_types.Date `json:"discontinued_to,omitempty"`
 	DogNumber           *int                `json:"dog_number,omitempty"`
+	EnclosureEnlarged   *bool               `json:"enclosure_enlarged,omitempty"`
 	Entity              *string             `json:"entity,omitempty"`
 	HealthApproved      *bool               `json:"health_approved,omitempty"`
+	Horses1975          *int                `json:"horses_1975,omitempty"`
 	InterestDocument    *string             `json:"interest_document,omitempty"`
 	Lessee              *Person             `json:"lessee,omitempty"`
 	LicenceVerified     *bool               `json:"licence_verified,omitempty"`
@@ -2091,6 +2186,8 @@ type PermitApplication struct {
 	RodentControl       *bool               `json:"rodent_control,omitempty"`
 	RulesSigned         *bool               `json:"rules_signed,omitempty"`
 	Species             *string             `json:"species,omitempty"`
+	StabledSince        *openapi_types.Date `json:"stabled_since,omitempty"`
+	SubdividedOn        *openapi_types.Date `json:"subdivided_on,omitempty"`
 	Sworn               *bool               `json:"sworn,omitempty"`
 	Vehicle             *string             `json:"vehicle,omitempty"`
 	ZoningCompliant     *bool               `json:"zoning_compliant,omitempty"`
@@ -2168,6 +2265,13 @@ type Rabies struct {
 	Vaccinated  *openapi_types.Date `json:"vaccinated,omitempty"`
 }
 
+// RabiesReport defines model for RabiesReport.
+type RabiesReport struct {
+	AsOf     openapi_types.Date `json:"as_of"`
+	Licensed int                `json:"licensed"`
+	Rows     []LapsedRabies     `json:"rows"`
+}
+
 // RabiesState defines model for RabiesState.
 type RabiesState string
 
@@ -2230,6 +2334,25 @@ type Reference struct {
 	County  string  `json:"county"`
 	Name    string  `json:"name"`
 	Phone   *string `json:"phone,omitempty"`
+}
+
+// Register defines model for Register.
+type Register struct {
+	AsOf    openapi_types.Date `json:"as_of"`
+	Entries []RegisterEntry    `json:"entries"`
+}
+
+// RegisterEntry defines model for RegisterEntry.
+type RegisterEntry struct {
+	AnimalId     int64              `json:"animal_id"`
+	Declared     openapi_types.Date `json:"declared"`
+	Jurisdiction string             `json:"jurisdiction"`
+	Level        DangerLevel        `json:"level"`
+	Name         *string            `json:"name,omitempty"`
+	Overdue      int                `json:"overdue"`
+	Owner        *string            `json:"owner,omitempty"`
+	Requirements []DangerCheck      `json:"requirements"`
+	Species      Species            `json:"species"`
 }
 
 // ReleaseRequest defines model for ReleaseRequest.
@@ -2702,6 +2825,18 @@ type GetCashUpParams struct {
 // GetCashUpParamsFormat defines parameters for GetCashUp.
 type GetCashUpParamsFormat string
 
+// GetDangerousRegisterParams defines parameters for GetDangerousRegister.
+type GetDangerousRegisterParams struct {
+	// AsOf The day the report is for; today when absent.
+	AsOf *openapi_types.Date `form:"as_of,omitempty" json:"as_of,omitempty"`
+
+	// Format csv: the rows as text/csv; svg: the bar chart (image/svg+xml); JSON when absent.
+	Format *GetDangerousRegisterParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// GetDangerousRegisterParamsFormat defines parameters for GetDangerousRegister.
+type GetDangerousRegisterParamsFormat string
+
 // GetIntakeReportParams defines parameters for GetIntakeReport.
 type GetIntakeReportParams struct {
 	// From First day (required).
@@ -2731,6 +2866,18 @@ type GetSalesReportParams struct {
 
 // GetSalesReportParamsFormat defines parameters for GetSalesReport.
 type GetSalesReportParamsFormat string
+
+// GetRabiesLapsedParams defines parameters for GetRabiesLapsed.
+type GetRabiesLapsedParams struct {
+	// AsOf The day the report is for; today when absent.
+	AsOf *openapi_types.Date `form:"as_of,omitempty" json:"as_of,omitempty"`
+
+	// Format csv: the rows as text/csv; svg: the bar chart (image/svg+xml); JSON when absent.
+	Format *GetRabiesLapsedParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// GetRabiesLapsedParamsFormat defines parameters for GetRabiesLapsed.
+type GetRabiesLapsedParamsFormat string
 
 // GetRemittanceParams defines parameters for GetRemittance.
 type GetRemittanceParams struct {
@@ -2890,6 +3037,9 @@ type UpdatePermitApplicationJSONRequestBody = NewPermitApplication
 
 // ChangePermitContactsJSONRequestBody defines body for ChangePermitContacts for application/json ContentType.
 type ChangePermitContactsJSONRequestBody = ContactsRequest
+
+// RecordHorseEscapeJSONRequestBody defines body for RecordHorseEscape for application/json ContentType.
+type RecordHorseEscapeJSONRequestBody = NewHorseEscape
 
 // GrantPermitJSONRequestBody defines body for GrantPermit for application/json ContentType.
 type GrantPermitJSONRequestBody = DateRequest
@@ -3723,6 +3873,24 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/permits/{id}/contacts (the `ChangePermitContacts` operationId).
 	ChangePermitContacts(ctx context.Context, id int64, body ChangePermitContactsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// RecordHorseEscapeWithBody Record a horse's escape from its stable area (Chanhassen 5-87)
+	//
+	// Roles: admin, intake, officer. recovery_cents below the least of 5-87(a) is 400; an escape recovered by the city suspends the stable permit until reinspection and payment (5-87(b)). 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/escape (the `RecordHorseEscape` operationId).
+	RecordHorseEscapeWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RecordHorseEscape Record a horse's escape from its stable area (Chanhassen 5-87)
+	//
+	// Roles: admin, intake, officer. recovery_cents below the least of 5-87(a) is 400; an escape recovered by the city suspends the stable permit until reinspection and payment (5-87(b)). 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/escape (the `RecordHorseEscape` operationId).
+	RecordHorseEscape(ctx context.Context, id int64, body RecordHorseEscapeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GrantPermitWithBody Grant a pending permit
 	//
 	// Roles: admin, intake. 404 when the server keeps no permits.
@@ -3741,18 +3909,18 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/permits/{id}/grant (the `GrantPermit` operationId).
 	GrantPermit(ctx context.Context, id int64, body GrantPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// InspectPermitWithBody Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+	// InspectPermitWithBody Record the inspection before grant (5-18(d), 5-103, 64.100(c)), or the reinspection after a horse's escape (5-87(b))
 	//
-	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	// Roles: admin, intake, officer. A stable suspended after an escape is granted again once the reinspection passed and fee_paid is true (5-87(b)). 404 when the server keeps no permits.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /api/v1/permits/{id}/inspection (the `InspectPermit` operationId).
 	InspectPermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// InspectPermit Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+	// InspectPermit Record the inspection before grant (5-18(d), 5-103, 64.100(c)), or the reinspection after a horse's escape (5-87(b))
 	//
-	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	// Roles: admin, intake, officer. A stable suspended after an escape is granted again once the reinspection passed and fee_paid is true (5-87(b)). 404 when the server keeps no permits.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -3856,6 +4024,13 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/reports/cash-up/close (the `CloseCashUp` operationId).
 	CloseCashUp(ctx context.Context, body CloseCashUpJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetDangerousRegister The dangerous-animal register: every designation in force and each requirement's state (met, due, overdue, not_applicable)
+	//
+	// Roles: admin, intake, officer. Most overdue first; the CSV has a row per animal and requirement.
+	//
+	// Corresponds with GET /api/v1/reports/dangerous-register (the `GetDangerousRegister` operationId).
+	GetDangerousRegister(ctx context.Context, params *GetDangerousRegisterParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetIntakeReport Intakes and how stays ended, by month
 	//
 	// Roles: admin, intake, officer. format=csv answers the rows as text/csv. 404 when the server keeps no payments.
@@ -3869,6 +4044,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/reports/licences (the `GetSalesReport` operationId).
 	GetSalesReport(ctx context.Context, params *GetSalesReportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetRabiesLapsed Licensed animals whose rabies vaccination has lapsed, or which have none though the rules require one
+	//
+	// Roles: admin, intake, officer. Judged by the rabies rule of the licence's jurisdiction; longest lapsed first. 404 when the server keeps no payments.
+	//
+	// Corresponds with GET /api/v1/reports/rabies-lapsed (the `GetRabiesLapsed` operationId).
+	GetRabiesLapsed(ctx context.Context, params *GetRabiesLapsedParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetRemittance A clinic's monthly remittance (Minneapolis 64.30)
 	//
@@ -5611,6 +5793,44 @@ func (c *Client) ChangePermitContacts(ctx context.Context, id int64, body Change
 	return c.Client.Do(req)
 }
 
+// RecordHorseEscapeWithBody Record a horse's escape from its stable area (Chanhassen 5-87)
+//
+// Roles: admin, intake, officer. recovery_cents below the least of 5-87(a) is 400; an escape recovered by the city suspends the stable permit until reinspection and payment (5-87(b)). 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/escape (the `RecordHorseEscape` operationId).
+func (c *Client) RecordHorseEscapeWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecordHorseEscapeRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RecordHorseEscape Record a horse's escape from its stable area (Chanhassen 5-87)
+//
+// Roles: admin, intake, officer. recovery_cents below the least of 5-87(a) is 400; an escape recovered by the city suspends the stable permit until reinspection and payment (5-87(b)). 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/escape (the `RecordHorseEscape` operationId).
+func (c *Client) RecordHorseEscape(ctx context.Context, id int64, body RecordHorseEscapeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRecordHorseEscapeRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GrantPermitWithBody Grant a pending permit
 //
 // Roles: admin, intake. 404 when the server keeps no permits.
@@ -5649,9 +5869,9 @@ func (c *Client) GrantPermit(ctx context.Context, id int64, body GrantPermitJSON
 	return c.Client.Do(req)
 }
 
-// InspectPermitWithBody Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+// InspectPermitWithBody Record the inspection before grant (5-18(d), 5-103, 64.100(c)), or the reinspection after a horse's escape (5-87(b))
 //
-// Roles: admin, intake, officer. 404 when the server keeps no permits.
+// Roles: admin, intake, officer. A stable suspended after an escape is granted again once the reinspection passed and fee_paid is true (5-87(b)). 404 when the server keeps no permits.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5668,9 +5888,9 @@ func (c *Client) InspectPermitWithBody(ctx context.Context, id int64, contentTyp
 	return c.Client.Do(req)
 }
 
-// InspectPermit Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+// InspectPermit Record the inspection before grant (5-18(d), 5-103, 64.100(c)), or the reinspection after a horse's escape (5-87(b))
 //
-// Roles: admin, intake, officer. 404 when the server keeps no permits.
+// Roles: admin, intake, officer. A stable suspended after an escape is granted again once the reinspection passed and fee_paid is true (5-87(b)). 404 when the server keeps no permits.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -5894,6 +6114,23 @@ func (c *Client) CloseCashUp(ctx context.Context, body CloseCashUpJSONRequestBod
 	return c.Client.Do(req)
 }
 
+// GetDangerousRegister The dangerous-animal register: every designation in force and each requirement's state (met, due, overdue, not_applicable)
+//
+// Roles: admin, intake, officer. Most overdue first; the CSV has a row per animal and requirement.
+//
+// Corresponds with GET /api/v1/reports/dangerous-register (the `GetDangerousRegister` operationId).
+func (c *Client) GetDangerousRegister(ctx context.Context, params *GetDangerousRegisterParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetDangerousRegisterRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetIntakeReport Intakes and how stays ended, by month
 //
 // Roles: admin, intake, officer. format=csv answers the rows as text/csv. 404 when the server keeps no payments.
@@ -5918,6 +6155,23 @@ func (c *Client) GetIntakeReport(ctx context.Context, params *GetIntakeReportPar
 // Corresponds with GET /api/v1/reports/licences (the `GetSalesReport` operationId).
 func (c *Client) GetSalesReport(ctx context.Context, params *GetSalesReportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetSalesReportRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetRabiesLapsed Licensed animals whose rabies vaccination has lapsed, or which have none though the rules require one
+//
+// Roles: admin, intake, officer. Judged by the rabies rule of the licence's jurisdiction; longest lapsed first. 404 when the server keeps no payments.
+//
+// Corresponds with GET /api/v1/reports/rabies-lapsed (the `GetRabiesLapsed` operationId).
+func (c *Client) GetRabiesLapsed(ctx context.Context, params *GetRabiesLapsedParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetRabiesLapsedRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -9111,6 +9365,53 @@ func NewChangePermitContactsRequestWithBody(server string, id int64, contentType
 	return req, nil
 }
 
+// NewRecordHorseEscapeRequest calls the generic RecordHorseEscape builder with application/json body
+func NewRecordHorseEscapeRequest(server string, id int64, body RecordHorseEscapeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRecordHorseEscapeRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewRecordHorseEscapeRequestWithBody constructs an http.Request for the RecordHorseEscape method, with any body, and a specified content type
+func NewRecordHorseEscapeRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s/escape", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewGrantPermitRequest calls the generic GrantPermit builder with application/json body
 func NewGrantPermitRequest(server string, id int64, body GrantPermitJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -9516,6 +9817,72 @@ func NewCloseCashUpRequestWithBody(server string, contentType string, body io.Re
 	return req, nil
 }
 
+// NewGetDangerousRegisterRequest constructs an http.Request for the GetDangerousRegister method
+func NewGetDangerousRegisterRequest(server string, params *GetDangerousRegisterParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/reports/dangerous-register")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.AsOf != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "as_of", *params.AsOf, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetIntakeReportRequest constructs an http.Request for the GetIntakeReport method
 func NewGetIntakeReportRequest(server string, params *GetIntakeReportParams) (*http.Request, error) {
 	var err error
@@ -9637,6 +10004,72 @@ func NewGetSalesReportRequest(server string, params *GetSalesReportParams) (*htt
 		if params.To != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetRabiesLapsedRequest constructs an http.Request for the GetRabiesLapsed method
+func NewGetRabiesLapsedRequest(server string, params *GetRabiesLapsedParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/reports/rabies-lapsed")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.AsOf != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "as_of", *params.AsOf, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -11233,6 +11666,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/permits/{id}/contacts (the `ChangePermitContacts` operationId).
 	ChangePermitContactsWithResponse(ctx context.Context, id int64, body ChangePermitContactsJSONRequestBody, reqEditors ...RequestEditorFn) (*ChangePermitContactsResponse, error)
 
+	// RecordHorseEscapeWithBodyWithResponse Record a horse's escape from its stable area (Chanhassen 5-87)
+	//
+	// Roles: admin, intake, officer. recovery_cents below the least of 5-87(a) is 400; an escape recovered by the city suspends the stable permit until reinspection and payment (5-87(b)). 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/escape (the `RecordHorseEscape` operationId).
+	RecordHorseEscapeWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecordHorseEscapeResponse, error)
+
+	// RecordHorseEscapeWithResponse Record a horse's escape from its stable area (Chanhassen 5-87)
+	//
+	// Roles: admin, intake, officer. recovery_cents below the least of 5-87(a) is 400; an escape recovered by the city suspends the stable permit until reinspection and payment (5-87(b)). 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/escape (the `RecordHorseEscape` operationId).
+	RecordHorseEscapeWithResponse(ctx context.Context, id int64, body RecordHorseEscapeJSONRequestBody, reqEditors ...RequestEditorFn) (*RecordHorseEscapeResponse, error)
+
 	// GrantPermitWithBodyWithResponse Grant a pending permit
 	//
 	// Roles: admin, intake. 404 when the server keeps no permits.
@@ -11251,18 +11702,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/permits/{id}/grant (the `GrantPermit` operationId).
 	GrantPermitWithResponse(ctx context.Context, id int64, body GrantPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*GrantPermitResponse, error)
 
-	// InspectPermitWithBodyWithResponse Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+	// InspectPermitWithBodyWithResponse Record the inspection before grant (5-18(d), 5-103, 64.100(c)), or the reinspection after a horse's escape (5-87(b))
 	//
-	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	// Roles: admin, intake, officer. A stable suspended after an escape is granted again once the reinspection passed and fee_paid is true (5-87(b)). 404 when the server keeps no permits.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/permits/{id}/inspection (the `InspectPermit` operationId).
 	InspectPermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*InspectPermitResponse, error)
 
-	// InspectPermitWithResponse Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+	// InspectPermitWithResponse Record the inspection before grant (5-18(d), 5-103, 64.100(c)), or the reinspection after a horse's escape (5-87(b))
 	//
-	// Roles: admin, intake, officer. 404 when the server keeps no permits.
+	// Roles: admin, intake, officer. A stable suspended after an escape is granted again once the reinspection passed and fee_paid is true (5-87(b)). 404 when the server keeps no permits.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11368,6 +11819,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/reports/cash-up/close (the `CloseCashUp` operationId).
 	CloseCashUpWithResponse(ctx context.Context, body CloseCashUpJSONRequestBody, reqEditors ...RequestEditorFn) (*CloseCashUpResponse, error)
 
+	// GetDangerousRegisterWithResponse The dangerous-animal register: every designation in force and each requirement's state (met, due, overdue, not_applicable)
+	//
+	// Roles: admin, intake, officer. Most overdue first; the CSV has a row per animal and requirement.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/reports/dangerous-register (the `GetDangerousRegister` operationId).
+	GetDangerousRegisterWithResponse(ctx context.Context, params *GetDangerousRegisterParams, reqEditors ...RequestEditorFn) (*GetDangerousRegisterResponse, error)
+
 	// GetIntakeReportWithResponse Intakes and how stays ended, by month
 	//
 	// Roles: admin, intake, officer. format=csv answers the rows as text/csv. 404 when the server keeps no payments.
@@ -11385,6 +11845,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/reports/licences (the `GetSalesReport` operationId).
 	GetSalesReportWithResponse(ctx context.Context, params *GetSalesReportParams, reqEditors ...RequestEditorFn) (*GetSalesReportResponse, error)
+
+	// GetRabiesLapsedWithResponse Licensed animals whose rabies vaccination has lapsed, or which have none though the rules require one
+	//
+	// Roles: admin, intake, officer. Judged by the rabies rule of the licence's jurisdiction; longest lapsed first. 404 when the server keeps no payments.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/reports/rabies-lapsed (the `GetRabiesLapsed` operationId).
+	GetRabiesLapsedWithResponse(ctx context.Context, params *GetRabiesLapsedParams, reqEditors ...RequestEditorFn) (*GetRabiesLapsedResponse, error)
 
 	// GetRemittanceWithResponse A clinic's monthly remittance (Minneapolis 64.30)
 	//
@@ -16361,6 +16830,96 @@ func (r ChangePermitContactsResponse) ContentType() string {
 	return ""
 }
 
+type RecordHorseEscapeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Permit
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RecordHorseEscapeResponse) GetJSON200() *Permit {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r RecordHorseEscapeResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RecordHorseEscapeResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r RecordHorseEscapeResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RecordHorseEscapeResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RecordHorseEscapeResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r RecordHorseEscapeResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RecordHorseEscapeResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RecordHorseEscapeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RecordHorseEscapeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RecordHorseEscapeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RecordHorseEscapeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GrantPermitResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17053,6 +17612,82 @@ func (r CloseCashUpResponse) ContentType() string {
 	return ""
 }
 
+type GetDangerousRegisterResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Register
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetDangerousRegisterResponse) GetJSON200() *Register {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetDangerousRegisterResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetDangerousRegisterResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetDangerousRegisterResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetDangerousRegisterResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetDangerousRegisterResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetDangerousRegisterResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetDangerousRegisterResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetDangerousRegisterResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetDangerousRegisterResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetIntakeReportResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -17199,6 +17834,82 @@ func (r GetSalesReportResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetSalesReportResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetRabiesLapsedResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RabiesReport
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetRabiesLapsedResponse) GetJSON200() *RabiesReport {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetRabiesLapsedResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetRabiesLapsedResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetRabiesLapsedResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetRabiesLapsedResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetRabiesLapsedResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetRabiesLapsedResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetRabiesLapsedResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetRabiesLapsedResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetRabiesLapsedResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -19649,6 +20360,36 @@ func (c *ClientWithResponses) ChangePermitContactsWithResponse(ctx context.Conte
 	return ParseChangePermitContactsResponse(rsp)
 }
 
+// RecordHorseEscapeWithBodyWithResponse Record a horse's escape from its stable area (Chanhassen 5-87)
+//
+// Roles: admin, intake, officer. recovery_cents below the least of 5-87(a) is 400; an escape recovered by the city suspends the stable permit until reinspection and payment (5-87(b)). 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/escape (the `RecordHorseEscape` operationId).
+func (c *ClientWithResponses) RecordHorseEscapeWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RecordHorseEscapeResponse, error) {
+	rsp, err := c.RecordHorseEscapeWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecordHorseEscapeResponse(rsp)
+}
+
+// RecordHorseEscapeWithResponse Record a horse's escape from its stable area (Chanhassen 5-87)
+//
+// Roles: admin, intake, officer. recovery_cents below the least of 5-87(a) is 400; an escape recovered by the city suspends the stable permit until reinspection and payment (5-87(b)). 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/escape (the `RecordHorseEscape` operationId).
+func (c *ClientWithResponses) RecordHorseEscapeWithResponse(ctx context.Context, id int64, body RecordHorseEscapeJSONRequestBody, reqEditors ...RequestEditorFn) (*RecordHorseEscapeResponse, error) {
+	rsp, err := c.RecordHorseEscape(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRecordHorseEscapeResponse(rsp)
+}
+
 // GrantPermitWithBodyWithResponse Grant a pending permit
 //
 // Roles: admin, intake. 404 when the server keeps no permits.
@@ -19679,9 +20420,9 @@ func (c *ClientWithResponses) GrantPermitWithResponse(ctx context.Context, id in
 	return ParseGrantPermitResponse(rsp)
 }
 
-// InspectPermitWithBodyWithResponse Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+// InspectPermitWithBodyWithResponse Record the inspection before grant (5-18(d), 5-103, 64.100(c)), or the reinspection after a horse's escape (5-87(b))
 //
-// Roles: admin, intake, officer. 404 when the server keeps no permits.
+// Roles: admin, intake, officer. A stable suspended after an escape is granted again once the reinspection passed and fee_paid is true (5-87(b)). 404 when the server keeps no permits.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -19694,9 +20435,9 @@ func (c *ClientWithResponses) InspectPermitWithBodyWithResponse(ctx context.Cont
 	return ParseInspectPermitResponse(rsp)
 }
 
-// InspectPermitWithResponse Record the inspection before grant (5-18(d), 5-103, 64.100(c))
+// InspectPermitWithResponse Record the inspection before grant (5-18(d), 5-103, 64.100(c)), or the reinspection after a horse's escape (5-87(b))
 //
-// Roles: admin, intake, officer. 404 when the server keeps no permits.
+// Roles: admin, intake, officer. A stable suspended after an escape is granted again once the reinspection passed and fee_paid is true (5-87(b)). 404 when the server keeps no permits.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -19874,6 +20615,21 @@ func (c *ClientWithResponses) CloseCashUpWithResponse(ctx context.Context, body 
 	return ParseCloseCashUpResponse(rsp)
 }
 
+// GetDangerousRegisterWithResponse The dangerous-animal register: every designation in force and each requirement's state (met, due, overdue, not_applicable)
+//
+// Roles: admin, intake, officer. Most overdue first; the CSV has a row per animal and requirement.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/reports/dangerous-register (the `GetDangerousRegister` operationId).
+func (c *ClientWithResponses) GetDangerousRegisterWithResponse(ctx context.Context, params *GetDangerousRegisterParams, reqEditors ...RequestEditorFn) (*GetDangerousRegisterResponse, error) {
+	rsp, err := c.GetDangerousRegister(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetDangerousRegisterResponse(rsp)
+}
+
 // GetIntakeReportWithResponse Intakes and how stays ended, by month
 //
 // Roles: admin, intake, officer. format=csv answers the rows as text/csv. 404 when the server keeps no payments.
@@ -19902,6 +20658,21 @@ func (c *ClientWithResponses) GetSalesReportWithResponse(ctx context.Context, pa
 		return nil, err
 	}
 	return ParseGetSalesReportResponse(rsp)
+}
+
+// GetRabiesLapsedWithResponse Licensed animals whose rabies vaccination has lapsed, or which have none though the rules require one
+//
+// Roles: admin, intake, officer. Judged by the rabies rule of the licence's jurisdiction; longest lapsed first. 404 when the server keeps no payments.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/reports/rabies-lapsed (the `GetRabiesLapsed` operationId).
+func (c *ClientWithResponses) GetRabiesLapsedWithResponse(ctx context.Context, params *GetRabiesLapsedParams, reqEditors ...RequestEditorFn) (*GetRabiesLapsedResponse, error) {
+	rsp, err := c.GetRabiesLapsed(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetRabiesLapsedResponse(rsp)
 }
 
 // GetRemittanceWithResponse A clinic's monthly remittance (Minneapolis 64.30)
@@ -24167,6 +24938,81 @@ func ParseChangePermitContactsResponse(rsp *http.Response) (*ChangePermitContact
 	return response, nil
 }
 
+// ParseRecordHorseEscapeResponse parses an HTTP response from a RecordHorseEscapeWithResponse call
+func ParseRecordHorseEscapeResponse(rsp *http.Response) (*RecordHorseEscapeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RecordHorseEscapeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Permit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseGrantPermitResponse parses an HTTP response from a GrantPermitWithResponse call
 func ParseGrantPermitResponse(rsp *http.Response) (*GrantPermitResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -24742,6 +25588,67 @@ func ParseCloseCashUpResponse(rsp *http.Response) (*CloseCashUpResponse, error) 
 	return response, nil
 }
 
+// ParseGetDangerousRegisterResponse parses an HTTP response from a GetDangerousRegisterWithResponse call
+func ParseGetDangerousRegisterResponse(rsp *http.Response) (*GetDangerousRegisterResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetDangerousRegisterResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Register
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
 // ParseGetIntakeReportResponse parses an HTTP response from a GetIntakeReportWithResponse call
 func ParseGetIntakeReportResponse(rsp *http.Response) (*GetIntakeReportResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -24819,6 +25726,67 @@ func ParseGetSalesReportResponse(rsp *http.Response) (*GetSalesReportResponse, e
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest SalesReport
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetRabiesLapsedResponse parses an HTTP response from a GetRabiesLapsedWithResponse call
+func ParseGetRabiesLapsedResponse(rsp *http.Response) (*GetRabiesLapsedResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetRabiesLapsedResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RabiesReport
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

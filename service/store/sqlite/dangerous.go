@@ -48,6 +48,6 @@ func (db *DB) UpdateDesignation(ctx context.Context, id int64, u service.Designa
 // FindDesignations implements service.DangerousService.
 func (db *DB) FindDesignations(ctx context.Context, animalID int64) ([]*service.DangerousDesignation, error) {
 	out, err := collect(ctx, db.rdb, scanDesignation,
-		`SELECT `+columns.Designation+` FROM designations WHERE animal_id = ? ORDER BY declared_on DESC, id DESC`, animalID)
+		`SELECT `+columns.Designation+` FROM designations WHERE ?1 = 0 OR animal_id = ?1 ORDER BY declared_on DESC, id DESC`, animalID)
 	return out, mapErr(err, "Designation")
 }

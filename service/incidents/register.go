@@ -1,0 +1,82 @@
+package incidents
+
+import (
+	"context"
+	"sort"
+
+	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/rules"
+)
+
+// RegisterEntry is one animal on the dangerous-animal register: its
+// designation in force and where each requirement stands.
+type RegisterEntry struct {
+	AnimalID     int64               `json:"animal_id"`
+	Name         string              `json:"name,omitempty"`
+	Species      service.Species     `json:"species"`
+	Owner        string              `json:"owner,omitempty"`
+	Level        service.DangerLevel `json:"level"`
+	Jurisdiction string              `json:"jurisdiction"`
+	Declared     service.Date        `json:"declared"`
+	Requirements []rules.DangerCheck `json:"requirements"`
+	// Overdue counts the requirements overdue.
+	Overdue int `json:"overdue"`
+}
+
+// Register is the dangerous-animal register on AsOf: every animal with
+// a designation in force, the most requirements overdue first.
+type Register struct {
+	AsOf    service.Date    `json:"as_of"`
+	Entries []RegisterEntry `json:"entries"`
+}
+
+// Register lists the animals designated dangerous or potentially
+// dangerous on on (today when zero), each requirement's status computed
+// as Requirements computes it (met, due, overdue or not_applicable).
+func (s *Service) Register(ctx context.Context, on service.Date) (*Register, error) {
+	if on.IsZero() {
+		on = s.rules.For(&service.Record{}, s.home).Today(s.now())
+	}
+	ds, err := s.store.FindDesignations(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	reg := &Register{AsOf: on, Entries: []RegisterEntry{}}
+	seen := map[int64]bool{}
+	for _, d := range ds {
+		if seen[d.AnimalID] {
+			continue
+		}
+		seen[d.AnimalID] = true
+		c, err := s.Requirements(ctx, d.AnimalID, on)
+		if err != nil {
+			return nil, err
+		}
+		if c == nil || c.Declared > on {
+			continue
+		}
+		rec, err := s.store.FindRecordByAnimal(ctx, d.AnimalID)
+		if err != nil {
+			return nil, err
+		}
+		e := RegisterEntry{AnimalID: d.AnimalID, Name: rec.Animal.Name, Species: rec.Animal.Species, Level: c.Level,
+			Jurisdiction: c.Jurisdiction, Declared: c.Declared, Requirements: c.Requirements}
+		if rec.Owner != nil {
+			e.Owner = rec.Owner.Name
+		}
+		for _, r := range c.Requirements {
+			if r.Status == rules.RequirementOverdue {
+				e.Overdue++
+			}
+		}
+		reg.Entries = append(reg.Entries, e)
+	}
+	sort.SliceStable(reg.Entries, func(i, j int) bool {
+		a, b := reg.Entries[i], reg.Entries[j]
+		if a.Overdue != b.Overdue {
+			return a.Overdue > b.Overdue
+		}
+		return a.Declared < b.Declared
+	})
+	return reg, nil
+}
