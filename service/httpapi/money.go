@@ -47,18 +47,6 @@ func (s *Server) withMoney(h func(http.ResponseWriter, *http.Request, *money.Ser
 	}
 }
 
-// chargeRedemption raises the charges of a redemption just recorded
-// (PATCH /api/v1/impoundments/{id} with disposition redeemed): the fees
-// the rules set; those left to a resolution are raised by POST
-// /api/v1/impoundments/{id}/charges.
-func (s *Server) chargeRedemption(r *http.Request, im *service.Impoundment) error {
-	if s.money == nil || im.Disposition != service.Redeemed {
-		return nil
-	}
-	_, _, err := s.money.ChargeRedemption(r.Context(), im, nil)
-	return err
-}
-
 // subjectQuery reads licence_id, impoundment_id or permit_id.
 func subjectQuery(r *http.Request) (string, int64, error) {
 	q := r.URL.Query()
