@@ -7,6 +7,8 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/chipdesk/chipdesk/service"
 )
@@ -33,8 +35,12 @@ type RemindOpts struct {
 	// one outbox and send each owner one reminder ("" means Before).
 	Before, From service.Date
 	Cycle        string
-	// Mailer sends the e-mails; nil leaves them queued.
+	// Mailer sends the e-mails; nil (and no Mailers) leaves them queued.
 	Mailer Mailer
+	// Mailers send too, each on a connection of its own, at the same
+	// time as Mailer and one another: a server that answers one
+	// connection at a time is kept busy while the others wait.
+	Mailers []Mailer
 	// RenewURL is the counter's renewal page; the licence id is added
 	// ("https://counter.example.org/renew?licence=").
 	RenewURL string
@@ -43,9 +49,10 @@ type RemindOpts struct {
 	Letters io.Writer
 	// City signs the message ("City of Minneapolis").
 	City string
-	// Batch is how many e-mails one commit claims (default 1). A run
-	// killed outright (no chance to record what it sent) leaves that
-	// many in doubt at most: 1 is the strict setting, more is faster.
+	// Batch is how many e-mails one commit claims for one connection
+	// (default 1). A run killed outright (no chance to record what it
+	// sent) leaves that many per connection in doubt at most: 1 is the
+	// strict setting, more is faster.
 	Batch int
 }
 
@@ -89,7 +96,7 @@ func (s *Service) Remind(ctx context.Context, o *RemindOpts) (*RemindResult, err
 		return nil, err
 	}
 	res.InDoubt = len(doubt)
-	if o.Mailer != nil {
+	if o.Mailer != nil || len(o.Mailers) > 0 {
 		if err := s.sendMail(ctx, cycle, o, res); err != nil {
 			return res, err
 		}
@@ -103,20 +110,78 @@ func (s *Service) Remind(ctx context.Context, o *RemindOpts) (*RemindResult, err
 }
 
 func (s *Service) sendMail(ctx context.Context, cycle string, o *RemindOpts, res *RemindResult) error {
+	mailers := o.Mailers
+	if o.Mailer != nil {
+		mailers = append([]Mailer{o.Mailer}, mailers...)
+	}
+	var (
+		mu    sync.Mutex
+		first error
+		stop  atomic.Bool
+		wg    sync.WaitGroup
+	)
+	for _, m := range mailers {
+		wg.Go(func() {
+			var r RemindResult
+			err := s.sendWith(ctx, cycle, o, m, &r, &stop)
+			mu.Lock()
+			defer mu.Unlock()
+			res.Sent += r.Sent
+			res.Failed += r.Failed
+			res.InDoubt += r.InDoubt
+			if err != nil && first == nil {
+				first = err
+				stop.Store(true)
+			}
+		})
+	}
+	wg.Wait()
+	return first
+}
+
+// sendWith sends claimed reminders through m until none is pending or
+// stop is set (another connection failed): each batch claimed in one
+// commit, and recorded sent in the commit that claims the next.
+func (s *Service) sendWith(ctx context.Context, cycle string, o *RemindOpts, m Mailer, res *RemindResult, stop *atomic.Bool) error {
 	batch := max(o.Batch, 1)
 	var sent []int64
+	// giveBack records what was sent and returns the reminders back to
+	// the outbox, certainly not sent.
+	giveBack := func(back []*service.Reminder) error {
+		ids := make([]int64, len(back))
+		for k, b := range back {
+			ids[k] = b.ID
+		}
+		wctx := context.WithoutCancel(ctx)
+		if err := s.store.FinishReminders(wctx, sent, service.ReminderSent, ""); err != nil {
+			return err
+		}
+		res.Sent += len(sent)
+		sent = nil
+		return s.store.FinishReminders(wctx, ids, service.ReminderPending, "")
+	}
 	for {
-		rs, err := s.store.ClaimReminders(ctx, cycle, service.ChannelEmail, batch, sent)
+		n := batch
+		if stop.Load() || ctx.Err() != nil {
+			n = 0 // record what was sent, claim nothing
+		}
+		rs, err := s.store.ClaimReminders(context.WithoutCancel(ctx), cycle, service.ChannelEmail, n, sent)
 		if err != nil {
 			return err
 		}
 		res.Sent += len(sent)
 		sent = sent[:0]
 		if len(rs) == 0 {
-			return nil
+			return ctx.Err()
 		}
 		for i, r := range rs {
-			err := o.Mailer.Send(ctx, reminderMail(r, o))
+			if stop.Load() || ctx.Err() != nil {
+				if err := giveBack(rs[i:]); err != nil {
+					return err
+				}
+				return ctx.Err()
+			}
+			err := m.Send(ctx, reminderMail(r, o))
 			if err == nil {
 				sent = append(sent, r.ID)
 				continue
@@ -126,7 +191,7 @@ func (s *Service) sendMail(ctx context.Context, cycle string, o *RemindOpts, res
 				// The server refused this address: this one failed, the
 				// run goes on.
 				res.Failed++
-				if err := s.store.FinishReminders(ctx, []int64{r.ID}, service.ReminderFailed, err.Error()); err != nil {
+				if err := s.store.FinishReminders(context.WithoutCancel(ctx), []int64{r.ID}, service.ReminderFailed, err.Error()); err != nil {
 					return err
 				}
 				continue
@@ -142,16 +207,7 @@ func (s *Service) sendMail(ctx context.Context, cycle string, o *RemindOpts, res
 			} else {
 				res.InDoubt++
 			}
-			ids := make([]int64, len(back))
-			for k, b := range back {
-				ids[k] = b.ID
-			}
-			wctx := context.WithoutCancel(ctx)
-			if ferr := s.store.FinishReminders(wctx, sent, service.ReminderSent, ""); ferr != nil {
-				return ferr
-			}
-			res.Sent += len(sent)
-			if ferr := s.store.FinishReminders(wctx, ids, service.ReminderPending, ""); ferr != nil {
+			if ferr := giveBack(back); ferr != nil {
 				return ferr
 			}
 			return fmt.Errorf("money: reminder %d to %s: %w", r.ID, r.Email, err)

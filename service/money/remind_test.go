@@ -271,3 +271,66 @@ func TestRemindDebianSMTP(t *testing.T) {
 type addrOnly string
 
 func (a addrOnly) Addr() string { return string(a) }
+
+// TestRemindRefusedRecipient: an address the server refuses for good
+// fails alone; the messages after it go on the same connection.
+func TestRemindRefusedRecipient(t *testing.T) {
+	t.Parallel()
+	srv, err := smtptest.Start(&smtptest.Opts{Refuse: []string{"owner1@example.org"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	e := open(t)
+	e.owners(t, 4, "example.org")
+	res, err := e.m.Remind(context.Background(), &money.RemindOpts{Before: day("2027-02-01"), Mailer: mailerFor(t, srv, money.TLSAuto, nil)})
+	must(t, "Remind", err)
+	got := perRecipient(srv.Messages())
+	if res.Sent != 3 || res.Failed != 1 || len(got) != 3 || got["owner1@example.org"] != 0 {
+		t.Fatalf("Remind = %+v, messages %v; want 3 sent and owner1 failed", res, got)
+	}
+	failed, err := e.st.FindReminders(context.Background(), "before 2027-02-01", service.ReminderFailed)
+	must(t, "FindReminders", err)
+	if len(failed) != 1 || failed[0].Email != "owner1@example.org" || failed[0].Error == "" {
+		t.Fatalf("failed reminders = %+v", failed)
+	}
+}
+
+// TestRemindCrashParallel: three connections at once, one of them
+// "killed" after its second message; the run stops, and a second run
+// sends the rest: every owner has exactly one message, and only the
+// one message the crash left unrecorded is in doubt.
+func TestRemindCrashParallel(t *testing.T) {
+	t.Parallel()
+	srv, err := smtptest.Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	e := open(t)
+	e.owners(t, 30, "example.org")
+	ctx := context.Background()
+	_, err = e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailers: []money.Mailer{
+		mailerFor(t, srv, money.TLSAuto, nil), &crashAfter{m: mailerFor(t, srv, money.TLSAuto, nil), n: 2},
+		mailerFor(t, srv, money.TLSAuto, nil)}})
+	if !errors.Is(err, errCrash) {
+		t.Fatalf("first run: %v, want the crash", err)
+	}
+	first := len(srv.Messages())
+	e.reopen(t)
+	res, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailers: []money.Mailer{
+		mailerFor(t, srv, money.TLSAuto, nil), mailerFor(t, srv, money.TLSAuto, nil)}})
+	must(t, "second run", err)
+	if res.InDoubt != 1 || first+res.Sent != 30 {
+		t.Fatalf("first run sent %d, second %+v; want 30 in all and 1 in doubt", first, res)
+	}
+	got := perRecipient(srv.Messages())
+	if len(got) != 30 {
+		t.Fatalf("%d owners got mail, want 30", len(got))
+	}
+	for to, n := range got {
+		if n != 1 {
+			t.Errorf("%s got %d messages, want 1", to, n)
+		}
+	}
+}

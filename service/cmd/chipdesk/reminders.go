@@ -34,7 +34,8 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 		user     = fs.String("smtp-user", envOr("CHIPDESK_SMTP_USER", ""), "SMTP AUTH `user`; the password is $CHIPDESK_SMTP_PASSWORD")
 		letters  = fs.String("letters", "", "write the letters for owners without e-mail to this HTML `file` (one page each)")
 		renewURL = fs.String("renew-url", envOr("CHIPDESK_RENEW_URL", ""), "renewal page `url` of the counter; the licence id is added")
-		batch    = fs.Int("batch", 1, "e-mails claimed per commit; a run killed outright leaves at most this many in doubt")
+		batch    = fs.Int("batch", 1, "e-mails claimed per commit and connection; a run killed outright leaves at most this many per connection in doubt")
+		conns    = fs.Int("smtp-conns", 4, "`connections` to the SMTP server sending at the same time")
 		jur      = fs.String("jurisdiction", envOr("CHIPDESK_JURISDICTION", defaultConfig().Jurisdiction), "the `city` whose rules and name apply")
 	)
 	if pos, err := cmdline.ParseArgs(fs, args); err != nil {
@@ -51,6 +52,9 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 		if start, err = service.ParseDate(*after); err != nil {
 			return cmdline.UsageError("reminders: --expiring-after must be a date (YYYY-MM-DD)")
 		}
+	}
+	if *conns < 1 || *conns > 64 {
+		return cmdline.UsageError("reminders: --smtp-conns must be 1 to 64")
 	}
 	if *addr != "" && *from == "" {
 		return cmdline.UsageError("reminders: --from is required with --smtp")
@@ -74,13 +78,15 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		mailer, err := money.NewSMTP(&money.SMTPOpts{Addr: *addr, From: *from, TLS: *tlsMode, TLSConfig: cfg,
-			Username: *user, Password: os.Getenv("CHIPDESK_SMTP_PASSWORD"), Now: e.Now})
-		if err != nil {
-			return cmdline.UsageError("reminders: %v", err)
+		for range *conns {
+			mailer, err := money.NewSMTP(&money.SMTPOpts{Addr: *addr, From: *from, TLS: *tlsMode, TLSConfig: cfg,
+				Username: *user, Password: os.Getenv("CHIPDESK_SMTP_PASSWORD"), Now: e.Now})
+			if err != nil {
+				return cmdline.UsageError("reminders: %v", err)
+			}
+			defer mailer.Close()
+			o.Mailers = append(o.Mailers, mailer)
 		}
-		defer mailer.Close()
-		o.Mailer = mailer
 	}
 	var lf *os.File
 	if *letters != "" {

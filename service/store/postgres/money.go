@@ -471,6 +471,9 @@ func (db *DB) FinishReminders(ctx context.Context, ids []int64, state, errText s
 	if state != service.ReminderSent && state != service.ReminderFailed && state != service.ReminderPending {
 		return service.Errorf(service.EINVALID, "A claimed reminder ends sent or failed, or goes back to pending.")
 	}
+	if len(ids) == 0 {
+		return nil
+	}
 	return db.write(ctx, func(tx pgx.Tx, now time.Time) error { return finishReminders(ctx, tx, now, ids, state, errText) })
 }
 
@@ -480,12 +483,11 @@ func finishReminders(ctx context.Context, tx pgx.Tx, now time.Time, ids []int64,
 	if state != service.ReminderPending {
 		at = now
 	}
-	for _, id := range ids {
-		if _, err := tx.Exec(ctx, `UPDATE reminders SET state = $1, error = $2, sent_at = $3 WHERE id = $4 AND state = 'sending'`, state, errText, at, id); err != nil {
-			return mapErr(err, "Reminder")
-		}
+	if len(ids) == 0 {
+		return nil
 	}
-	return nil
+	_, err := tx.Exec(ctx, `UPDATE reminders SET state = $1, error = $2, sent_at = $3 WHERE id = ANY($4) AND state = 'sending'`, state, errText, at, ids)
+	return mapErr(err, "Reminder")
 }
 
 // FindReminders implements service.MoneyService.
