@@ -18,6 +18,7 @@ func (s *Server) moneyRoutes() []route {
 		{"GET /api/v1/charges", staff, s.withMoney(s.handleFindCharges)},
 		{"GET /api/v1/settlement", staff, s.withMoney(s.handleSettlement)},
 		{"POST /api/v1/impoundments/{id}/charges", desk, s.withMoney(s.handleChargeRedemption)},
+		{"POST /api/v1/permits/{id}/charges", desk, s.withMoney(s.handleChargePermit)},
 		{"POST /api/v1/payments", counter, s.withMoney(s.handlePay)},
 		{"GET /api/v1/payments/{id}", counter, s.withMoney(s.handleReceipt)},
 		{"POST /api/v1/payments/{id}/refund", office, s.withMoney(s.handleRefund)},
@@ -116,6 +117,40 @@ func (s *Server) handleChargeRedemption(w http.ResponseWriter, r *http.Request, 
 		return
 	}
 	s.change(r, "charges.create", "impoundment", id, "")
+	if cs == nil {
+		cs = []*service.Charge{}
+	}
+	if open == nil {
+		open = []string{}
+	}
+	s.writeJSON(w, r, http.StatusCreated, redemptionAnswer{Charges: cs, NotSet: open})
+}
+
+// permitCharges is the body of POST /api/v1/permits/{id}/charges: the
+// amounts of fees set by resolution, by fee code, for the permit's grant
+// or (registration) its last annual registration.
+type permitCharges struct {
+	Entered      map[string]int64 `json:"entered_cents"`
+	Registration bool             `json:"registration,omitempty"`
+}
+
+func (s *Server) handleChargePermit(w http.ResponseWriter, r *http.Request, m *money.Service) {
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var req permitCharges
+	if err := decodeJSON(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	cs, open, err := m.ChargePermitFees(r.Context(), id, req.Registration, req.Entered)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, "charges.create", "permit", id, "")
 	if cs == nil {
 		cs = []*service.Charge{}
 	}

@@ -39,6 +39,12 @@ func moneyDocs() map[string]opDoc {
 			summary: "Raise a redemption's charges, with the amounts of fees set by resolution",
 			desc:    "entered_cents gives, by fee code, the amounts the law leaves to a resolution; not_set lists the codes still without one. " + noMoney,
 			body:    typeOf[redemptionCharges](), answers: created(typeOf[redemptionAnswer]())},
+		"POST /api/v1/permits/{id}/charges": {id: "chargePermit", tag: "money",
+			summary: "Raise a permit's charges, with the amounts of fees set by resolution",
+			desc: "A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual " +
+				"registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution " +
+				"(Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. " + noMoney,
+			body: typeOf[permitCharges](), answers: created(typeOf[redemptionAnswer]())},
 		"POST /api/v1/payments": {id: "createPayment", tag: "money", summary: "Take a payment (or record a waiver) against charges",
 			desc: "Charges are settled in the order given; a part payment settles the first first. " + noMoney,
 			body: typeOf[paymentBody](),

@@ -113,7 +113,7 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		a.close()
 		return nil, err
 	}
-	if a.permits, err = permits.New(&permits.Opts{Store: a.store, Rules: rs, Bites: a.inc, Now: now}); err != nil {
+	if a.permits, err = permits.New(&permits.Opts{Store: a.store, Rules: rs, Bites: a.inc, Money: a.money, Now: now}); err != nil {
 		a.close()
 		return nil, err
 	}

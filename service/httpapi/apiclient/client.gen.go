@@ -1911,6 +1911,12 @@ type NewPermitApplication struct {
 	ZoningReport        *bool               `json:"zoning_report,omitempty"`
 }
 
+// NewPermitCharges defines model for NewPermitCharges.
+type NewPermitCharges struct {
+	EnteredCents *map[string]int64 `json:"entered_cents,omitempty"`
+	Registration *bool             `json:"registration,omitempty"`
+}
+
 // NewQuarantine defines model for NewQuarantine.
 type NewQuarantine struct {
 	AnimalId   int64               `json:"animal_id"`
@@ -2888,6 +2894,9 @@ type DecidePermitAppealJSONRequestBody = NewAppealOrder
 // UpdatePermitApplicationJSONRequestBody defines body for UpdatePermitApplication for application/json ContentType.
 type UpdatePermitApplicationJSONRequestBody = NewPermitApplication
 
+// ChargePermitJSONRequestBody defines body for ChargePermit for application/json ContentType.
+type ChargePermitJSONRequestBody = NewPermitCharges
+
 // ChangePermitContactsJSONRequestBody defines body for ChangePermitContacts for application/json ContentType.
 type ChangePermitContactsJSONRequestBody = ContactsRequest
 
@@ -3704,6 +3713,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/permits/{id}/application (the `UpdatePermitApplication` operationId).
 	UpdatePermitApplication(ctx context.Context, id int64, body UpdatePermitApplicationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChargePermitWithBody Raise a permit's charges, with the amounts of fees set by resolution
+	//
+	// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+	ChargePermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChargePermit Raise a permit's charges, with the amounts of fees set by resolution
+	//
+	// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+	ChargePermit(ctx context.Context, id int64, body ChargePermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ChangePermitContactsWithBody Change a kennel's designated contact persons (5-18.2(b)(1))
 	//
@@ -5563,6 +5590,44 @@ func (c *Client) UpdatePermitApplicationWithBody(ctx context.Context, id int64, 
 // Corresponds with POST /api/v1/permits/{id}/application (the `UpdatePermitApplication` operationId).
 func (c *Client) UpdatePermitApplication(ctx context.Context, id int64, body UpdatePermitApplicationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdatePermitApplicationRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChargePermitWithBody Raise a permit's charges, with the amounts of fees set by resolution
+//
+// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+func (c *Client) ChargePermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargePermitRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChargePermit Raise a permit's charges, with the amounts of fees set by resolution
+//
+// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+func (c *Client) ChargePermit(ctx context.Context, id int64, body ChargePermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargePermitRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9064,6 +9129,53 @@ func NewUpdatePermitApplicationRequestWithBody(server string, id int64, contentT
 	return req, nil
 }
 
+// NewChargePermitRequest calls the generic ChargePermit builder with application/json body
+func NewChargePermitRequest(server string, id int64, body ChargePermitJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewChargePermitRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewChargePermitRequestWithBody constructs an http.Request for the ChargePermit method, with any body, and a specified content type
+func NewChargePermitRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s/charges", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewChangePermitContactsRequest calls the generic ChangePermitContacts builder with application/json body
 func NewChangePermitContactsRequest(server string, id int64, body ChangePermitContactsJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -11214,6 +11326,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/permits/{id}/application (the `UpdatePermitApplication` operationId).
 	UpdatePermitApplicationWithResponse(ctx context.Context, id int64, body UpdatePermitApplicationJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePermitApplicationResponse, error)
+
+	// ChargePermitWithBodyWithResponse Raise a permit's charges, with the amounts of fees set by resolution
+	//
+	// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+	ChargePermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChargePermitResponse, error)
+
+	// ChargePermitWithResponse Raise a permit's charges, with the amounts of fees set by resolution
+	//
+	// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+	ChargePermitWithResponse(ctx context.Context, id int64, body ChargePermitJSONRequestBody, reqEditors ...RequestEditorFn) (*ChargePermitResponse, error)
 
 	// ChangePermitContactsWithBodyWithResponse Change a kennel's designated contact persons (5-18.2(b)(1))
 	//
@@ -16271,6 +16401,96 @@ func (r UpdatePermitApplicationResponse) ContentType() string {
 	return ""
 }
 
+type ChargePermitResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *RedemptionCharges
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r ChargePermitResponse) GetJSON201() *RedemptionCharges {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ChargePermitResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ChargePermitResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ChargePermitResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ChargePermitResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ChargePermitResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ChargePermitResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ChargePermitResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ChargePermitResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ChargePermitResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ChargePermitResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ChargePermitResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ChangePermitContactsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19617,6 +19837,36 @@ func (c *ClientWithResponses) UpdatePermitApplicationWithResponse(ctx context.Co
 		return nil, err
 	}
 	return ParseUpdatePermitApplicationResponse(rsp)
+}
+
+// ChargePermitWithBodyWithResponse Raise a permit's charges, with the amounts of fees set by resolution
+//
+// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+func (c *ClientWithResponses) ChargePermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChargePermitResponse, error) {
+	rsp, err := c.ChargePermitWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChargePermitResponse(rsp)
+}
+
+// ChargePermitWithResponse Raise a permit's charges, with the amounts of fees set by resolution
+//
+// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+func (c *ClientWithResponses) ChargePermitWithResponse(ctx context.Context, id int64, body ChargePermitJSONRequestBody, reqEditors ...RequestEditorFn) (*ChargePermitResponse, error) {
+	rsp, err := c.ChargePermit(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChargePermitResponse(rsp)
 }
 
 // ChangePermitContactsWithBodyWithResponse Change a kennel's designated contact persons (5-18.2(b)(1))
@@ -24037,6 +24287,81 @@ func ParseUpdatePermitApplicationResponse(rsp *http.Response) (*UpdatePermitAppl
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseChargePermitResponse parses an HTTP response from a ChargePermitWithResponse call
+func ParseChargePermitResponse(rsp *http.Response) (*ChargePermitResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ChargePermitResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest RedemptionCharges
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest Invalid
