@@ -329,9 +329,13 @@ type Reminder struct {
 	// Address is the postal address for a letter, lines joined by "\n".
 	Address string `json:"address,omitempty"`
 	// Tags lists the licences reminded of: "minneapolis 2026 #1234",
-	// one per line; LicenceID is the first of them.
-	Tags      string    `json:"tags"`
-	LicenceID int64     `json:"licence_id"`
+	// one per line; LicenceID is the first of them. For a permit's
+	// reminder (Subject permit) they are the permits and LicenceID is
+	// the first permit's id.
+	Tags      string `json:"tags"`
+	LicenceID int64  `json:"licence_id"`
+	// Subject is SubjectLicence or SubjectPermit.
+	Subject   string    `json:"subject"`
 	ExpiresOn Date      `json:"expires_on"`
 	State     string    `json:"state"`
 	Attempts  int       `json:"attempts"`
@@ -392,6 +396,9 @@ type MoneyService interface {
 	// (claimed but certainly not sent).
 	FinishReminders(ctx context.Context, ids []int64, state, errText string) error
 	FindReminders(ctx context.Context, cycle, state string) ([]*Reminder, error)
+	// QueueReminder adds r to the outbox as pending unless its owner has
+	// a reminder in r.Cycle; it answers whether it added it.
+	QueueReminder(ctx context.Context, r *Reminder) (bool, error)
 }
 
 // Allocate settles amount against the charges ids in order, each up to

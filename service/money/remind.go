@@ -49,6 +49,12 @@ type RemindOpts struct {
 	Letters io.Writer
 	// City signs the message ("City of Minneapolis").
 	City string
+	// Permits reminds the holders of permits expiring in the window
+	// too (a kennel licence's renewal application is due by December 1,
+	// Chanhassen 5-18(c)), through the same outbox, in a cycle of their
+	// own: an owner with a licence and a permit expiring gets one
+	// reminder of each.
+	Permits bool
 	// Batch is how many e-mails one commit claims for one connection
 	// (default 1). A run killed outright (no chance to record what it
 	// sent) leaves that many per connection in doubt at most: 1 is the
@@ -66,6 +72,11 @@ type RemindResult struct {
 	// record as sent (it stopped mid-message): they are not sent again,
 	// and a person checks them.
 	InDoubt int `json:"in_doubt"`
+	// PermitsQueued counts the permit reminders among Queued;
+	// NoHolder the permits expiring whose holder is not on file as an
+	// owner (nobody to write to: the clerk writes them).
+	PermitsQueued int `json:"permits_queued"`
+	NoHolder      int `json:"no_holder"`
 }
 
 // Remind sends each owner with a licence expiring in the window one
@@ -96,13 +107,29 @@ func (s *Service) Remind(ctx context.Context, o *RemindOpts) (*RemindResult, err
 		return nil, err
 	}
 	res.InDoubt = len(doubt)
-	if o.Mailer != nil || len(o.Mailers) > 0 {
-		if err := s.sendMail(ctx, cycle, o, res); err != nil {
-			return res, err
+	cycles := []string{cycle}
+	if o.Permits {
+		pc := "permits " + cycle
+		if res.PermitsQueued, res.NoHolder, err = s.queuePermits(ctx, pc, o.From, o.Before); err != nil {
+			return nil, err
+		}
+		res.Queued += res.PermitsQueued
+		doubt, err := s.store.FindReminders(ctx, pc, service.ReminderSending)
+		if err != nil {
+			return nil, err
+		}
+		res.InDoubt += len(doubt)
+		cycles = append(cycles, pc)
+	}
+	for _, c := range cycles {
+		if o.Mailer != nil || len(o.Mailers) > 0 {
+			if err := s.sendMail(ctx, c, o, res); err != nil {
+				return res, err
+			}
 		}
 	}
 	if o.Letters != nil {
-		if err := s.printLetters(ctx, cycle, o, res); err != nil {
+		if err := s.printLetters(ctx, cycles, o, res); err != nil {
 			return res, err
 		}
 	}
@@ -228,37 +255,63 @@ func (e *BadAddressError) Unwrap() error { return e.Err }
 
 // reminderMail is the e-mail of reminder r.
 func reminderMail(r *service.Reminder, o *RemindOpts) *Mail {
+	t := textOf(r, o)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Dear %s,\n\n", r.Name)
-	fmt.Fprintf(&b, "The licence of your animal expires on %s. Licence tags:\n\n", r.ExpiresOn)
+	fmt.Fprintf(&b, "%s\n\n", t.Intro)
 	for _, t := range strings.Split(r.Tags, "\n") {
 		fmt.Fprintf(&b, "  %s\n", t)
 	}
-	if o.RenewURL != "" {
-		fmt.Fprintf(&b, "\nRenew at the counter, or here: %s%d\n", o.RenewURL, r.LicenceID)
-	}
+	fmt.Fprintf(&b, "\n%s\n", t.Renew)
 	if o.City != "" {
 		fmt.Fprintf(&b, "\n%s\n", o.City)
 	}
 	return &Mail{
 		MessageID: fmt.Sprintf("reminder-%d-%d@chipdesk", r.ID, r.OwnerID),
 		To:        r.Email,
-		Subject:   "Your animal licence expires on " + r.ExpiresOn.String(),
+		Subject:   t.Subject,
 		Body:      b.String(),
 	}
 }
 
-func (s *Service) printLetters(ctx context.Context, cycle string, o *RemindOpts, res *RemindResult) error {
+// reminderText is what a reminder says around its list of licences or
+// permits.
+type reminderText struct {
+	Subject, Intro, Renew string
+}
+
+func textOf(r *service.Reminder, o *RemindOpts) reminderText {
+	if r.Subject == service.SubjectPermit {
+		return reminderText{
+			Subject: "Your animal permit expires on " + r.ExpiresOn.String(),
+			Intro:   fmt.Sprintf("Your permit expires on %s. Permits:", r.ExpiresOn),
+			Renew:   "Apply to renew at the counter before it expires.",
+		}
+	}
+	t := reminderText{
+		Subject: "Your animal licence expires on " + r.ExpiresOn.String(),
+		Intro:   fmt.Sprintf("The licence of your animal expires on %s. Licence tags:", r.ExpiresOn),
+		Renew:   "Renew at the counter.",
+	}
+	if o.RenewURL != "" {
+		t.Renew = fmt.Sprintf("Renew at the counter, or here: %s%d", o.RenewURL, r.LicenceID)
+	}
+	return t
+}
+
+func (s *Service) printLetters(ctx context.Context, cycles []string, o *RemindOpts, res *RemindResult) error {
 	var all []*service.Reminder
-	for {
-		rs, err := s.store.ClaimReminders(ctx, cycle, service.ChannelLetter, 500, nil)
-		if err != nil {
-			return err
+	for _, cycle := range cycles {
+		for {
+			rs, err := s.store.ClaimReminders(ctx, cycle, service.ChannelLetter, 500, nil)
+			if err != nil {
+				return err
+			}
+			if len(rs) == 0 {
+				break
+			}
+			all = append(all, rs...)
 		}
-		if len(rs) == 0 {
-			break
-		}
-		all = append(all, rs...)
 	}
 	if len(all) == 0 {
 		return nil
@@ -285,7 +338,7 @@ type letterPage struct {
 	R       *service.Reminder
 	Address []string
 	Tags    []string
-	Renew   string
+	Text    reminderText
 }
 
 var letterTmpl = template.Must(template.New("letters").Parse(`<!doctype html>
@@ -305,9 +358,9 @@ body { font: 12pt/1.4 Georgia, serif; margin: 0; }
 <div class="address">{{.R.Name}}{{range .Address}}
 {{.}}{{end}}</div>
 <p>Dear {{.R.Name}},</p>
-<p>The licence of your animal expires on {{.R.ExpiresOn}}. Licence tags:</p>
+<p>{{.Text.Intro}}</p>
 <ul>{{range .Tags}}<li>{{.}}</li>{{end}}</ul>
-{{if .Renew}}<p>Renew at the counter, or at {{.Renew}}</p>{{end}}
+<p>{{.Text.Renew}}</p>
 </section>
 {{end}}</body></html>
 `))
@@ -321,9 +374,7 @@ func writeLetters(w io.Writer, rs []*service.Reminder, o *RemindOpts) error {
 				p.Address = append(p.Address, l)
 			}
 		}
-		if o.RenewURL != "" {
-			p.Renew = fmt.Sprintf("%s%d", o.RenewURL, r.LicenceID)
-		}
+		p.Text = textOf(r, o)
 		pages = append(pages, p)
 	}
 	return letterTmpl.Execute(w, map[string]any{"Pages": pages, "City": o.City})

@@ -334,3 +334,77 @@ func TestRemindCrashParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestRemindPermits_Chanhassen_5_18c: with Permits, the holders of
+// permits expiring in the window get one reminder each through the same
+// outbox, a kennel's saying its renewal application is due by December 1
+// (5-18(c)); a permit renewed already is not reminded, one whose holder
+// is not on file is counted for the clerk; an off-leash permit reaches
+// its dog's owner. A crash between two runs, and a third run: one
+// message each.
+func TestRemindPermits_Chanhassen_5_18c(t *testing.T) {
+	t.Parallel()
+	srv, err := smtptest.Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	e := open(t)
+	ctx := context.Background()
+	owner := func(name, email string) *service.Owner {
+		o := &service.Owner{Name: name, Address: "9000 Pioneer Trail", City: "Chanhassen", State: "MN", Email: email}
+		must(t, "CreateOwner", e.st.CreateOwner(ctx, o))
+		return o
+	}
+	permit := func(p *service.Permit) *service.Permit {
+		if p.State == "" {
+			p.State = service.PermitGranted
+		}
+		p.IssuedOn = day("2026-03-10")
+		must(t, "CreatePermit", e.st.CreatePermit(ctx, p))
+		return p
+	}
+	kari, ola, eva := owner("Kari Berg", "kari@example.org"), owner("Ola Nord", "ola@example.org"), owner("Eva Sund", "")
+	permit(&service.Permit{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: "Kari Berg", OwnerID: kari.ID,
+		ExpiresOn: day("2026-12-31"), RenewalDue: day("2026-12-01")})
+	old := permit(&service.Permit{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: "Ola Nord", OwnerID: ola.ID,
+		ExpiresOn: day("2026-12-31"), RenewalDue: day("2026-12-01")})
+	permit(&service.Permit{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: "Ola Nord", OwnerID: ola.ID,
+		ExpiresOn: day("2027-12-31"), RenewalDue: day("2027-12-01"), Renews: old.ID, State: service.PermitPending})
+	permit(&service.Permit{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "commercial", Holder: "Paws Inn LLC",
+		ExpiresOn: day("2026-12-31"), RenewalDue: day("2026-12-01")})
+	dog := e.animal(t, &service.Animal{Species: service.Dog, Altered: true})
+	permit(&service.Permit{Kind: service.PermitOffLeash, Jurisdiction: "minneapolis", Class: "resident", AnimalID: dog.ID, ExpiresOn: day("2027-01-31")})
+	permit(&service.Permit{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: "Eva Sund", OwnerID: eva.ID,
+		ExpiresOn: day("2026-12-31"), RenewalDue: day("2026-12-01")})
+	var letters bytes.Buffer
+	o := &money.RemindOpts{Before: day("2027-02-01"), Permits: true, Letters: &letters,
+		Mailer: &crashAfter{m: mailerFor(t, srv, money.TLSAuto, nil), n: 1}}
+	_, err = e.m.Remind(ctx, o)
+	if !errors.Is(err, errCrash) {
+		t.Fatalf("first run: %v, want the crash", err)
+	}
+	e.reopen(t)
+	o.Mailer = mailerFor(t, srv, money.TLSAuto, nil)
+	res, err := e.m.Remind(ctx, o)
+	must(t, "second run", err)
+	if res.PermitsQueued != 0 || res.NoHolder != 1 || res.Sent != 1 || res.InDoubt != 1 || res.Letters != 1 {
+		t.Fatalf("second run = %+v; want 1 sent, 1 in doubt, 1 letter, the LLC without a holder on file", res)
+	}
+	if res, err = e.m.Remind(ctx, o); err != nil || res.Sent != 0 || res.Letters != 0 {
+		t.Fatalf("third run = %+v, %v; want nothing", res, err)
+	}
+	got := perRecipient(srv.Messages())
+	if len(got) != 2 || got["kari@example.org"] != 1 || got["ada@example.org"] != 1 {
+		t.Fatalf("messages %v; want one to Kari (kennel) and one to Ada (off-leash), none to Ola (renewed)", got)
+	}
+	for _, m := range srv.Messages() {
+		body := string(m.Data)
+		if m.To[0] == "kari@example.org" && (!strings.Contains(body, "due by 2026-12-01 (5-18(c))") || !strings.Contains(body, "Chanhassen kennel licence")) {
+			t.Errorf("kennel reminder lacks the renewal due date (5-18(c)):\n%s", body)
+		}
+	}
+	if page := letters.String(); strings.Count(page, `<section class="letter">`) != 1 || !strings.Contains(page, "Eva Sund") || !strings.Contains(page, "5-18(c)") {
+		t.Errorf("letters:\n%s", page)
+	}
+}

@@ -35,6 +35,7 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 		letters  = fs.String("letters", "", "write the letters for owners without e-mail to this HTML `file` (one page each)")
 		renewURL = fs.String("renew-url", envOr("CHIPDESK_RENEW_URL", ""), "renewal page `url` of the counter; the licence id is added")
 		batch    = fs.Int("batch", 1, "e-mails claimed per commit and connection; a run killed outright leaves at most this many per connection in doubt")
+		permits  = fs.Bool("permits", false, "remind permit holders too: permits expiring in the window, a kennel's renewal application due by December 1 (Chanhassen 5-18(c))")
 		conns    = fs.Int("smtp-conns", 4, "`connections` to the SMTP server sending at the same time")
 		jur      = fs.String("jurisdiction", envOr("CHIPDESK_JURISDICTION", defaultConfig().Jurisdiction), "the `city` whose rules and name apply")
 	)
@@ -72,7 +73,7 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	o := &money.RemindOpts{Before: end, From: start, RenewURL: *renewURL, City: rs.Profile(*jur).Name, Batch: *batch}
+	o := &money.RemindOpts{Before: end, From: start, RenewURL: *renewURL, City: rs.Profile(*jur).Name, Batch: *batch, Permits: *permits}
 	if *addr != "" {
 		cfg, err := smtpTLS(*addr, *ca)
 		if err != nil {
@@ -103,6 +104,12 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 	if res != nil {
 		fmt.Fprintf(e.Stdout, "sent %d e-mail reminders, %d letters, %d failed, %d in doubt (%d queued now)\n",
 			res.Sent, res.Letters, res.Failed, res.InDoubt, res.Queued)
+		if *permits {
+			fmt.Fprintf(e.Stdout, "%d permit reminders queued now\n", res.PermitsQueued)
+		}
+		if res.NoHolder > 0 {
+			fmt.Fprintf(e.Stderr, "reminders: %d expiring permits have no holder on file as an owner; write to them by hand\n", res.NoHolder)
+		}
 		if res.InDoubt > 0 {
 			fmt.Fprintf(e.Stderr, "reminders: %d were being sent when a run stopped and are not sent again; check them\n", res.InDoubt)
 		}

@@ -442,6 +442,30 @@ func (db *DB) QueueReminders(ctx context.Context, cycle string, from, before ser
 	return int(n), err
 }
 
+// QueueReminder implements service.MoneyService.
+func (db *DB) QueueReminder(ctx context.Context, r *service.Reminder) (bool, error) {
+	if r.Cycle == "" || r.OwnerID <= 0 || r.ExpiresOn.IsZero() || (r.Channel != service.ChannelEmail && r.Channel != service.ChannelLetter) {
+		return false, service.Errorf(service.EINVALID, "A reminder needs a cycle, an owner, a channel and an expiry date.")
+	}
+	subject := r.Subject
+	if subject == "" {
+		subject = service.SubjectLicence
+	}
+	var n int64
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO reminders (cycle, owner_id, channel, name, email, address, tags, licence_id,
+			expires_on, subject, state, attempts, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,'pending',0,?)
+			ON CONFLICT (cycle, owner_id) DO NOTHING`, r.Cycle, r.OwnerID, r.Channel, r.Name, r.Email, r.Address, r.Tags,
+			r.LicenceID, r.ExpiresOn, subject, formatStamp(now))
+		if err != nil {
+			return mapErr(err, "Reminder")
+		}
+		n, _ = res.RowsAffected()
+		return nil
+	})
+	return n == 1, err
+}
+
 // remindStmts are the writer's prepared statements of a reminder run,
 // which claims and records one message at a time: parsed once, not once
 // a message.
