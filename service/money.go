@@ -12,6 +12,9 @@ const (
 	SubjectLicence     = "licence"
 	SubjectImpoundment = "impoundment"
 	SubjectPermit      = "permit"
+	// SubjectAdoption is a shelter adoption's sterilisation agreement
+	// (Minneapolis 64.140).
+	SubjectAdoption = "adoption"
 )
 
 // Deposit outcomes (Minneapolis 62.40(c)): a sterilisation deposit is
@@ -67,8 +70,8 @@ func (c *Charge) Validate() error {
 		return Errorf(EINVALID, "Charge section required (the law that sets the fee).")
 	case c.AmountCents < 0:
 		return Errorf(EINVALID, "amount_cents cannot be negative.")
-	case c.SubjectKind != SubjectLicence && c.SubjectKind != SubjectImpoundment && c.SubjectKind != SubjectPermit:
-		return Errorf(EINVALID, "Charge subject_kind must be licence, impoundment or permit.")
+	case c.SubjectKind != SubjectLicence && c.SubjectKind != SubjectImpoundment && c.SubjectKind != SubjectPermit && c.SubjectKind != SubjectAdoption:
+		return Errorf(EINVALID, "Charge subject_kind must be licence, impoundment, permit or adoption.")
 	case c.SubjectID <= 0:
 		return Errorf(EINVALID, "Charge subject_id required.")
 	case c.On.IsZero():

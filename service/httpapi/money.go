@@ -19,6 +19,7 @@ func (s *Server) moneyRoutes() []route {
 		{"GET /api/v1/settlement", staff, s.withMoney(s.handleSettlement)},
 		{"POST /api/v1/impoundments/{id}/charges", desk, s.withMoney(s.handleChargeRedemption)},
 		{"POST /api/v1/permits/{id}/charges", desk, s.withMoney(s.handleChargePermit)},
+		{"POST /api/v1/adoption-agreements/{id}/charges", desk, s.withMoney(s.handleChargeAdoption)},
 		{"POST /api/v1/payments", counter, s.withMoney(s.handlePay)},
 		{"GET /api/v1/payments/{id}", counter, s.withMoney(s.handleReceipt)},
 		{"POST /api/v1/payments/{id}/refund", office, s.withMoney(s.handleRefund)},
@@ -53,6 +54,7 @@ func subjectQuery(r *http.Request) (string, int64, error) {
 	q := r.URL.Query()
 	for _, k := range []struct{ param, kind string }{
 		{"licence_id", service.SubjectLicence}, {"impoundment_id", service.SubjectImpoundment}, {"permit_id", service.SubjectPermit},
+		{"adoption_id", service.SubjectAdoption},
 	} {
 		if v := q.Get(k.param); v != "" {
 			id, err := strconv.ParseInt(v, 10, 64)
@@ -62,7 +64,7 @@ func subjectQuery(r *http.Request) (string, int64, error) {
 			return k.kind, id, nil
 		}
 	}
-	return "", 0, service.Errorf(service.EINVALID, "licence_id, impoundment_id or permit_id required.")
+	return "", 0, service.Errorf(service.EINVALID, "licence_id, impoundment_id, permit_id or adoption_id required.")
 }
 
 func (s *Server) handleFindCharges(w http.ResponseWriter, r *http.Request, m *money.Service) {
@@ -151,6 +153,32 @@ func (s *Server) handleChargePermit(w http.ResponseWriter, r *http.Request, m *m
 		return
 	}
 	s.change(r, "charges.create", "permit", id, "")
+	if cs == nil {
+		cs = []*service.Charge{}
+	}
+	if open == nil {
+		open = []string{}
+	}
+	s.writeJSON(w, r, http.StatusCreated, redemptionAnswer{Charges: cs, NotSet: open})
+}
+
+func (s *Server) handleChargeAdoption(w http.ResponseWriter, r *http.Request, m *money.Service) {
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var req redemptionCharges
+	if err := decodeJSON(r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	cs, open, err := m.ChargeAdoptionFees(r.Context(), id, req.Entered)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.change(r, "charges.create", "adoption_agreement", id, "")
 	if cs == nil {
 		cs = []*service.Charge{}
 	}

@@ -2,6 +2,7 @@ package money
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -32,6 +33,15 @@ func (s *Service) ChargePermit(ctx context.Context, p *service.Permit, event str
 	fees := pr.PermitFees(p, event, on.Year())
 	base := service.Charge{PayerID: p.OwnerID, SubjectKind: service.SubjectPermit, SubjectID: p.ID, Jurisdiction: p.Jurisdiction,
 		Site: p.Site, On: on}
+	return s.raise(ctx, base, fees, entered, fmt.Sprintf("Permit %d", p.ID))
+}
+
+// raise makes base a charge of each line of fees the rules set, and of
+// each line left to a resolution that entered gives an amount for; it
+// answers the charges and the codes still without an amount. An
+// entered code that is not a line of fees, or is a line the rules set,
+// is refused naming what owes it.
+func (s *Service) raise(ctx context.Context, base service.Charge, fees *rules.Breakdown, entered map[string]int64, what string) ([]*service.Charge, []string, error) {
 	var open []string
 	for _, l := range fees.Lines {
 		if l.State != rules.FeeSet && entered[l.Code] <= 0 {
@@ -42,20 +52,43 @@ func (s *Service) ChargePermit(ctx context.Context, p *service.Permit, event str
 		i := slices.IndexFunc(fees.Lines, func(l rules.FeeLine) bool { return l.Code == code })
 		switch {
 		case i < 0:
-			return nil, nil, service.Invalidf("entered_cents", "Permit %d owes no fee %q on its %s (its fees: %s).", p.ID, code, event, codesOf(fees))
+			return nil, nil, service.Invalidf("entered_cents", "%s owes no fee %q (its fees: %s).", what, code, codesOf(fees))
 		case fees.Lines[i].State == rules.FeeSet:
 			return nil, nil, service.Invalidf("entered_cents", "The fee %s is set by the ordinance (%s); it is not entered.", code, fees.Lines[i].Source)
 		case cents < 0:
 			return nil, nil, service.Invalidf("entered_cents", "The amount entered for %s cannot be negative.", code)
 		}
 	}
-	cs := fromLines(base, cityOf(p.Jurisdiction), fees, entered)
+	cs := fromLines(base, cityOf(base.Jurisdiction), fees, entered)
 	if len(cs) > 0 {
 		if err := s.store.CreateCharges(ctx, cs); err != nil {
 			return nil, nil, err
 		}
 	}
 	return cs, open, nil
+}
+
+// ChargeAdoption raises the sterilisation deposit of adoption agreement
+// a (Minneapolis 64.140(a)(2)) on the adopting owner, when the rules set
+// it or entered gives the amount the commissioner of health set;
+// raising it twice raises it once.
+func (s *Service) ChargeAdoption(ctx context.Context, a *service.AdoptionAgreement, entered map[string]int64) ([]*service.Charge, []string, error) {
+	pr := s.rules.Profile(a.Jurisdiction)
+	if pr == nil {
+		return nil, nil, service.Errorf(service.EINVALID, "Unknown jurisdiction %q.", a.Jurisdiction)
+	}
+	base := service.Charge{PayerID: a.OwnerID, SubjectKind: service.SubjectAdoption, SubjectID: a.ID, Jurisdiction: a.Jurisdiction,
+		Site: a.Site, On: a.AdoptedOn}
+	return s.raise(ctx, base, pr.AdoptionFees(), entered, fmt.Sprintf("Adoption agreement %d", a.ID))
+}
+
+// ChargeAdoptionFees is ChargeAdoption of agreement id.
+func (s *Service) ChargeAdoptionFees(ctx context.Context, id int64, entered map[string]int64) ([]*service.Charge, []string, error) {
+	a, err := s.store.FindAdoptionAgreementByID(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.ChargeAdoption(ctx, a, entered)
 }
 
 func codesOf(b *rules.Breakdown) string {

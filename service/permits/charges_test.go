@@ -141,3 +141,42 @@ func TestPermitFees_Chanhassen_5_18c_5_102_5_105a(t *testing.T) {
 		t.Fatalf("registration fee = %+v, %v; want 5-105(a) on the registration day", cs, err)
 	}
 }
+
+// TestAdoptionDeposit_Minneapolis_64_140a2: the sterilisation deposit of
+// a shelter adoption is set by the commissioner of health: recording the
+// agreement raises nothing, the clerk's amount raises it on the adopter,
+// once, under 64.140(a)(2), and it lists by adoption.
+func TestAdoptionDeposit_Minneapolis_64_140a2(t *testing.T) {
+	f := newFixture(t, "2026-03-10")
+	ctx := context.Background()
+	o, _ := f.dog("", "")
+	a := &service.Animal{Species: service.Cat, BirthDate: d("2025-03-01")}
+	if err := f.store.CreateAnimal(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	ag, err := f.svc.Agree(ctx, &permits.AgreementRequest{AnimalID: a.ID, Jurisdiction: "minneapolis", Adopter: o.Name, OwnerID: o.ID, Signed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := f.money()
+	kind := service.SubjectAdoption
+	if cs, _, _ := f.store.FindCharges(ctx, service.ChargeFilter{SubjectKind: &kind, SubjectID: &ag.ID}); len(cs) != 0 {
+		t.Fatalf("a deposit set by the commissioner of health was invented: %+v", cs)
+	}
+	if _, open, err := m.ChargeAdoptionFees(ctx, ag.ID, nil); err != nil || len(open) != 1 || open[0] != "adoption-deposit" {
+		t.Fatalf("open = %v, %v; want the deposit", open, err)
+	}
+	for range 2 {
+		cs, open, err := m.ChargeAdoptionFees(ctx, ag.ID, map[string]int64{"adoption-deposit": 5000})
+		if err != nil || len(cs) != 1 || len(open) != 0 || cs[0].AmountCents != 5000 || cs[0].PayerID != o.ID ||
+			cs[0].Section != "Minneapolis 64.140(a)(2) (set by resolution)" || cs[0].On != d("2026-03-10") {
+			t.Fatalf("deposit = %+v, %v, %v", cs, open, err)
+		}
+	}
+	got, err := m.Charges(ctx, service.SubjectAdoption, ag.ID)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("charges of the adoption = %+v, %v; want the one deposit", got, err)
+	}
+	_, _, err = m.ChargeAdoptionFees(ctx, ag.ID, map[string]int64{"administrative-fee": 500})
+	wantErr(t, err, service.EINVALID, "adoption-deposit")
+}

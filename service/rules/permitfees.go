@@ -64,3 +64,16 @@ func permitFeeLine(k service.PermitKind) (string, string) {
 	}
 	return "animal-business", "Animal-business licence fee"
 }
+
+// AdoptionFees is the fee line of a dog or cat not previously sterilised
+// that the shelter sells or releases for adoption: the deposit of
+// Minneapolis 64.140(a)(2), set by the commissioner of health (a line not
+// set unless the site's profile carries it). The administrative fee of
+// 64.140(b) is kept from the deposit, not charged beside it.
+func (p *Profile) AdoptionFees() *Breakdown {
+	b := &Breakdown{Lines: []FeeLine{}}
+	if p.Permits != nil && p.Permits.Adoption != nil {
+		b.add("adoption-deposit", "Sterilisation deposit (shelter adoption)", p.Permits.Adoption.Deposit, 0)
+	}
+	return b.finish()
+}

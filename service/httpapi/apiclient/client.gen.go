@@ -2565,6 +2565,9 @@ type FindChargesParams struct {
 
 	// PermitId The permit's charges.
 	PermitId *int64 `form:"permit_id,omitempty" json:"permit_id,omitempty"`
+
+	// AdoptionId The adoption agreement's charges (the 64.140 deposit).
+	AdoptionId *int64 `form:"adoption_id,omitempty" json:"adoption_id,omitempty"`
 }
 
 // FindImpoundmentsParams defines parameters for FindImpoundments.
@@ -2778,6 +2781,9 @@ type GetSettlementParams struct {
 
 	// PermitId The permit's charges.
 	PermitId *int64 `form:"permit_id,omitempty" json:"permit_id,omitempty"`
+
+	// AdoptionId The adoption agreement's charges (the 64.140 deposit).
+	AdoptionId *int64 `form:"adoption_id,omitempty" json:"adoption_id,omitempty"`
 }
 
 // FindTagBatchesParams defines parameters for FindTagBatches.
@@ -2812,6 +2818,9 @@ type Health503JSONResponseBodyStatus string
 
 // CreateAdoptionAgreementJSONRequestBody defines body for CreateAdoptionAgreement for application/json ContentType.
 type CreateAdoptionAgreementJSONRequestBody = AgreementRequest
+
+// ChargeAdoptionJSONRequestBody defines body for ChargeAdoption for application/json ContentType.
+type ChargeAdoptionJSONRequestBody = RedemptionChargesRequest
 
 // RecordSterilisationJSONRequestBody defines body for RecordSterilisation for application/json ContentType.
 type RecordSterilisationJSONRequestBody = NewSterilisationStatement
@@ -3031,6 +3040,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
 	CreateAdoptionAgreement(ctx context.Context, body CreateAdoptionAgreementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChargeAdoptionWithBody Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+	//
+	// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+	ChargeAdoptionWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChargeAdoption Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+	//
+	// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+	ChargeAdoption(ctx context.Context, id int64, body ChargeAdoptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RecordSterilisationWithBody Record the veterinarian's statement of sterilisation (64.140(b))
 	//
@@ -4088,6 +4115,44 @@ func (c *Client) CreateAdoptionAgreementWithBody(ctx context.Context, contentTyp
 // Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
 func (c *Client) CreateAdoptionAgreement(ctx context.Context, body CreateAdoptionAgreementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateAdoptionAgreementRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChargeAdoptionWithBody Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+//
+// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+func (c *Client) ChargeAdoptionWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargeAdoptionRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChargeAdoption Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+//
+// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+func (c *Client) ChargeAdoption(ctx context.Context, id int64, body ChargeAdoptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargeAdoptionRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -6434,6 +6499,53 @@ func NewCreateAdoptionAgreementRequestWithBody(server string, contentType string
 	return req, nil
 }
 
+// NewChargeAdoptionRequest calls the generic ChargeAdoption builder with application/json body
+func NewChargeAdoptionRequest(server string, id int64, body ChargeAdoptionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewChargeAdoptionRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewChargeAdoptionRequestWithBody constructs an http.Request for the ChargeAdoption method, with any body, and a specified content type
+func NewChargeAdoptionRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/adoption-agreements/%s/charges", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewRecordSterilisationRequest calls the generic RecordSterilisation builder with application/json body
 func NewRecordSterilisationRequest(server string, id int64, body RecordSterilisationJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -7252,6 +7364,18 @@ func NewFindChargesRequest(server string, params *FindChargesParams) (*http.Requ
 		if params.PermitId != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "permit_id", *params.PermitId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AdoptionId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "adoption_id", *params.AdoptionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -10098,6 +10222,18 @@ func NewGetSettlementRequest(server string, params *GetSettlementParams) (*http.
 
 		}
 
+		if params.AdoptionId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "adoption_id", *params.AdoptionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -10590,6 +10726,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
 	CreateAdoptionAgreementWithResponse(ctx context.Context, body CreateAdoptionAgreementJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAdoptionAgreementResponse, error)
+
+	// ChargeAdoptionWithBodyWithResponse Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+	//
+	// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+	ChargeAdoptionWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChargeAdoptionResponse, error)
+
+	// ChargeAdoptionWithResponse Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+	//
+	// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+	ChargeAdoptionWithResponse(ctx context.Context, id int64, body ChargeAdoptionJSONRequestBody, reqEditors ...RequestEditorFn) (*ChargeAdoptionResponse, error)
 
 	// RecordSterilisationWithBodyWithResponse Record the veterinarian's statement of sterilisation (64.140(b))
 	//
@@ -11844,6 +11998,96 @@ func (r CreateAdoptionAgreementResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CreateAdoptionAgreementResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ChargeAdoptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *RedemptionCharges
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON201() *RedemptionCharges {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ChargeAdoptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ChargeAdoptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ChargeAdoptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ChargeAdoptionResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -18611,6 +18855,36 @@ func (c *ClientWithResponses) CreateAdoptionAgreementWithResponse(ctx context.Co
 	return ParseCreateAdoptionAgreementResponse(rsp)
 }
 
+// ChargeAdoptionWithBodyWithResponse Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+//
+// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+func (c *ClientWithResponses) ChargeAdoptionWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChargeAdoptionResponse, error) {
+	rsp, err := c.ChargeAdoptionWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChargeAdoptionResponse(rsp)
+}
+
+// ChargeAdoptionWithResponse Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+//
+// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+func (c *ClientWithResponses) ChargeAdoptionWithResponse(ctx context.Context, id int64, body ChargeAdoptionJSONRequestBody, reqEditors ...RequestEditorFn) (*ChargeAdoptionResponse, error) {
+	rsp, err := c.ChargeAdoption(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChargeAdoptionResponse(rsp)
+}
+
 // RecordSterilisationWithBodyWithResponse Record the veterinarian's statement of sterilisation (64.140(b))
 //
 // Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
@@ -20512,6 +20786,81 @@ func ParseCreateAdoptionAgreementResponse(rsp *http.Response) (*CreateAdoptionAg
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest AdoptionAgreement
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseChargeAdoptionResponse parses an HTTP response from a ChargeAdoptionWithResponse call
+func ParseChargeAdoptionResponse(rsp *http.Response) (*ChargeAdoptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ChargeAdoptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest RedemptionCharges
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

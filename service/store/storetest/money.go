@@ -69,6 +69,13 @@ func testCharges(t *testing.T, s service.Store, c *Clock) {
 	}
 	_, err = s.FindChargeByID(ctx, 999999)
 	wantCode(t, "FindChargeByID(missing)", err, service.ENOTFOUND)
+	// A shelter adoption's deposit (64.140(a)(2)) is a charge too.
+	dep := []*service.Charge{{Kind: "adoption-deposit", Section: "Minneapolis 64.140(a)(2)", AmountCents: 5000,
+		SubjectKind: service.SubjectAdoption, SubjectID: 1, Jurisdiction: "minneapolis", On: l.IssuedOn}}
+	must(t, "CreateCharges(adoption)", s.CreateCharges(ctx, dep))
+	if dep[0].ID == 0 || dep[0].SubjectKind != service.SubjectAdoption {
+		t.Fatalf("CreateCharges(adoption) = %+v", dep[0])
+	}
 }
 
 // testPayments: a payment settles charges in order, part payments
