@@ -80,6 +80,11 @@ func TestReminders(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "sent 3 e-mail reminders, 1 letters") || len(srv.Messages()) != 3 {
 		t.Fatalf("first run = %d %q %q, %d messages; want sent 3", code, out, stderr, len(srv.Messages()))
 	}
+	for _, m := range srv.Messages() {
+		if m.TLS {
+			t.Fatalf("a server without STARTTLS got a message over TLS: %+v", m)
+		}
+	}
 	if b, err := os.ReadFile(letters); err != nil || strings.Count(string(b), `class="letter"`) != 1 {
 		t.Fatalf("letters file: %v\n%s", err, b)
 	}
