@@ -1,7 +1,6 @@
 package money_test
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -124,7 +123,7 @@ func benchRemind(b *testing.B, n, conns, batch int) {
 			RenewURL: "https://counter.example.org/renew?licence="})
 		b.StopTimer()
 		if maildir != "" && os.Getenv("CHIPDESK_TEST_SMTP") != "" {
-			if got := removeDelivered(b, maildir, domain); got != n {
+			if got := smtptest.RemoveDelivered(maildir, domain); got != n {
 				b.Errorf("the Maildir holds %d messages of this run, want %d", got, n)
 			}
 		}
@@ -132,45 +131,5 @@ func benchRemind(b *testing.B, n, conns, batch int) {
 			b.Fatalf("Remind = %+v, %v; %d messages, want %d", res, err, count(), n)
 		}
 		b.StartTimer()
-	}
-}
-
-// removeDelivered deletes the messages to domain from maildir and
-// counts them.
-func removeDelivered(b *testing.B, maildir, domain string) int {
-	b.Helper()
-	n := 0
-	for _, sub := range []string{"new", "cur"} {
-		ents, err := os.ReadDir(filepath.Join(maildir, sub))
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			f := filepath.Join(maildir, sub, e.Name())
-			data, err := os.ReadFile(f)
-			if err != nil {
-				continue
-			}
-			if bytes.Contains(data, []byte("@"+domain+">")) {
-				os.Remove(f)
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// BenchmarkSalesReport1M is the monthly licence report over a year of
-// 1,000,000 licences (target: at most 1 s).
-func BenchmarkSalesReport1M(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "chipdesk.db")
-	fill(b, path, 1_000_000, "")
-	m := benchService(b, path)
-	ctx := context.Background()
-	for b.Loop() {
-		r, err := m.Sales(ctx, day("2026-01-01"), day("2026-12-31"))
-		if err != nil || r.Count != 1_000_000 {
-			b.Fatalf("Sales = %v, %v", r, err)
-		}
 	}
 }

@@ -266,6 +266,15 @@ func (s *Service) ChargeRedemption(ctx context.Context, im *service.Impoundment,
 	return cs, open, nil
 }
 
+// ChargeRedemptionFees is ChargeRedemption of impoundment id.
+func (s *Service) ChargeRedemptionFees(ctx context.Context, id int64, entered map[string]int64) ([]*service.Charge, []string, error) {
+	im, err := s.store.FindImpoundmentByID(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.ChargeRedemption(ctx, im, entered)
+}
+
 // Settlement says whether a subject's charges are settled.
 type Settlement struct {
 	SubjectKind string `json:"subject_kind"`

@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"net/mail"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/money"
@@ -57,6 +57,17 @@ func mailerFor(t testing.TB, srv interface{ Addr() string }, mode string, ca []b
 	return m
 }
 
+// startSMTP starts smtptest's server with o until the test ends.
+func startSMTP(t testing.TB, o *smtptest.Opts) *smtptest.Server {
+	t.Helper()
+	srv, err := smtptest.Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
 // perRecipient counts the messages to each address.
 func perRecipient(msgs []smtptest.Message) map[string]int {
 	n := map[string]int{}
@@ -74,11 +85,7 @@ func perRecipient(msgs []smtptest.Message) map[string]int {
 // second run sends nothing.
 func TestRemindSTARTTLS(t *testing.T) {
 	t.Parallel()
-	srv, err := smtptest.Start(&smtptest.Opts{STARTTLS: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := startSMTP(t, &smtptest.Opts{STARTTLS: true})
 	e := open(t)
 	e.owners(t, 5, "example.org")
 	ctx := context.Background()
@@ -130,15 +137,11 @@ func TestRemindSTARTTLS(t *testing.T) {
 // and the reminders stay queued for a run that can.
 func TestRemindTLSRequired(t *testing.T) {
 	t.Parallel()
-	srv, err := smtptest.Start(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := startSMTP(t, nil)
 	e := open(t)
 	e.owners(t, 3, "example.org")
 	ctx := context.Background()
-	_, err = e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailer: mailerFor(t, srv, money.TLSRequired, nil)})
+	_, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailer: mailerFor(t, srv, money.TLSRequired, nil)})
 	if !errors.Is(err, money.ErrNotSent) {
 		t.Fatalf("Remind with TLS required on a plain server: %v, want not sent", err)
 	}
@@ -180,15 +183,11 @@ func TestRemindCrash(t *testing.T) {
 	for _, batch := range []int{1, 5} {
 		t.Run(fmt.Sprintf("batch=%d", batch), func(t *testing.T) {
 			t.Parallel()
-			srv, err := smtptest.Start(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { srv.Close() })
+			srv := startSMTP(t, nil)
 			e := open(t)
 			e.owners(t, 10, "example.org")
 			ctx := context.Background()
-			_, err = e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Batch: batch,
+			_, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Batch: batch,
 				Mailer: &crashAfter{m: mailerFor(t, srv, money.TLSAuto, nil), n: 4}})
 			if !errors.Is(err, errCrash) {
 				t.Fatalf("first run: %v, want the crash", err)
@@ -225,7 +224,8 @@ func TestRemindDebianSMTP(t *testing.T) {
 		t.Skip("no test SMTP server: set CHIPDESK_TEST_SMTP=HOST:PORT and CHIPDESK_TEST_SMTP_MAILDIR (test.sh starts aiosmtpd)")
 	}
 	srv := addrOnly(addr)
-	domain := fmt.Sprintf("run%d.example.org", os.Getpid())
+	domain := fmt.Sprintf("run%d-%d.example.org", os.Getpid(), time.Now().UnixNano())
+	t.Cleanup(func() { smtptest.RemoveDelivered(dir, domain) })
 	e := open(t)
 	e.owners(t, 8, domain)
 	ctx := context.Background()
@@ -242,21 +242,8 @@ func TestRemindDebianSMTP(t *testing.T) {
 		t.Fatalf("runs after the crash sent %d and %d, want 5 and 0", res.Sent, res2.Sent)
 	}
 	got := map[string]int{}
-	for _, sub := range []string{"new", "cur"} {
-		files, _ := filepath.Glob(filepath.Join(dir, sub, "*"))
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				continue
-			}
-			m, err := mail.ReadMessage(bytes.NewReader(b))
-			if err != nil {
-				continue
-			}
-			if to := m.Header.Get("To"); strings.Contains(to, "@"+domain) {
-				got[strings.Trim(to, "<> ")]++
-			}
-		}
+	for to, paths := range smtptest.Delivered(dir, domain) {
+		got[to] = len(paths)
 	}
 	if len(got) != 8 {
 		t.Fatalf("the Maildir has mail for %d of this run's 8 owners: %v", len(got), got)
@@ -276,11 +263,7 @@ func (a addrOnly) Addr() string { return string(a) }
 // fails alone; the messages after it go on the same connection.
 func TestRemindRefusedRecipient(t *testing.T) {
 	t.Parallel()
-	srv, err := smtptest.Start(&smtptest.Opts{Refuse: []string{"owner1@example.org"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := startSMTP(t, &smtptest.Opts{Refuse: []string{"owner1@example.org"}})
 	e := open(t)
 	e.owners(t, 4, "example.org")
 	res, err := e.m.Remind(context.Background(), &money.RemindOpts{Before: day("2027-02-01"), Mailer: mailerFor(t, srv, money.TLSAuto, nil)})
@@ -302,15 +285,11 @@ func TestRemindRefusedRecipient(t *testing.T) {
 // one message the crash left unrecorded is in doubt.
 func TestRemindCrashParallel(t *testing.T) {
 	t.Parallel()
-	srv, err := smtptest.Start(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := startSMTP(t, nil)
 	e := open(t)
 	e.owners(t, 30, "example.org")
 	ctx := context.Background()
-	_, err = e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailers: []money.Mailer{
+	_, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailers: []money.Mailer{
 		mailerFor(t, srv, money.TLSAuto, nil), &crashAfter{m: mailerFor(t, srv, money.TLSAuto, nil), n: 2},
 		mailerFor(t, srv, money.TLSAuto, nil)}})
 	if !errors.Is(err, errCrash) {
@@ -344,11 +323,7 @@ func TestRemindCrashParallel(t *testing.T) {
 // message each.
 func TestRemindPermits_Chanhassen_5_18c(t *testing.T) {
 	t.Parallel()
-	srv, err := smtptest.Start(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := startSMTP(t, nil)
 	e := open(t)
 	ctx := context.Background()
 	owner := func(name, email string) *service.Owner {
@@ -380,7 +355,7 @@ func TestRemindPermits_Chanhassen_5_18c(t *testing.T) {
 	var letters bytes.Buffer
 	o := &money.RemindOpts{Before: day("2027-02-01"), Permits: true, Letters: &letters,
 		Mailer: &crashAfter{m: mailerFor(t, srv, money.TLSAuto, nil), n: 1}}
-	_, err = e.m.Remind(ctx, o)
+	_, err := e.m.Remind(ctx, o)
 	if !errors.Is(err, errCrash) {
 		t.Fatalf("first run: %v, want the crash", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/mail"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,7 +57,7 @@ func TestKill9DuringReminders(t *testing.T) {
 	var received func() map[string]int
 	if addr != "" && maildir != "" {
 		received = func() map[string]int { return delivered(maildir, domain) }
-		t.Cleanup(func() { removeDelivered(maildir, domain) })
+		t.Cleanup(func() { smtptest.RemoveDelivered(maildir, domain) })
 	} else {
 		srv, err := smtptest.Start(nil)
 		if err != nil {
@@ -136,34 +135,8 @@ func TestKill9DuringReminders(t *testing.T) {
 // delivered counts the messages to each address at domain in maildir.
 func delivered(maildir, domain string) map[string]int {
 	got := map[string]int{}
-	walkDelivered(maildir, domain, func(to, _ string) { got[to]++ })
-	return got
-}
-
-// removeDelivered deletes the messages to domain from maildir.
-func removeDelivered(maildir, domain string) {
-	walkDelivered(maildir, domain, func(_, path string) { os.Remove(path) })
-}
-
-func walkDelivered(maildir, domain string, fn func(to, path string)) {
-	for _, sub := range []string{"new", "cur"} {
-		ents, err := os.ReadDir(filepath.Join(maildir, sub))
-		if err != nil {
-			continue
-		}
-		for _, e := range ents {
-			path := filepath.Join(maildir, sub, e.Name())
-			b, err := os.ReadFile(path)
-			if err != nil || !bytes.Contains(b, []byte("@"+domain)) {
-				continue
-			}
-			m, err := mail.ReadMessage(bytes.NewReader(b))
-			if err != nil {
-				continue
-			}
-			if to := strings.Trim(m.Header.Get("To"), "<> "); strings.HasSuffix(to, "@"+domain) {
-				fn(to, path)
-			}
-		}
+	for to, paths := range smtptest.Delivered(maildir, domain) {
+		got[to] = len(paths)
 	}
+	return got
 }
