@@ -47,6 +47,10 @@ type RemindOpts struct {
 	// Letters receives the printable letters of the owners without an
 	// e-mail address (an HTML page per owner); nil leaves them queued.
 	Letters io.Writer
+	// SaveLetters, when set, makes what Letters received durable (the
+	// command syncs its file and renames it into place); it runs before
+	// the letters are recorded sent, and its failure gives them back.
+	SaveLetters func() error
 	// City signs the message ("City of Minneapolis").
 	City string
 	// Permits reminds the holders of permits expiring in the window
@@ -316,21 +320,23 @@ func (s *Service) printLetters(ctx context.Context, cycles []string, o *RemindOp
 	if len(all) == 0 {
 		return nil
 	}
-	if err := writeLetters(o.Letters, all, o); err != nil {
-		ids := make([]int64, len(all))
-		for i, r := range all {
-			ids[i] = r.ID
-		}
-		// Nothing printed: give them back for the next run.
-		s.store.FinishReminders(context.WithoutCancel(ctx), ids, service.ReminderPending, "")
-		return err
-	}
 	ids := make([]int64, len(all))
 	for i, r := range all {
 		ids[i] = r.ID
 	}
+	err := writeLetters(o.Letters, all, o)
+	if err == nil && o.SaveLetters != nil {
+		err = o.SaveLetters()
+	}
+	if err != nil {
+		// Nothing printed: give them back for the next run.
+		s.store.FinishReminders(context.WithoutCancel(ctx), ids, service.ReminderPending, "")
+		return err
+	}
+	// Saved before they are recorded: a crash between leaves them
+	// claimed (in doubt), never printed twice.
 	res.Letters = len(all)
-	return s.store.FinishReminders(ctx, ids, service.ReminderSent, "")
+	return s.store.FinishReminders(context.WithoutCancel(ctx), ids, service.ReminderSent, "")
 }
 
 // letterPage is one owner's letter.

@@ -383,3 +383,29 @@ func TestRemindPermits_Chanhassen_5_18c(t *testing.T) {
 		t.Errorf("letters:\n%s", page)
 	}
 }
+
+// TestRemindLettersSavedBeforeRecorded: letters whose batch could not be
+// saved are given back and printed by the next run; once saved they are
+// recorded and not printed again.
+func TestRemindLettersSavedBeforeRecorded(t *testing.T) {
+	t.Parallel()
+	e := open(t)
+	e.owners(t, 0, "example.org") // one owner, no address
+	ctx := context.Background()
+	var page bytes.Buffer
+	full := errors.New("disk full")
+	o := &money.RemindOpts{Before: day("2027-02-01"), Letters: &page, SaveLetters: func() error { return full }}
+	if _, err := e.m.Remind(ctx, o); !errors.Is(err, full) {
+		t.Fatalf("Remind with the save failing: %v, want it", err)
+	}
+	saved := 0
+	o.SaveLetters = func() error { saved++; return nil }
+	res, err := e.m.Remind(ctx, o)
+	must(t, "Remind", err)
+	if res.Letters != 1 || saved != 1 {
+		t.Fatalf("second run = %+v, saved %d times; want the letter printed and saved once", res, saved)
+	}
+	if res, err = e.m.Remind(ctx, o); err != nil || res.Letters != 0 || saved != 1 {
+		t.Fatalf("third run = %+v, %v; want nothing printed", res, err)
+	}
+}

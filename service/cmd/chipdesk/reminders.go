@@ -99,6 +99,15 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 		defer os.Remove(lf.Name())
 		defer lf.Close()
 		o.Letters = lf
+		o.SaveLetters = func() error {
+			if err := lf.Sync(); err != nil {
+				return err
+			}
+			if err := lf.Close(); err != nil {
+				return err
+			}
+			return os.Rename(lf.Name(), *letters)
+		}
 	}
 	res, err := m.Remind(ctx, o)
 	if res != nil {
@@ -116,19 +125,6 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 	}
 	if err != nil {
 		return err
-	}
-	if lf != nil {
-		if err := lf.Sync(); err != nil {
-			return err
-		}
-		if err := lf.Close(); err != nil {
-			return err
-		}
-		if res.Letters > 0 {
-			if err := os.Rename(lf.Name(), *letters); err != nil {
-				return err
-			}
-		}
 	}
 	return nil
 }
