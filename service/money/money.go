@@ -280,7 +280,7 @@ type Settlement struct {
 	SubjectKind string `json:"subject_kind"`
 	SubjectID   int64  `json:"subject_id"`
 	// Complete is true when every charge is paid or waived (and, for a
-	// licence with a fee, its charges are raised).
+	// licence or a redemption with a fee, its charges are raised).
 	Complete    bool              `json:"complete"`
 	AmountCents int64             `json:"amount_cents"`
 	PaidCents   int64             `json:"paid_cents"`
@@ -308,12 +308,22 @@ func (s *Service) Settled(ctx context.Context, kind string, id int64) (*Settleme
 	if st.OwedCents > 0 {
 		st.Complete = false
 	}
-	if kind == service.SubjectLicence && len(cs) == 0 {
+	switch {
+	case kind == service.SubjectLicence && len(cs) == 0:
 		l, err := s.store.FindLicenceByID(ctx, id)
 		if err != nil {
 			return nil, err
 		}
 		st.Complete = l.FeeCents == 0
+	case kind == service.SubjectImpoundment && len(cs) == 0:
+		// A redemption with fees and no charges (a crash between the
+		// release and its charges) is not complete: raising them again
+		// (POST /api/v1/impoundments/{id}/charges) raises them once.
+		im, err := s.store.FindImpoundmentByID(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		st.Complete = im.Disposition != service.Redeemed || im.FeesCents == 0
 	}
 	return st, nil
 }
