@@ -15,24 +15,34 @@ import (
 // renewal applied for yet: a kennel licence expires on December 31 and
 // its renewal application is due by December 1 (Chanhassen 5-18(c));
 // an off-leash permit (64.55) or a permit for more than three dogs or
-// cats (64.100(c)) expires with its term. The holder is the permit's
+// cats (64.100(c)) expires with its term; a stable permit's annual
+// registration falls due by June 1 (5-105(a)). The holder is the permit's
 // owner, else its animal's owner; a permit with neither on file is
 // counted in the answer's second value (nobody to write to), not
 // reminded.
 func (s *Service) queuePermits(ctx context.Context, cycle string, from, before service.Date) (int, int, error) {
 	var due []*service.Permit
-	for off := 0; ; off += 500 {
-		ps, _, err := s.store.FindPermits(ctx, service.PermitFilter{State: service.PermitGranted, ExpiresBefore: before, Offset: off, Limit: 500})
-		if err != nil {
-			return 0, 0, err
-		}
-		for _, p := range ps {
-			if !p.ExpiresOn.IsZero() && p.ExpiresOn < before && (from.IsZero() || p.ExpiresOn >= from) {
-				due = append(due, p)
+	inWindow := func(d service.Date) bool { return !d.IsZero() && d < before && (from.IsZero() || d >= from) }
+	for _, f := range []service.PermitFilter{
+		{State: service.PermitGranted, ExpiresBefore: before},
+		// A stable permit does not expire; its annual registration is
+		// due by June 1 (5-105(a)).
+		{State: service.PermitGranted, Kind: service.PermitStable},
+	} {
+		for off := 0; ; off += 500 {
+			f.Offset, f.Limit = off, 500
+			ps, _, err := s.store.FindPermits(ctx, f)
+			if err != nil {
+				return 0, 0, err
 			}
-		}
-		if len(ps) < 500 {
-			break
+			for _, p := range ps {
+				if inWindow(dueOn(p)) && (f.Kind == service.PermitStable) == (p.Kind == service.PermitStable) {
+					due = append(due, p)
+				}
+			}
+			if len(ps) < 500 {
+				break
+			}
 		}
 	}
 	byOwner := map[int64][]*service.Permit{}
@@ -42,7 +52,7 @@ func (s *Service) queuePermits(ctx context.Context, cycle string, from, before s
 		if err != nil {
 			return 0, 0, err
 		}
-		if renewed {
+		if renewed && p.Kind != service.PermitStable {
 			continue
 		}
 		owner := p.OwnerID
@@ -76,14 +86,14 @@ func (s *Service) queuePermits(ctx context.Context, cycle string, from, before s
 		slices.SortFunc(ps, func(a, b *service.Permit) int { return cmp.Compare(a.ID, b.ID) })
 		r := &service.Reminder{Cycle: cycle, OwnerID: id, Channel: service.ChannelLetter, Name: o.Name, Email: o.Email,
 			Address:   strings.TrimSpace(o.Address + "\n" + strings.TrimSpace(o.City+" "+o.State+" "+o.Postcode)),
-			LicenceID: ps[0].ID, ExpiresOn: ps[0].ExpiresOn, Subject: service.SubjectPermit}
+			LicenceID: ps[0].ID, ExpiresOn: dueOn(ps[0]), Subject: service.SubjectPermit}
 		if o.Email != "" {
 			r.Channel = service.ChannelEmail
 		}
 		lines := make([]string, 0, len(ps))
 		for _, p := range ps {
 			lines = append(lines, s.permitLine(p))
-			r.ExpiresOn = min(r.ExpiresOn, p.ExpiresOn)
+			r.ExpiresOn = min(r.ExpiresOn, dueOn(p))
 		}
 		r.Tags = strings.Join(lines, "\n")
 		added, err := s.store.QueueReminder(ctx, r)
@@ -128,6 +138,13 @@ func (s *Service) permitLine(p *service.Permit) string {
 	if what == "" {
 		what = string(p.Kind) + " permit"
 	}
+	if p.Kind == service.PermitStable {
+		src := "5-105(a)"
+		if pr := s.rules.Profile(p.Jurisdiction); pr != nil && pr.Permits != nil && pr.Permits.Stable != nil && pr.Permits.Stable.RegistrationDue.Source != "" {
+			src = pr.Permits.Stable.RegistrationDue.Source
+		}
+		return fmt.Sprintf("%s %s no. %d: the annual registration is due by %s (%s); a permit not registered by then is cancelled", city, what, p.ID, p.RenewalDue, src)
+	}
 	line := fmt.Sprintf("%s %s no. %d, expires %s", city, what, p.ID, p.ExpiresOn)
 	if p.Kind == service.PermitKennel && !p.RenewalDue.IsZero() {
 		src := "5-18(c)"
@@ -137,4 +154,13 @@ func (s *Service) permitLine(p *service.Permit) string {
 		line += fmt.Sprintf("; the application to renew is due by %s (%s)", p.RenewalDue, src)
 	}
 	return line
+}
+
+// dueOn is the day permit p must be renewed by: its expiry, or a
+// stable's registration day (it does not expire).
+func dueOn(p *service.Permit) service.Date {
+	if p.Kind == service.PermitStable {
+		return p.RenewalDue
+	}
+	return p.ExpiresOn
 }

@@ -287,9 +287,9 @@ type reminderText struct {
 func textOf(r *service.Reminder, o *RemindOpts) reminderText {
 	if r.Subject == service.SubjectPermit {
 		return reminderText{
-			Subject: "Your animal permit expires on " + r.ExpiresOn.String(),
-			Intro:   fmt.Sprintf("Your permit expires on %s. Permits:", r.ExpiresOn),
-			Renew:   "Apply to renew at the counter before it expires.",
+			Subject: "Your animal permit is due for renewal by " + r.ExpiresOn.String(),
+			Intro:   fmt.Sprintf("Your permit is due for renewal by %s. Permits:", r.ExpiresOn),
+			Renew:   "Apply at the counter by then.",
 		}
 	}
 	t := reminderText{

@@ -7,6 +7,8 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
+	"mime/quotedprintable"
 	"net/mail"
 	"os"
 	"strings"
@@ -352,6 +354,11 @@ func TestRemindPermits_Chanhassen_5_18c(t *testing.T) {
 	permit(&service.Permit{Kind: service.PermitOffLeash, Jurisdiction: "minneapolis", Class: "resident", AnimalID: dog.ID, ExpiresOn: day("2027-01-31")})
 	permit(&service.Permit{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: "Eva Sund", OwnerID: eva.ID,
 		ExpiresOn: day("2026-12-31"), RenewalDue: day("2026-12-01")})
+	// A stable (5-105(a)): registered for 2026, so its registration is
+	// due by June 1, 2027, after this window; a second one due by June 1,
+	// 2026 would be (the window has no start), and is Kari's too.
+	permit(&service.Permit{Kind: service.PermitStable, Jurisdiction: "chanhassen", Holder: "Kari Berg", OwnerID: kari.ID, RenewalDue: day("2027-06-01")})
+	permit(&service.Permit{Kind: service.PermitStable, Jurisdiction: "chanhassen", Holder: "Kari Berg", OwnerID: kari.ID, RenewalDue: day("2026-06-01")})
 	var letters bytes.Buffer
 	o := &money.RemindOpts{Before: day("2027-02-01"), Permits: true, Letters: &letters,
 		Mailer: &crashAfter{m: mailerFor(t, srv, money.TLSAuto, nil), n: 1}}
@@ -374,9 +381,14 @@ func TestRemindPermits_Chanhassen_5_18c(t *testing.T) {
 		t.Fatalf("messages %v; want one to Kari (kennel) and one to Ada (off-leash), none to Ola (renewed)", got)
 	}
 	for _, m := range srv.Messages() {
-		body := string(m.Data)
-		if m.To[0] == "kari@example.org" && (!strings.Contains(body, "due by 2026-12-01 (5-18(c))") || !strings.Contains(body, "Chanhassen kennel licence")) {
-			t.Errorf("kennel reminder lacks the renewal due date (5-18(c)):\n%s", body)
+		pm, err := mail.ReadMessage(bytes.NewReader(m.Data))
+		must(t, "ReadMessage", err)
+		text, err := io.ReadAll(quotedprintable.NewReader(pm.Body))
+		must(t, "quoted-printable", err)
+		body := string(text)
+		if m.To[0] == "kari@example.org" && (!strings.Contains(body, "due by 2026-12-01 (5-18(c))") || !strings.Contains(body, "Chanhassen kennel licence") ||
+			!strings.Contains(body, "registration is due by 2026-06-01 (5-105(a))") || strings.Contains(body, "2027-06-01")) {
+			t.Errorf("Kari's reminder lacks the kennel's renewal (5-18(c)) or the stable's registration due (5-105(a)), or names the one not due:\n%s", body)
 		}
 	}
 	if page := letters.String(); strings.Count(page, `<section class="letter">`) != 1 || !strings.Contains(page, "Eva Sund") || !strings.Contains(page, "5-18(c)") {

@@ -35,7 +35,7 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 		letters  = fs.String("letters", "", "write the letters for owners without e-mail to this HTML `file` (one page each)")
 		renewURL = fs.String("renew-url", envOr("CHIPDESK_RENEW_URL", ""), "renewal page `url` of the counter; the licence id is added")
 		batch    = fs.Int("batch", 1, "e-mails claimed per commit and connection; a run killed outright leaves at most this many per connection in doubt")
-		permits  = fs.Bool("permits", false, "remind permit holders too: permits expiring in the window, a kennel's renewal application due by December 1 (Chanhassen 5-18(c))")
+		permits  = fs.Bool("permits", false, "remind permit holders too: permits expiring in the window (a kennel's renewal application due by December 1, Chanhassen 5-18(c)) and stables whose registration falls due in it (June 1, 5-105(a))")
 		conns    = fs.Int("smtp-conns", 4, "`connections` to the SMTP server sending at the same time")
 		jur      = fs.String("jurisdiction", envOr("CHIPDESK_JURISDICTION", defaultConfig().Jurisdiction), "the `city` whose rules and name apply")
 	)
