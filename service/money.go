@@ -12,6 +12,9 @@ const (
 	SubjectLicence     = "licence"
 	SubjectImpoundment = "impoundment"
 	SubjectPermit      = "permit"
+	// SubjectAdoption is a shelter adoption's sterilisation agreement
+	// (Minneapolis 64.140).
+	SubjectAdoption = "adoption"
 )
 
 // Deposit outcomes (Minneapolis 62.40(c)): a sterilisation deposit is
@@ -67,8 +70,8 @@ func (c *Charge) Validate() error {
 		return Errorf(EINVALID, "Charge section required (the law that sets the fee).")
 	case c.AmountCents < 0:
 		return Errorf(EINVALID, "amount_cents cannot be negative.")
-	case c.SubjectKind != SubjectLicence && c.SubjectKind != SubjectImpoundment && c.SubjectKind != SubjectPermit:
-		return Errorf(EINVALID, "Charge subject_kind must be licence, impoundment or permit.")
+	case c.SubjectKind != SubjectLicence && c.SubjectKind != SubjectImpoundment && c.SubjectKind != SubjectPermit && c.SubjectKind != SubjectAdoption:
+		return Errorf(EINVALID, "Charge subject_kind must be licence, impoundment, permit or adoption.")
 	case c.SubjectID <= 0:
 		return Errorf(EINVALID, "Charge subject_id required.")
 	case c.On.IsZero():
@@ -329,9 +332,13 @@ type Reminder struct {
 	// Address is the postal address for a letter, lines joined by "\n".
 	Address string `json:"address,omitempty"`
 	// Tags lists the licences reminded of: "minneapolis 2026 #1234",
-	// one per line; LicenceID is the first of them.
-	Tags      string    `json:"tags"`
-	LicenceID int64     `json:"licence_id"`
+	// one per line; LicenceID is the first of them. For a permit's
+	// reminder (Subject permit) they are the permits and LicenceID is
+	// the first permit's id.
+	Tags      string `json:"tags"`
+	LicenceID int64  `json:"licence_id"`
+	// Subject is SubjectLicence or SubjectPermit.
+	Subject   string    `json:"subject"`
 	ExpiresOn Date      `json:"expires_on"`
 	State     string    `json:"state"`
 	Attempts  int       `json:"attempts"`
@@ -392,6 +399,9 @@ type MoneyService interface {
 	// (claimed but certainly not sent).
 	FinishReminders(ctx context.Context, ids []int64, state, errText string) error
 	FindReminders(ctx context.Context, cycle, state string) ([]*Reminder, error)
+	// QueueReminder adds r to the outbox as pending unless its owner has
+	// a reminder in r.Cycle; it answers whether it added it.
+	QueueReminder(ctx context.Context, r *Reminder) (bool, error)
 }
 
 // Allocate settles amount against the charges ids in order, each up to

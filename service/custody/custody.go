@@ -8,6 +8,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/lookup"
+	"github.com/chipdesk/chipdesk/service/money"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
@@ -15,6 +16,9 @@ import (
 type Opts struct {
 	Store service.Store
 	Rules *rules.Set
+	// Money raises a redemption's charges; nil makes one over Store and
+	// Rules, so that every door that redeems raises the same charges.
+	Money *money.Service
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -23,6 +27,7 @@ type Opts struct {
 type Service struct {
 	store service.Store
 	rules *rules.Set
+	money *money.Service
 	now   func() time.Time
 }
 
@@ -31,9 +36,15 @@ func New(o *Opts) (*Service, error) {
 	if o == nil || o.Store == nil || o.Rules == nil {
 		return nil, errors.New("custody: Store and Rules required")
 	}
-	s := &Service{store: o.Store, rules: o.Rules, now: o.Now}
+	s := &Service{store: o.Store, rules: o.Rules, money: o.Money, now: o.Now}
 	if s.now == nil {
 		s.now = time.Now
+	}
+	if s.money == nil {
+		var err error
+		if s.money, err = money.New(&money.Opts{Store: o.Store, Rules: o.Rules, Now: s.now}); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -316,9 +327,20 @@ func (s *Service) Release(ctx context.Context, id int64, r *Release) (*Stay, err
 
 // redeem stores the end of a stay: the one place a redemption is
 // completed, with its fee lines frozen at release in the same
-// transaction (u.Fees).
-func (s *Service) redeem(ctx context.Context, id int64, u service.ImpoundUpdate, _ *lookup.Redemption) (*service.Impoundment, error) {
-	return s.store.UpdateImpoundment(ctx, id, u)
+// transaction (u.Fees), and its charges raised on the owner (62.40,
+// 5-74): the fees the rules set; those left to a resolution are raised
+// when the clerk enters them (money.ChargeRedemption). Raising them
+// twice raises them once, so a release whose charges a crash kept from
+// being raised has them raised by the next call.
+func (s *Service) redeem(ctx context.Context, id int64, u service.ImpoundUpdate, paid *lookup.Redemption) (*service.Impoundment, error) {
+	im, err := s.store.UpdateImpoundment(ctx, id, u)
+	if err != nil || paid == nil || im.Disposition != service.Redeemed {
+		return im, err
+	}
+	if _, _, err := s.money.ChargeRedemption(ctx, im, nil); err != nil {
+		return nil, err
+	}
+	return im, nil
 }
 
 // releaseFees are the lines of r as stored.

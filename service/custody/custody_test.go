@@ -9,6 +9,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/apptest"
 	"github.com/chipdesk/chipdesk/service/custody"
 	"github.com/chipdesk/chipdesk/service/licensing"
+	"github.com/chipdesk/chipdesk/service/money"
 )
 
 func d(s string) service.Date { return service.MustDate(s) }
@@ -184,5 +185,138 @@ func TestMinneapolis_62_50_Chanhassen_5_75_DisposalAfterHold(t *testing.T) {
 	} {
 		_, err := c.Update(ctx, stay.ID, tt.u)
 		apptest.Refused(t, "Update("+tt.name+")", err, service.EINVALID, tt.field)
+	}
+}
+
+// charges lists the charges on kind/id by fee code.
+func charges(t *testing.T, st service.Store, kind string, id int64) map[string]*service.Charge {
+	t.Helper()
+	cs, _, err := st.FindCharges(context.Background(), service.ChargeFilter{SubjectKind: &kind, SubjectID: &id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*service.Charge{}
+	for _, c := range cs {
+		out[c.Kind] = c
+	}
+	return out
+}
+
+// TestMinneapolis_62_40_RedemptionRaisesCharges: the layer raises a
+// redemption's charges on the owner, whichever door records the release
+// (Release and Update both): the impound fee and board (62.40(a), (b));
+// a stay ended otherwise raises none.
+func TestMinneapolis_62_40_RedemptionRaisesCharges(t *testing.T) {
+	t.Parallel()
+	st := apptest.SQLite(t)
+	now := apptest.Now
+	c, lic := newServices(t, st, func() time.Time { return now })
+	ctx := context.Background()
+	redeemed := service.Redeemed
+	for _, door := range []string{"Release", "Update"} {
+		t.Run(door, func(t *testing.T) {
+			dog := apptest.Dog(t, st, "Minneapolis")
+			if _, err := lic.Issue(ctx, &licensing.LicenceRequest{AnimalID: dog, Jurisdiction: "minneapolis", IssuedOn: apptest.Today - 5}); err != nil {
+				t.Fatal(err)
+			}
+			stay, err := c.Impound(ctx, &service.Impoundment{AnimalID: dog, Jurisdiction: "minneapolis", IntakeAt: now.Add(-24 * time.Hour)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if door == "Release" {
+				_, err = c.Release(ctx, stay.ID, &custody.Release{Disposition: service.Redeemed})
+			} else {
+				_, err = c.Update(ctx, stay.ID, service.ImpoundUpdate{Disposition: &redeemed})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := charges(t, st, service.SubjectImpoundment, stay.ID)
+			if len(got) != 2 || got["impound"] == nil || got["impound"].AmountCents != 5000 || got["board"] == nil ||
+				got["board"].AmountCents != 2*1500 || got["board"].Section != "Minneapolis 62.40(b)" {
+				t.Fatalf("charges %v, want the impound fee and two days' board with their sections", got)
+			}
+			im, _ := st.FindImpoundmentByID(ctx, stay.ID)
+			if rec, _ := st.FindAnimalByID(ctx, dog); got["impound"].PayerID != rec.OwnerID || im.FeesCents != 8000 {
+				t.Fatalf("impound charge %+v on payer %d, stay fees %d", got["impound"], rec.OwnerID, im.FeesCents)
+			}
+		})
+	}
+	dog := apptest.Dog(t, st, "Minneapolis")
+	stay, err := c.Impound(ctx, &service.Impoundment{AnimalID: dog, Jurisdiction: "minneapolis"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Release(ctx, stay.ID, &custody.Release{Disposition: service.Died}); err != nil {
+		t.Fatal(err)
+	}
+	if got := charges(t, st, service.SubjectImpoundment, stay.ID); len(got) != 0 {
+		t.Fatalf("a death in custody raised %v", got)
+	}
+}
+
+// TestMinneapolis_62_40a_RedemptionLicenceChargedOnce: an unlicensed
+// dog's redemption charges "a license bought at release" with its
+// penalty; the licence then sold is that licence, and its fee is not
+// charged a second time. The licence lists the redemption's charge and
+// is complete once it is paid. A licence sold later still is charged.
+func TestMinneapolis_62_40a_RedemptionLicenceChargedOnce(t *testing.T) {
+	t.Parallel()
+	st := apptest.SQLite(t)
+	now := apptest.Now
+	c, lic := newServices(t, st, func() time.Time { return now })
+	ctx := context.Background()
+	dog := apptest.Dog(t, st, "Minneapolis") // altered, vaccinated, unlicensed
+	stay, err := c.Impound(ctx, &service.Impoundment{AnimalID: dog, Jurisdiction: "minneapolis", IntakeAt: now.Add(-48 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Release(ctx, stay.ID, &custody.Release{Disposition: service.Redeemed}); err != nil {
+		t.Fatal(err)
+	}
+	red := charges(t, st, service.SubjectImpoundment, stay.ID)
+	if red["altered"] == nil || red["altered"].AmountCents != 1500 || red["licence-penalty"] == nil || red["licence-penalty"].AmountCents != 1000 {
+		t.Fatalf("redemption charges %v, want the $15 licence (64.30) and the $10 penalty (62.40(a))", red)
+	}
+	// The owner buys the licence at the counter after the release.
+	now = now.Add(time.Hour)
+	l, err := lic.Issue(ctx, &licensing.LicenceRequest{AnimalID: dog, Jurisdiction: "minneapolis"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := charges(t, st, service.SubjectLicence, l.ID); len(got) != 0 {
+		t.Fatalf("the licence bought at release was charged again: %v", got)
+	}
+	m, err := money.New(&money.Opts{Store: st, Rules: apptest.Rules(t), Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := m.Settled(ctx, service.SubjectLicence, l.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Complete || s.OwedCents != 1500 || len(s.Charges) != 1 || s.Charges[0].ID != red["altered"].ID {
+		t.Fatalf("licence settlement %+v, want the redemption's $15 licence charge owed", s)
+	}
+	var ids []int64
+	var total int64
+	for _, ch := range red {
+		ids, total = append(ids, ch.ID), total+ch.AmountCents
+	}
+	if _, _, err := m.Pay(ctx, &service.PaymentRequest{ChargeIDs: ids, Payment: service.Payment{Method: service.MethodCash, AmountCents: total, Till: "1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = m.Settled(ctx, service.SubjectLicence, l.ID); err != nil || !s.Complete {
+		t.Fatalf("licence settlement after paying the redemption %+v, %v; want complete", s, err)
+	}
+	// Next year's licence is a licence like any other.
+	now = now.AddDate(1, 1, 0)
+	apptest.Vaccinate(t, st, dog, "2027-06-01")
+	next, err := lic.Issue(ctx, &licensing.LicenceRequest{AnimalID: dog, Jurisdiction: "minneapolis"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := charges(t, st, service.SubjectLicence, next.ID); len(got) != 1 || got["altered"] == nil || got["altered"].AmountCents != 1500 {
+		t.Fatalf("next year's licence charges %v, want its $15 fee", got)
 	}
 }

@@ -52,9 +52,9 @@ func (s *Server) handleDangerousRegister(w http.ResponseWriter, r *http.Request)
 		s.writeError(w, r, err)
 		return
 	}
-	s.writeReport(w, r, reg, func(b *bytes.Buffer) error { return money.WriteRegisterCSV(b, reg) },
+	s.writeReport(w, r, reg, func(b *bytes.Buffer) error { return reg.WriteCSV(b) },
 		func() []byte {
-			return money.BarChart("Requirements of designated animals by state", money.RegisterBars(reg), money.Count)
+			return money.BarChart("Requirements of designated animals by state", reg.Bars(), money.Count)
 		})
 }
 

@@ -139,9 +139,6 @@ func (s *Server) handleUpdateImpoundment(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	st, err := s.custody.Update(r.Context(), id, u)
-	if err == nil {
-		err = s.chargeRedemption(r, st.Impoundment)
-	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return

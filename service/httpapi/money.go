@@ -17,7 +17,18 @@ func (s *Server) moneyRoutes() []route {
 	return []route{
 		{"GET /api/v1/charges", staff, s.withMoney(s.handleFindCharges)},
 		{"GET /api/v1/settlement", staff, s.withMoney(s.handleSettlement)},
-		{"POST /api/v1/impoundments/{id}/charges", desk, s.withMoney(s.handleChargeRedemption)},
+		{"POST /api/v1/impoundments/{id}/charges", desk, s.withMoney(raiseCharges(s, "impoundment",
+			func(r *http.Request, m *money.Service, id int64, b *redemptionCharges) ([]*service.Charge, []string, error) {
+				return m.ChargeRedemptionFees(r.Context(), id, b.Entered)
+			}))},
+		{"POST /api/v1/permits/{id}/charges", desk, s.withMoney(raiseCharges(s, "permit",
+			func(r *http.Request, m *money.Service, id int64, b *permitCharges) ([]*service.Charge, []string, error) {
+				return m.ChargePermitFees(r.Context(), id, b.Registration, b.Entered)
+			}))},
+		{"POST /api/v1/adoption-agreements/{id}/charges", desk, s.withMoney(raiseCharges(s, "adoption_agreement",
+			func(r *http.Request, m *money.Service, id int64, b *redemptionCharges) ([]*service.Charge, []string, error) {
+				return m.ChargeAdoptionFees(r.Context(), id, b.Entered)
+			}))},
 		{"POST /api/v1/payments", counter, s.withMoney(s.handlePay)},
 		{"GET /api/v1/payments/{id}", counter, s.withMoney(s.handleReceipt)},
 		{"POST /api/v1/payments/{id}/refund", office, s.withMoney(s.handleRefund)},
@@ -47,23 +58,12 @@ func (s *Server) withMoney(h func(http.ResponseWriter, *http.Request, *money.Ser
 	}
 }
 
-// chargeRedemption raises the charges of a redemption just recorded
-// (PATCH /api/v1/impoundments/{id} with disposition redeemed): the fees
-// the rules set; those left to a resolution are raised by POST
-// /api/v1/impoundments/{id}/charges.
-func (s *Server) chargeRedemption(r *http.Request, im *service.Impoundment) error {
-	if s.money == nil || im.Disposition != service.Redeemed {
-		return nil
-	}
-	_, _, err := s.money.ChargeRedemption(r.Context(), im, nil)
-	return err
-}
-
 // subjectQuery reads licence_id, impoundment_id or permit_id.
 func subjectQuery(r *http.Request) (string, int64, error) {
 	q := r.URL.Query()
 	for _, k := range []struct{ param, kind string }{
 		{"licence_id", service.SubjectLicence}, {"impoundment_id", service.SubjectImpoundment}, {"permit_id", service.SubjectPermit},
+		{"adoption_id", service.SubjectAdoption},
 	} {
 		if v := q.Get(k.param); v != "" {
 			id, err := strconv.ParseInt(v, 10, 64)
@@ -73,7 +73,7 @@ func subjectQuery(r *http.Request) (string, int64, error) {
 			return k.kind, id, nil
 		}
 	}
-	return "", 0, service.Errorf(service.EINVALID, "licence_id, impoundment_id or permit_id required.")
+	return "", 0, service.Errorf(service.EINVALID, "licence_id, impoundment_id, permit_id or adoption_id required.")
 }
 
 func (s *Server) handleFindCharges(w http.ResponseWriter, r *http.Request, m *money.Service) {
@@ -106,35 +106,43 @@ type redemptionCharges struct {
 	Entered map[string]int64 `json:"entered_cents"`
 }
 
-func (s *Server) handleChargeRedemption(w http.ResponseWriter, r *http.Request, m *money.Service) {
-	id, err := pathID(r)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
+// permitCharges is the body of POST /api/v1/permits/{id}/charges: the
+// amounts of fees set by resolution, by fee code, for the permit's grant
+// or (registration) its last annual registration.
+type permitCharges struct {
+	Entered      map[string]int64 `json:"entered_cents"`
+	Registration bool             `json:"registration,omitempty"`
+}
+
+// raiseCharges answers POST .../{id}/charges of subject: raise raises
+// the charges of the record id with the body b, and the answer is them
+// with the fee codes still left to a resolution.
+func raiseCharges[B any](s *Server, subject string, raise func(r *http.Request, m *money.Service, id int64, b *B) ([]*service.Charge, []string, error)) func(http.ResponseWriter, *http.Request, *money.Service) {
+	return func(w http.ResponseWriter, r *http.Request, m *money.Service) {
+		id, err := pathID(r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		var b B
+		if err := decodeJSON(r, &b); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		cs, open, err := raise(r, m, id, &b)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		s.change(r, "charges.create", subject, id, "")
+		if cs == nil {
+			cs = []*service.Charge{}
+		}
+		if open == nil {
+			open = []string{}
+		}
+		s.writeJSON(w, r, http.StatusCreated, redemptionAnswer{Charges: cs, NotSet: open})
 	}
-	var req redemptionCharges
-	if err := decodeJSON(r, &req); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	im, err := s.store.FindImpoundmentByID(r.Context(), id)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	cs, open, err := m.ChargeRedemption(r.Context(), im, req.Entered)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	s.change(r, "charges.create", "impoundment", id, "")
-	if cs == nil {
-		cs = []*service.Charge{}
-	}
-	if open == nil {
-		open = []string{}
-	}
-	s.writeJSON(w, r, http.StatusCreated, redemptionAnswer{Charges: cs, NotSet: open})
 }
 
 // redemptionAnswer is the charges raised on a redemption and the fee

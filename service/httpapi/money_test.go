@@ -148,3 +148,40 @@ func testRedemptionCharges(t *testing.T, h *harness) {
 		t.Fatalf("charges without a subject = %d, want 400", code)
 	}
 }
+
+// TestPermitCharges_64_100c: a permit granted through the API raises its
+// fee (64.100(c)) on its holder; it lists by permit and is paid like any
+// other charge. A fee the ordinance sets is not entered (400, naming
+// entered_cents); a pending application has no charges to raise (409).
+func TestPermitCharges_64_100c(t *testing.T) { onBackends(t, testPermitCharges) }
+
+func testPermitCharges(t *testing.T, h *harness) {
+	var p struct{ ID int64 }
+	h.mustJSON(service.RoleIntake, "POST", "/api/v1/permits", map[string]any{"kind": "multi_animal", "jurisdiction": "Minneapolis",
+		"holder": "Ada", "address": "1 Elm", "application": map[string]any{"animals": 4}}, http.StatusCreated, &p)
+	var cs struct {
+		Items []chargeView
+		Total int
+	}
+	h.mustJSON(service.RoleIntake, "GET", "/api/v1/charges?permit_id="+itoa(p.ID), nil, http.StatusOK, &cs)
+	if cs.Total != 1 || cs.Items[0].AmountCents != 2000 || cs.Items[0].Section != "Minneapolis 64.100(c)" {
+		t.Fatalf("permit charges = %+v, want $20 under Minneapolis 64.100(c)", cs)
+	}
+	var pay paymentView
+	h.mustJSON(service.RoleIntake, "POST", "/api/v1/payments", map[string]any{"charge_ids": []int64{cs.Items[0].ID}, "method": "cheque",
+		"amount_cents": 2000, "reference": "cheque 1042"}, http.StatusCreated, &pay)
+	if len(pay.Charges) != 1 || pay.Charges[0].PaidCents != 2000 {
+		t.Fatalf("payment = %+v", pay)
+	}
+	code, b := h.do(service.RoleIntake, "POST", "/api/v1/permits/"+itoa(p.ID)+"/charges", map[string]any{"entered_cents": map[string]int64{"multi-animal": 100}})
+	if code != http.StatusBadRequest || !strings.Contains(string(b), "entered_cents") {
+		t.Fatalf("entering a fee the ordinance sets = %d %s, want 400 naming entered_cents", code, b)
+	}
+	var k struct{ ID int64 }
+	h.mustJSON(service.RoleIntake, "POST", "/api/v1/permits", map[string]any{"kind": "kennel", "jurisdiction": "chanhassen", "class": "private",
+		"holder": "Kari Berg", "issued": "2026-03-10"}, http.StatusCreated, &k)
+	code, b = h.do(service.RoleIntake, "POST", "/api/v1/permits/"+itoa(k.ID)+"/charges", map[string]any{"entered_cents": map[string]int64{"kennel-licence": 7500}})
+	if code != http.StatusConflict {
+		t.Fatalf("charging a pending kennel application = %d %s, want 409", code, b)
+	}
+}

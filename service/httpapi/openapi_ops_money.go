@@ -12,6 +12,7 @@ var subjectParams = []param{
 	{name: "licence_id", typ: "integer", format: "int64", desc: "The licence's charges (one of licence_id, impoundment_id, permit_id is required)."},
 	{name: "impoundment_id", typ: "integer", format: "int64", desc: "The impoundment's charges."},
 	{name: "permit_id", typ: "integer", format: "int64", desc: "The permit's charges."},
+	{name: "adoption_id", typ: "integer", format: "int64", desc: "The adoption agreement's charges (the 64.140 deposit)."},
 }
 
 // periodParams are the from and to days of a report, both required.
@@ -39,6 +40,17 @@ func moneyDocs() map[string]opDoc {
 			summary: "Raise a redemption's charges, with the amounts of fees set by resolution",
 			desc:    "entered_cents gives, by fee code, the amounts the law leaves to a resolution; not_set lists the codes still without one. " + noMoney,
 			body:    typeOf[redemptionCharges](), answers: created(typeOf[redemptionAnswer]())},
+		"POST /api/v1/permits/{id}/charges": {id: "chargePermit", tag: "money",
+			summary: "Raise a permit's charges, with the amounts of fees set by resolution",
+			desc: "A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual " +
+				"registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution " +
+				"(Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. " + noMoney,
+			body: typeOf[permitCharges](), answers: created(typeOf[redemptionAnswer]())},
+		"POST /api/v1/adoption-agreements/{id}/charges": {id: "chargeAdoption", tag: "money",
+			summary: "Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health",
+			desc: "Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it " +
+				"while it has no amount. " + noMoney,
+			body: typeOf[redemptionCharges](), answers: created(typeOf[redemptionAnswer]())},
 		"POST /api/v1/payments": {id: "createPayment", tag: "money", summary: "Take a payment (or record a waiver) against charges",
 			desc: "Charges are settled in the order given; a part payment settles the first first. " + noMoney,
 			body: typeOf[paymentBody](),

@@ -148,7 +148,7 @@ func (s *Server) layer(o *Opts) (err error) {
 		}
 	}
 	if s.custody == nil {
-		if s.custody, err = custody.New(&custody.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Now: o.Now}); err != nil {
+		if s.custody, err = custody.New(&custody.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Money: o.Money, Now: o.Now}); err != nil {
 			return err
 		}
 	}

@@ -2,9 +2,14 @@ package incidents
 
 import (
 	"context"
+	"encoding/csv"
+	"io"
 	"sort"
+	"strconv"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/csvio"
+	"github.com/chipdesk/chipdesk/service/money"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
@@ -79,4 +84,46 @@ func (s *Service) Register(ctx context.Context, on service.Date) (*Register, err
 		return a.Declared < b.Declared
 	})
 	return reg, nil
+}
+
+// RegisterStatuses are the requirement states, in the order charted.
+var RegisterStatuses = []rules.RequirementStatus{rules.RequirementMet, rules.RequirementDue, rules.RequirementOverdue, rules.RequirementNotApplicable}
+
+// Bars counts the register's requirements by state, a bar per
+// state (met, due, overdue, not_applicable).
+func (reg *Register) Bars() []money.Bar {
+	n := map[rules.RequirementStatus]int64{}
+	for _, e := range reg.Entries {
+		for _, r := range e.Requirements {
+			n[r.Status]++
+		}
+	}
+	bars := make([]money.Bar, len(RegisterStatuses))
+	for i, st := range RegisterStatuses {
+		bars[i] = money.Bar{Label: string(st), Value: n[st]}
+	}
+	return bars
+}
+
+// WriteCSV writes the register as CSV, a row per animal and
+// requirement, with a header; text cells are neutralised against
+// spreadsheet formulas.
+func (reg *Register) WriteCSV(w io.Writer) error {
+	c := csv.NewWriter(w)
+	c.Write([]string{"as_of", "animal_id", "name", "species", "owner", "jurisdiction", "level", "declared", "requirement", "section", "status", "due", "met_on", "late"})
+	for _, e := range reg.Entries {
+		for _, r := range e.Requirements {
+			c.Write([]string{reg.AsOf.String(), strconv.FormatInt(e.AnimalID, 10), csvio.Neutralise(e.Name), string(e.Species), csvio.Neutralise(e.Owner),
+				e.Jurisdiction, string(e.Level), e.Declared.String(), r.What, r.Section, string(r.Status), csvDate(r.Due), csvDate(r.MetOn), strconv.FormatBool(r.Late)})
+		}
+	}
+	c.Flush()
+	return c.Error()
+}
+
+func csvDate(d service.Date) string {
+	if d.IsZero() {
+		return ""
+	}
+	return d.String()
 }

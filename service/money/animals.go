@@ -9,49 +9,13 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/csvio"
-	"github.com/chipdesk/chipdesk/service/incidents"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
-// The two reports on animals rather than money (issue list item
-// "reports"): the dangerous-animal register with each requirement's
-// state, and the licensed animals whose rabies vaccination has lapsed.
-// They use the report framework of report.go: bars for BarChart, a CSV.
-
-// RegisterStatuses are the requirement states, in the order charted.
-var RegisterStatuses = []rules.RequirementStatus{rules.RequirementMet, rules.RequirementDue, rules.RequirementOverdue, rules.RequirementNotApplicable}
-
-// RegisterBars counts the register's requirements by state, a bar per
-// state (met, due, overdue, not_applicable).
-func RegisterBars(reg *incidents.Register) []Bar {
-	n := map[rules.RequirementStatus]int64{}
-	for _, e := range reg.Entries {
-		for _, r := range e.Requirements {
-			n[r.Status]++
-		}
-	}
-	bars := make([]Bar, len(RegisterStatuses))
-	for i, st := range RegisterStatuses {
-		bars[i] = Bar{Label: string(st), Value: n[st]}
-	}
-	return bars
-}
-
-// WriteRegisterCSV writes the register as CSV, a row per animal and
-// requirement, with a header; text cells are neutralised against
-// spreadsheet formulas.
-func WriteRegisterCSV(w io.Writer, reg *incidents.Register) error {
-	c := csv.NewWriter(w)
-	c.Write([]string{"as_of", "animal_id", "name", "species", "owner", "jurisdiction", "level", "declared", "requirement", "section", "status", "due", "met_on", "late"})
-	for _, e := range reg.Entries {
-		for _, r := range e.Requirements {
-			c.Write([]string{reg.AsOf.String(), strconv.FormatInt(e.AnimalID, 10), csvio.Neutralise(e.Name), string(e.Species), csvio.Neutralise(e.Owner),
-				e.Jurisdiction, string(e.Level), e.Declared.String(), r.What, r.Section, string(r.Status), dateCell(r.Due), dateCell(r.MetOn), strconv.FormatBool(r.Late)})
-		}
-	}
-	c.Flush()
-	return c.Error()
-}
+// The licensed animals whose rabies vaccination has lapsed, a report on
+// animals rather than money that uses the report framework of report.go
+// (bars for BarChart, a CSV); the dangerous-animal register beside it is
+// incidents.Register.
 
 func dateCell(d service.Date) string {
 	if d.IsZero() {

@@ -184,7 +184,7 @@ func TestReport_DangerousRegister_64_110(t *testing.T) {
 			t.Errorf("animal %d %s = %s (%s), want %s (%s)", tt.animal, tt.what, got, sec, tt.want, tt.section)
 		}
 	}
-	bars := money.RegisterBars(reg)
+	bars := reg.Bars()
 	var total int64
 	for _, b := range bars {
 		total += b.Value
@@ -197,7 +197,7 @@ func TestReport_DangerousRegister_64_110(t *testing.T) {
 		t.Errorf("bars = %+v; want met, due, overdue, not_applicable counting all %d requirements", bars, n)
 	}
 	var b bytes.Buffer
-	if err := money.WriteRegisterCSV(&b, reg); err != nil {
+	if err := reg.WriteCSV(&b); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&b).ReadAll()

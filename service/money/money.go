@@ -3,6 +3,7 @@ package money
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,6 +42,8 @@ func New(o *Opts) (*Service, error) {
 type Store interface {
 	service.MoneyService
 	FindAnimalByID(ctx context.Context, id int64) (*service.Animal, error)
+	FindRecordByAnimal(ctx context.Context, animalID int64) (*service.Record, error)
+	FindImpoundments(ctx context.Context, f service.ImpoundFilter) ([]*service.Impoundment, int, error)
 }
 
 // ChargeLicence raises the charges of a licence just issued, one per
@@ -49,11 +52,23 @@ type Store interface {
 // entered because the ordinance leaves it to a resolution is one charge
 // of l.FeeCents, "set by resolution". An exempt licence (64.30) costs
 // nothing and raises no charge. Raising a licence's charges twice
-// raises them once.
+// raises them once. The licence bought to redeem an unlicensed animal
+// (62.40(a), 5-74(a)) was charged with the redemption: its fee is not
+// charged again (RedemptionLicence).
 func ChargeLicence(ctx context.Context, st Store, l *service.Licence, fees *rules.Breakdown) ([]*service.Charge, error) {
 	payer, err := payerOf(ctx, st, l.AnimalID)
 	if err != nil {
 		return nil, err
+	}
+	covered, err := RedemptionLicence(ctx, st, l)
+	if err != nil {
+		return nil, err
+	}
+	if len(covered) > 0 {
+		fees = withoutLines(fees, covered)
+		if fees.TotalCents == 0 {
+			return nil, nil
+		}
 	}
 	base := service.Charge{PayerID: payer, SubjectKind: service.SubjectLicence, SubjectID: l.ID,
 		Jurisdiction: l.Jurisdiction, Site: l.Site, On: l.IssuedOn}
@@ -78,6 +93,74 @@ func ChargeLicence(ctx context.Context, st Store, l *service.Licence, fees *rule
 		return nil, err
 	}
 	return cs, nil
+}
+
+// RedemptionLicence returns the charges of the redemption that charged
+// licence l's fee already: an animal redeemed without a licence is
+// charged a licence with the impound fees (62.40(a): "a license bought
+// at release"; 5-74(a)), and the licence then sold is that licence. It
+// is the first licence of the animal in the redemption's jurisdiction
+// issued on or after the intake; a later one, a duplicate or a
+// replacement tag is charged as any other.
+func RedemptionLicence(ctx context.Context, st Store, l *service.Licence) ([]*service.Charge, error) {
+	if l.Kind != service.KindLicence || l.Replaces != 0 {
+		return nil, nil
+	}
+	ended := false
+	ims, _, err := st.FindImpoundments(ctx, service.ImpoundFilter{AnimalID: &l.AnimalID, Open: &ended})
+	if err != nil {
+		return nil, err
+	}
+	var im *service.Impoundment
+	for _, x := range ims {
+		if x.Disposition == service.Redeemed && x.Jurisdiction == l.Jurisdiction && x.IntakeOn <= l.IssuedOn &&
+			(im == nil || x.IntakeOn > im.IntakeOn) {
+			im = x
+		}
+	}
+	if im == nil {
+		return nil, nil
+	}
+	rec, err := st.FindRecordByAnimal(ctx, l.AnimalID)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range rec.Licences {
+		if o.ID != l.ID && o.ID < l.ID && o.Kind == service.KindLicence && o.Replaces == 0 &&
+			o.Jurisdiction == l.Jurisdiction && o.IssuedOn >= im.IntakeOn {
+			return nil, nil // that one was the licence bought to redeem
+		}
+	}
+	kind := service.SubjectImpoundment
+	cs, _, err := st.FindCharges(ctx, service.ChargeFilter{SubjectKind: &kind, SubjectID: &im.ID})
+	if err != nil {
+		return nil, err
+	}
+	var out []*service.Charge
+	for _, c := range cs {
+		if c.Kind == l.FeeCode && c.Kind != "" {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// withoutLines is fees less the lines charged already as covered.
+func withoutLines(fees *rules.Breakdown, covered []*service.Charge) *rules.Breakdown {
+	out := &rules.Breakdown{}
+	if fees == nil {
+		return out
+	}
+	for _, l := range fees.Lines {
+		if slices.ContainsFunc(covered, func(c *service.Charge) bool { return c.Kind == l.Code }) {
+			continue
+		}
+		out.Lines = append(out.Lines, l)
+		if l.State == rules.FeeSet {
+			out.TotalCents += l.Cents
+		}
+	}
+	return out
 }
 
 func feeCode(code, dflt string) string {
@@ -183,12 +266,21 @@ func (s *Service) ChargeRedemption(ctx context.Context, im *service.Impoundment,
 	return cs, open, nil
 }
 
+// ChargeRedemptionFees is ChargeRedemption of impoundment id.
+func (s *Service) ChargeRedemptionFees(ctx context.Context, id int64, entered map[string]int64) ([]*service.Charge, []string, error) {
+	im, err := s.store.FindImpoundmentByID(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.ChargeRedemption(ctx, im, entered)
+}
+
 // Settlement says whether a subject's charges are settled.
 type Settlement struct {
 	SubjectKind string `json:"subject_kind"`
 	SubjectID   int64  `json:"subject_id"`
 	// Complete is true when every charge is paid or waived (and, for a
-	// licence with a fee, its charges are raised).
+	// licence or a redemption with a fee, its charges are raised).
 	Complete    bool              `json:"complete"`
 	AmountCents int64             `json:"amount_cents"`
 	PaidCents   int64             `json:"paid_cents"`
@@ -200,7 +292,7 @@ type Settlement struct {
 // complete: a redemption or a licence is complete only when its charges
 // are settled or waived.
 func (s *Service) Settled(ctx context.Context, kind string, id int64) (*Settlement, error) {
-	cs, _, err := s.store.FindCharges(ctx, service.ChargeFilter{SubjectKind: &kind, SubjectID: &id})
+	cs, err := s.Charges(ctx, kind, id)
 	if err != nil {
 		return nil, err
 	}
@@ -216,23 +308,48 @@ func (s *Service) Settled(ctx context.Context, kind string, id int64) (*Settleme
 	if st.OwedCents > 0 {
 		st.Complete = false
 	}
-	if kind == service.SubjectLicence && len(cs) == 0 {
+	switch {
+	case kind == service.SubjectLicence && len(cs) == 0:
 		l, err := s.store.FindLicenceByID(ctx, id)
 		if err != nil {
 			return nil, err
 		}
 		st.Complete = l.FeeCents == 0
+	case kind == service.SubjectImpoundment && len(cs) == 0:
+		// A redemption with fees and no charges (a crash between the
+		// release and its charges) is not complete: raising them again
+		// (POST /api/v1/impoundments/{id}/charges) raises them once.
+		im, err := s.store.FindImpoundmentByID(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		st.Complete = im.Disposition != service.Redeemed || im.FeesCents == 0
 	}
 	return st, nil
 }
 
-// Charges lists a subject's charges.
+// Charges lists a subject's charges. A licence bought to redeem lists
+// the redemption's charge of its fee too (RedemptionLicence).
 func (s *Service) Charges(ctx context.Context, kind string, id int64) ([]*service.Charge, error) {
 	cs, _, err := s.store.FindCharges(ctx, service.ChargeFilter{SubjectKind: &kind, SubjectID: &id})
+	if err != nil {
+		return nil, err
+	}
+	if kind == service.SubjectLicence {
+		l, err := s.store.FindLicenceByID(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		covered, err := RedemptionLicence(ctx, s.store, l)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, covered...)
+	}
 	if cs == nil {
 		cs = []*service.Charge{}
 	}
-	return cs, err
+	return cs, nil
 }
 
 // Pay records a payment (or refund, or void) taken at site and till by

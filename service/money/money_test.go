@@ -396,3 +396,28 @@ func TestBarChart(t *testing.T) {
 		}
 	}
 }
+
+// TestSettledRedemptionWithoutCharges_62_40: a redemption whose fees
+// were frozen at release but whose charges were never raised (a crash
+// between the two) is not complete until they are raised and paid.
+func TestSettledRedemptionWithoutCharges_62_40(t *testing.T) {
+	t.Parallel()
+	e := open(t)
+	ctx := context.Background()
+	a := e.animal(t, &service.Animal{Species: service.Dog, Altered: true})
+	im := &service.Impoundment{AnimalID: a.ID, Jurisdiction: "minneapolis", IntakeOn: day("2026-03-13")}
+	must(t, "CreateImpoundment", e.st.CreateImpoundment(ctx, im))
+	redeemed, on, fees := service.Redeemed, day("2026-03-15"), int64(9500)
+	_, err := e.st.UpdateImpoundment(ctx, im.ID, service.ImpoundUpdate{Disposition: &redeemed, DispositionOn: &on, FeesCents: &fees})
+	must(t, "UpdateImpoundment", err)
+	st, err := e.m.Settled(ctx, service.SubjectImpoundment, im.ID)
+	must(t, "Settled", err)
+	if st.Complete {
+		t.Fatalf("a redemption with fees and no charges is complete: %+v", st)
+	}
+	cs, _, err := e.m.ChargeRedemptionFees(ctx, im.ID, nil)
+	must(t, "ChargeRedemptionFees", err)
+	if len(cs) == 0 {
+		t.Fatal("no charges raised again")
+	}
+}

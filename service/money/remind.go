@@ -7,6 +7,8 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/chipdesk/chipdesk/service"
 )
@@ -33,19 +35,34 @@ type RemindOpts struct {
 	// one outbox and send each owner one reminder ("" means Before).
 	Before, From service.Date
 	Cycle        string
-	// Mailer sends the e-mails; nil leaves them queued.
+	// Mailer sends the e-mails; nil (and no Mailers) leaves them queued.
 	Mailer Mailer
+	// Mailers send too, each on a connection of its own, at the same
+	// time as Mailer and one another: a server that answers one
+	// connection at a time is kept busy while the others wait.
+	Mailers []Mailer
 	// RenewURL is the counter's renewal page; the licence id is added
 	// ("https://counter.example.org/renew?licence=").
 	RenewURL string
 	// Letters receives the printable letters of the owners without an
 	// e-mail address (an HTML page per owner); nil leaves them queued.
 	Letters io.Writer
+	// SaveLetters, when set, makes what Letters received durable (the
+	// command syncs its file and renames it into place); it runs before
+	// the letters are recorded sent, and its failure gives them back.
+	SaveLetters func() error
 	// City signs the message ("City of Minneapolis").
 	City string
-	// Batch is how many e-mails one commit claims (default 1). A run
-	// killed outright (no chance to record what it sent) leaves that
-	// many in doubt at most: 1 is the strict setting, more is faster.
+	// Permits reminds the holders of permits expiring in the window
+	// too (a kennel licence's renewal application is due by December 1,
+	// Chanhassen 5-18(c)), through the same outbox, in a cycle of their
+	// own: an owner with a licence and a permit expiring gets one
+	// reminder of each.
+	Permits bool
+	// Batch is how many e-mails one commit claims for one connection
+	// (default 1). A run killed outright (no chance to record what it
+	// sent) leaves that many per connection in doubt at most: 1 is the
+	// strict setting, more is faster.
 	Batch int
 }
 
@@ -59,6 +76,11 @@ type RemindResult struct {
 	// record as sent (it stopped mid-message): they are not sent again,
 	// and a person checks them.
 	InDoubt int `json:"in_doubt"`
+	// PermitsQueued counts the permit reminders among Queued;
+	// NoHolder the permits expiring whose holder is not on file as an
+	// owner (nobody to write to: the clerk writes them).
+	PermitsQueued int `json:"permits_queued"`
+	NoHolder      int `json:"no_holder"`
 }
 
 // Remind sends each owner with a licence expiring in the window one
@@ -89,13 +111,29 @@ func (s *Service) Remind(ctx context.Context, o *RemindOpts) (*RemindResult, err
 		return nil, err
 	}
 	res.InDoubt = len(doubt)
-	if o.Mailer != nil {
-		if err := s.sendMail(ctx, cycle, o, res); err != nil {
-			return res, err
+	cycles := []string{cycle}
+	if o.Permits {
+		pc := "permits " + cycle
+		if res.PermitsQueued, res.NoHolder, err = s.queuePermits(ctx, pc, o.From, o.Before); err != nil {
+			return nil, err
+		}
+		res.Queued += res.PermitsQueued
+		doubt, err := s.store.FindReminders(ctx, pc, service.ReminderSending)
+		if err != nil {
+			return nil, err
+		}
+		res.InDoubt += len(doubt)
+		cycles = append(cycles, pc)
+	}
+	for _, c := range cycles {
+		if o.Mailer != nil || len(o.Mailers) > 0 {
+			if err := s.sendMail(ctx, c, o, res); err != nil {
+				return res, err
+			}
 		}
 	}
 	if o.Letters != nil {
-		if err := s.printLetters(ctx, cycle, o, res); err != nil {
+		if err := s.printLetters(ctx, cycles, o, res); err != nil {
 			return res, err
 		}
 	}
@@ -103,20 +141,78 @@ func (s *Service) Remind(ctx context.Context, o *RemindOpts) (*RemindResult, err
 }
 
 func (s *Service) sendMail(ctx context.Context, cycle string, o *RemindOpts, res *RemindResult) error {
+	mailers := o.Mailers
+	if o.Mailer != nil {
+		mailers = append([]Mailer{o.Mailer}, mailers...)
+	}
+	var (
+		mu    sync.Mutex
+		first error
+		stop  atomic.Bool
+		wg    sync.WaitGroup
+	)
+	for _, m := range mailers {
+		wg.Go(func() {
+			var r RemindResult
+			err := s.sendWith(ctx, cycle, o, m, &r, &stop)
+			mu.Lock()
+			defer mu.Unlock()
+			res.Sent += r.Sent
+			res.Failed += r.Failed
+			res.InDoubt += r.InDoubt
+			if err != nil && first == nil {
+				first = err
+				stop.Store(true)
+			}
+		})
+	}
+	wg.Wait()
+	return first
+}
+
+// sendWith sends claimed reminders through m until none is pending or
+// stop is set (another connection failed): each batch claimed in one
+// commit, and recorded sent in the commit that claims the next.
+func (s *Service) sendWith(ctx context.Context, cycle string, o *RemindOpts, m Mailer, res *RemindResult, stop *atomic.Bool) error {
 	batch := max(o.Batch, 1)
 	var sent []int64
+	// giveBack records what was sent and returns the reminders back to
+	// the outbox, certainly not sent.
+	giveBack := func(back []*service.Reminder) error {
+		ids := make([]int64, len(back))
+		for k, b := range back {
+			ids[k] = b.ID
+		}
+		wctx := context.WithoutCancel(ctx)
+		if err := s.store.FinishReminders(wctx, sent, service.ReminderSent, ""); err != nil {
+			return err
+		}
+		res.Sent += len(sent)
+		sent = nil
+		return s.store.FinishReminders(wctx, ids, service.ReminderPending, "")
+	}
 	for {
-		rs, err := s.store.ClaimReminders(ctx, cycle, service.ChannelEmail, batch, sent)
+		n := batch
+		if stop.Load() || ctx.Err() != nil {
+			n = 0 // record what was sent, claim nothing
+		}
+		rs, err := s.store.ClaimReminders(context.WithoutCancel(ctx), cycle, service.ChannelEmail, n, sent)
 		if err != nil {
 			return err
 		}
 		res.Sent += len(sent)
 		sent = sent[:0]
 		if len(rs) == 0 {
-			return nil
+			return ctx.Err()
 		}
 		for i, r := range rs {
-			err := o.Mailer.Send(ctx, reminderMail(r, o))
+			if stop.Load() || ctx.Err() != nil {
+				if err := giveBack(rs[i:]); err != nil {
+					return err
+				}
+				return ctx.Err()
+			}
+			err := m.Send(ctx, reminderMail(r, o))
 			if err == nil {
 				sent = append(sent, r.ID)
 				continue
@@ -126,7 +222,7 @@ func (s *Service) sendMail(ctx context.Context, cycle string, o *RemindOpts, res
 				// The server refused this address: this one failed, the
 				// run goes on.
 				res.Failed++
-				if err := s.store.FinishReminders(ctx, []int64{r.ID}, service.ReminderFailed, err.Error()); err != nil {
+				if err := s.store.FinishReminders(context.WithoutCancel(ctx), []int64{r.ID}, service.ReminderFailed, err.Error()); err != nil {
 					return err
 				}
 				continue
@@ -142,16 +238,7 @@ func (s *Service) sendMail(ctx context.Context, cycle string, o *RemindOpts, res
 			} else {
 				res.InDoubt++
 			}
-			ids := make([]int64, len(back))
-			for k, b := range back {
-				ids[k] = b.ID
-			}
-			wctx := context.WithoutCancel(ctx)
-			if ferr := s.store.FinishReminders(wctx, sent, service.ReminderSent, ""); ferr != nil {
-				return ferr
-			}
-			res.Sent += len(sent)
-			if ferr := s.store.FinishReminders(wctx, ids, service.ReminderPending, ""); ferr != nil {
+			if ferr := giveBack(back); ferr != nil {
 				return ferr
 			}
 			return fmt.Errorf("money: reminder %d to %s: %w", r.ID, r.Email, err)
@@ -172,56 +259,84 @@ func (e *BadAddressError) Unwrap() error { return e.Err }
 
 // reminderMail is the e-mail of reminder r.
 func reminderMail(r *service.Reminder, o *RemindOpts) *Mail {
+	t := textOf(r, o)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Dear %s,\n\n", r.Name)
-	fmt.Fprintf(&b, "The licence of your animal expires on %s. Licence tags:\n\n", r.ExpiresOn)
+	fmt.Fprintf(&b, "%s\n\n", t.Intro)
 	for _, t := range strings.Split(r.Tags, "\n") {
 		fmt.Fprintf(&b, "  %s\n", t)
 	}
-	if o.RenewURL != "" {
-		fmt.Fprintf(&b, "\nRenew at the counter, or here: %s%d\n", o.RenewURL, r.LicenceID)
-	}
+	fmt.Fprintf(&b, "\n%s\n", t.Renew)
 	if o.City != "" {
 		fmt.Fprintf(&b, "\n%s\n", o.City)
 	}
 	return &Mail{
 		MessageID: fmt.Sprintf("reminder-%d-%d@chipdesk", r.ID, r.OwnerID),
 		To:        r.Email,
-		Subject:   "Your animal licence expires on " + r.ExpiresOn.String(),
+		Subject:   t.Subject,
 		Body:      b.String(),
 	}
 }
 
-func (s *Service) printLetters(ctx context.Context, cycle string, o *RemindOpts, res *RemindResult) error {
+// reminderText is what a reminder says around its list of licences or
+// permits.
+type reminderText struct {
+	Subject, Intro, Renew string
+}
+
+func textOf(r *service.Reminder, o *RemindOpts) reminderText {
+	if r.Subject == service.SubjectPermit {
+		return reminderText{
+			Subject: "Your animal permit is due for renewal by " + r.ExpiresOn.String(),
+			Intro:   fmt.Sprintf("Your permit is due for renewal by %s. Permits:", r.ExpiresOn),
+			Renew:   "Apply at the counter by then.",
+		}
+	}
+	t := reminderText{
+		Subject: "Your animal licence expires on " + r.ExpiresOn.String(),
+		Intro:   fmt.Sprintf("The licence of your animal expires on %s. Licence tags:", r.ExpiresOn),
+		Renew:   "Renew at the counter.",
+	}
+	if o.RenewURL != "" {
+		t.Renew = fmt.Sprintf("Renew at the counter, or here: %s%d", o.RenewURL, r.LicenceID)
+	}
+	return t
+}
+
+func (s *Service) printLetters(ctx context.Context, cycles []string, o *RemindOpts, res *RemindResult) error {
 	var all []*service.Reminder
-	for {
-		rs, err := s.store.ClaimReminders(ctx, cycle, service.ChannelLetter, 500, nil)
-		if err != nil {
-			return err
+	for _, cycle := range cycles {
+		for {
+			rs, err := s.store.ClaimReminders(ctx, cycle, service.ChannelLetter, 500, nil)
+			if err != nil {
+				return err
+			}
+			if len(rs) == 0 {
+				break
+			}
+			all = append(all, rs...)
 		}
-		if len(rs) == 0 {
-			break
-		}
-		all = append(all, rs...)
 	}
 	if len(all) == 0 {
 		return nil
-	}
-	if err := writeLetters(o.Letters, all, o); err != nil {
-		ids := make([]int64, len(all))
-		for i, r := range all {
-			ids[i] = r.ID
-		}
-		// Nothing printed: give them back for the next run.
-		s.store.FinishReminders(context.WithoutCancel(ctx), ids, service.ReminderPending, "")
-		return err
 	}
 	ids := make([]int64, len(all))
 	for i, r := range all {
 		ids[i] = r.ID
 	}
+	err := writeLetters(o.Letters, all, o)
+	if err == nil && o.SaveLetters != nil {
+		err = o.SaveLetters()
+	}
+	if err != nil {
+		// Nothing printed: give them back for the next run.
+		s.store.FinishReminders(context.WithoutCancel(ctx), ids, service.ReminderPending, "")
+		return err
+	}
+	// Saved before they are recorded: a crash between leaves them
+	// claimed (in doubt), never printed twice.
 	res.Letters = len(all)
-	return s.store.FinishReminders(ctx, ids, service.ReminderSent, "")
+	return s.store.FinishReminders(context.WithoutCancel(ctx), ids, service.ReminderSent, "")
 }
 
 // letterPage is one owner's letter.
@@ -229,7 +344,7 @@ type letterPage struct {
 	R       *service.Reminder
 	Address []string
 	Tags    []string
-	Renew   string
+	Text    reminderText
 }
 
 var letterTmpl = template.Must(template.New("letters").Parse(`<!doctype html>
@@ -249,9 +364,9 @@ body { font: 12pt/1.4 Georgia, serif; margin: 0; }
 <div class="address">{{.R.Name}}{{range .Address}}
 {{.}}{{end}}</div>
 <p>Dear {{.R.Name}},</p>
-<p>The licence of your animal expires on {{.R.ExpiresOn}}. Licence tags:</p>
+<p>{{.Text.Intro}}</p>
 <ul>{{range .Tags}}<li>{{.}}</li>{{end}}</ul>
-{{if .Renew}}<p>Renew at the counter, or at {{.Renew}}</p>{{end}}
+<p>{{.Text.Renew}}</p>
 </section>
 {{end}}</body></html>
 `))
@@ -265,9 +380,7 @@ func writeLetters(w io.Writer, rs []*service.Reminder, o *RemindOpts) error {
 				p.Address = append(p.Address, l)
 			}
 		}
-		if o.RenewURL != "" {
-			p.Renew = fmt.Sprintf("%s%d", o.RenewURL, r.LicenceID)
-		}
+		p.Text = textOf(r, o)
 		pages = append(pages, p)
 	}
 	return letterTmpl.Execute(w, map[string]any{"Pages": pages, "City": o.City})

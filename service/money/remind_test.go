@@ -7,11 +7,13 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
+	"mime/quotedprintable"
 	"net/mail"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/money"
@@ -57,6 +59,17 @@ func mailerFor(t testing.TB, srv interface{ Addr() string }, mode string, ca []b
 	return m
 }
 
+// startSMTP starts smtptest's server with o until the test ends.
+func startSMTP(t testing.TB, o *smtptest.Opts) *smtptest.Server {
+	t.Helper()
+	srv, err := smtptest.Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
 // perRecipient counts the messages to each address.
 func perRecipient(msgs []smtptest.Message) map[string]int {
 	n := map[string]int{}
@@ -74,11 +87,7 @@ func perRecipient(msgs []smtptest.Message) map[string]int {
 // second run sends nothing.
 func TestRemindSTARTTLS(t *testing.T) {
 	t.Parallel()
-	srv, err := smtptest.Start(&smtptest.Opts{STARTTLS: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := startSMTP(t, &smtptest.Opts{STARTTLS: true})
 	e := open(t)
 	e.owners(t, 5, "example.org")
 	ctx := context.Background()
@@ -130,15 +139,11 @@ func TestRemindSTARTTLS(t *testing.T) {
 // and the reminders stay queued for a run that can.
 func TestRemindTLSRequired(t *testing.T) {
 	t.Parallel()
-	srv, err := smtptest.Start(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := startSMTP(t, nil)
 	e := open(t)
 	e.owners(t, 3, "example.org")
 	ctx := context.Background()
-	_, err = e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailer: mailerFor(t, srv, money.TLSRequired, nil)})
+	_, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailer: mailerFor(t, srv, money.TLSRequired, nil)})
 	if !errors.Is(err, money.ErrNotSent) {
 		t.Fatalf("Remind with TLS required on a plain server: %v, want not sent", err)
 	}
@@ -180,15 +185,11 @@ func TestRemindCrash(t *testing.T) {
 	for _, batch := range []int{1, 5} {
 		t.Run(fmt.Sprintf("batch=%d", batch), func(t *testing.T) {
 			t.Parallel()
-			srv, err := smtptest.Start(nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { srv.Close() })
+			srv := startSMTP(t, nil)
 			e := open(t)
 			e.owners(t, 10, "example.org")
 			ctx := context.Background()
-			_, err = e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Batch: batch,
+			_, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Batch: batch,
 				Mailer: &crashAfter{m: mailerFor(t, srv, money.TLSAuto, nil), n: 4}})
 			if !errors.Is(err, errCrash) {
 				t.Fatalf("first run: %v, want the crash", err)
@@ -225,7 +226,8 @@ func TestRemindDebianSMTP(t *testing.T) {
 		t.Skip("no test SMTP server: set CHIPDESK_TEST_SMTP=HOST:PORT and CHIPDESK_TEST_SMTP_MAILDIR (test.sh starts aiosmtpd)")
 	}
 	srv := addrOnly(addr)
-	domain := fmt.Sprintf("run%d.example.org", os.Getpid())
+	domain := fmt.Sprintf("run%d-%d.example.org", os.Getpid(), time.Now().UnixNano())
+	t.Cleanup(func() { smtptest.RemoveDelivered(dir, domain) })
 	e := open(t)
 	e.owners(t, 8, domain)
 	ctx := context.Background()
@@ -242,21 +244,8 @@ func TestRemindDebianSMTP(t *testing.T) {
 		t.Fatalf("runs after the crash sent %d and %d, want 5 and 0", res.Sent, res2.Sent)
 	}
 	got := map[string]int{}
-	for _, sub := range []string{"new", "cur"} {
-		files, _ := filepath.Glob(filepath.Join(dir, sub, "*"))
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				continue
-			}
-			m, err := mail.ReadMessage(bytes.NewReader(b))
-			if err != nil {
-				continue
-			}
-			if to := m.Header.Get("To"); strings.Contains(to, "@"+domain) {
-				got[strings.Trim(to, "<> ")]++
-			}
-		}
+	for to, paths := range smtptest.Delivered(dir, domain) {
+		got[to] = len(paths)
 	}
 	if len(got) != 8 {
 		t.Fatalf("the Maildir has mail for %d of this run's 8 owners: %v", len(got), got)
@@ -271,3 +260,164 @@ func TestRemindDebianSMTP(t *testing.T) {
 type addrOnly string
 
 func (a addrOnly) Addr() string { return string(a) }
+
+// TestRemindRefusedRecipient: an address the server refuses for good
+// fails alone; the messages after it go on the same connection.
+func TestRemindRefusedRecipient(t *testing.T) {
+	t.Parallel()
+	srv := startSMTP(t, &smtptest.Opts{Refuse: []string{"owner1@example.org"}})
+	e := open(t)
+	e.owners(t, 4, "example.org")
+	res, err := e.m.Remind(context.Background(), &money.RemindOpts{Before: day("2027-02-01"), Mailer: mailerFor(t, srv, money.TLSAuto, nil)})
+	must(t, "Remind", err)
+	got := perRecipient(srv.Messages())
+	if res.Sent != 3 || res.Failed != 1 || len(got) != 3 || got["owner1@example.org"] != 0 {
+		t.Fatalf("Remind = %+v, messages %v; want 3 sent and owner1 failed", res, got)
+	}
+	failed, err := e.st.FindReminders(context.Background(), "before 2027-02-01", service.ReminderFailed)
+	must(t, "FindReminders", err)
+	if len(failed) != 1 || failed[0].Email != "owner1@example.org" || failed[0].Error == "" {
+		t.Fatalf("failed reminders = %+v", failed)
+	}
+}
+
+// TestRemindCrashParallel: three connections at once, one of them
+// "killed" after its second message; the run stops, and a second run
+// sends the rest: every owner has exactly one message, and only the
+// one message the crash left unrecorded is in doubt.
+func TestRemindCrashParallel(t *testing.T) {
+	t.Parallel()
+	srv := startSMTP(t, nil)
+	e := open(t)
+	e.owners(t, 30, "example.org")
+	ctx := context.Background()
+	_, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailers: []money.Mailer{
+		mailerFor(t, srv, money.TLSAuto, nil), &crashAfter{m: mailerFor(t, srv, money.TLSAuto, nil), n: 2},
+		mailerFor(t, srv, money.TLSAuto, nil)}})
+	if !errors.Is(err, errCrash) {
+		t.Fatalf("first run: %v, want the crash", err)
+	}
+	first := len(srv.Messages())
+	e.reopen(t)
+	res, err := e.m.Remind(ctx, &money.RemindOpts{Before: day("2027-02-01"), Mailers: []money.Mailer{
+		mailerFor(t, srv, money.TLSAuto, nil), mailerFor(t, srv, money.TLSAuto, nil)}})
+	must(t, "second run", err)
+	if res.InDoubt != 1 || first+res.Sent != 30 {
+		t.Fatalf("first run sent %d, second %+v; want 30 in all and 1 in doubt", first, res)
+	}
+	got := perRecipient(srv.Messages())
+	if len(got) != 30 {
+		t.Fatalf("%d owners got mail, want 30", len(got))
+	}
+	for to, n := range got {
+		if n != 1 {
+			t.Errorf("%s got %d messages, want 1", to, n)
+		}
+	}
+}
+
+// TestRemindPermits_Chanhassen_5_18c: with Permits, the holders of
+// permits expiring in the window get one reminder each through the same
+// outbox, a kennel's saying its renewal application is due by December 1
+// (5-18(c)); a permit renewed already is not reminded, one whose holder
+// is not on file is counted for the clerk; an off-leash permit reaches
+// its dog's owner. A crash between two runs, and a third run: one
+// message each.
+func TestRemindPermits_Chanhassen_5_18c(t *testing.T) {
+	t.Parallel()
+	srv := startSMTP(t, nil)
+	e := open(t)
+	ctx := context.Background()
+	owner := func(name, email string) *service.Owner {
+		o := &service.Owner{Name: name, Address: "9000 Pioneer Trail", City: "Chanhassen", State: "MN", Email: email}
+		must(t, "CreateOwner", e.st.CreateOwner(ctx, o))
+		return o
+	}
+	permit := func(p *service.Permit) *service.Permit {
+		if p.State == "" {
+			p.State = service.PermitGranted
+		}
+		p.IssuedOn = day("2026-03-10")
+		must(t, "CreatePermit", e.st.CreatePermit(ctx, p))
+		return p
+	}
+	kari, ola, eva := owner("Kari Berg", "kari@example.org"), owner("Ola Nord", "ola@example.org"), owner("Eva Sund", "")
+	permit(&service.Permit{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: "Kari Berg", OwnerID: kari.ID,
+		ExpiresOn: day("2026-12-31"), RenewalDue: day("2026-12-01")})
+	old := permit(&service.Permit{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: "Ola Nord", OwnerID: ola.ID,
+		ExpiresOn: day("2026-12-31"), RenewalDue: day("2026-12-01")})
+	permit(&service.Permit{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: "Ola Nord", OwnerID: ola.ID,
+		ExpiresOn: day("2027-12-31"), RenewalDue: day("2027-12-01"), Renews: old.ID, State: service.PermitPending})
+	permit(&service.Permit{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "commercial", Holder: "Paws Inn LLC",
+		ExpiresOn: day("2026-12-31"), RenewalDue: day("2026-12-01")})
+	dog := e.animal(t, &service.Animal{Species: service.Dog, Altered: true})
+	permit(&service.Permit{Kind: service.PermitOffLeash, Jurisdiction: "minneapolis", Class: "resident", AnimalID: dog.ID, ExpiresOn: day("2027-01-31")})
+	permit(&service.Permit{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: "Eva Sund", OwnerID: eva.ID,
+		ExpiresOn: day("2026-12-31"), RenewalDue: day("2026-12-01")})
+	// A stable (5-105(a)): registered for 2026, so its registration is
+	// due by June 1, 2027, after this window; a second one due by June 1,
+	// 2026 would be (the window has no start), and is Kari's too.
+	permit(&service.Permit{Kind: service.PermitStable, Jurisdiction: "chanhassen", Holder: "Kari Berg", OwnerID: kari.ID, RenewalDue: day("2027-06-01")})
+	permit(&service.Permit{Kind: service.PermitStable, Jurisdiction: "chanhassen", Holder: "Kari Berg", OwnerID: kari.ID, RenewalDue: day("2026-06-01")})
+	var letters bytes.Buffer
+	o := &money.RemindOpts{Before: day("2027-02-01"), Permits: true, Letters: &letters,
+		Mailer: &crashAfter{m: mailerFor(t, srv, money.TLSAuto, nil), n: 1}}
+	_, err := e.m.Remind(ctx, o)
+	if !errors.Is(err, errCrash) {
+		t.Fatalf("first run: %v, want the crash", err)
+	}
+	e.reopen(t)
+	o.Mailer = mailerFor(t, srv, money.TLSAuto, nil)
+	res, err := e.m.Remind(ctx, o)
+	must(t, "second run", err)
+	if res.PermitsQueued != 0 || res.NoHolder != 1 || res.Sent != 1 || res.InDoubt != 1 || res.Letters != 1 {
+		t.Fatalf("second run = %+v; want 1 sent, 1 in doubt, 1 letter, the LLC without a holder on file", res)
+	}
+	if res, err = e.m.Remind(ctx, o); err != nil || res.Sent != 0 || res.Letters != 0 {
+		t.Fatalf("third run = %+v, %v; want nothing", res, err)
+	}
+	got := perRecipient(srv.Messages())
+	if len(got) != 2 || got["kari@example.org"] != 1 || got["ada@example.org"] != 1 {
+		t.Fatalf("messages %v; want one to Kari (kennel) and one to Ada (off-leash), none to Ola (renewed)", got)
+	}
+	for _, m := range srv.Messages() {
+		pm, err := mail.ReadMessage(bytes.NewReader(m.Data))
+		must(t, "ReadMessage", err)
+		text, err := io.ReadAll(quotedprintable.NewReader(pm.Body))
+		must(t, "quoted-printable", err)
+		body := string(text)
+		if m.To[0] == "kari@example.org" && (!strings.Contains(body, "due by 2026-12-01 (5-18(c))") || !strings.Contains(body, "Chanhassen kennel licence") ||
+			!strings.Contains(body, "registration is due by 2026-06-01 (5-105(a))") || strings.Contains(body, "2027-06-01")) {
+			t.Errorf("Kari's reminder lacks the kennel's renewal (5-18(c)) or the stable's registration due (5-105(a)), or names the one not due:\n%s", body)
+		}
+	}
+	if page := letters.String(); strings.Count(page, `<section class="letter">`) != 1 || !strings.Contains(page, "Eva Sund") || !strings.Contains(page, "5-18(c)") {
+		t.Errorf("letters:\n%s", page)
+	}
+}
+
+// TestRemindLettersSavedBeforeRecorded: letters whose batch could not be
+// saved are given back and printed by the next run; once saved they are
+// recorded and not printed again.
+func TestRemindLettersSavedBeforeRecorded(t *testing.T) {
+	t.Parallel()
+	e := open(t)
+	e.owners(t, 0, "example.org") // one owner, no address
+	ctx := context.Background()
+	var page bytes.Buffer
+	full := errors.New("disk full")
+	o := &money.RemindOpts{Before: day("2027-02-01"), Letters: &page, SaveLetters: func() error { return full }}
+	if _, err := e.m.Remind(ctx, o); !errors.Is(err, full) {
+		t.Fatalf("Remind with the save failing: %v, want it", err)
+	}
+	saved := 0
+	o.SaveLetters = func() error { saved++; return nil }
+	res, err := e.m.Remind(ctx, o)
+	must(t, "Remind", err)
+	if res.Letters != 1 || saved != 1 {
+		t.Fatalf("second run = %+v, saved %d times; want the letter printed and saved once", res, saved)
+	}
+	if res, err = e.m.Remind(ctx, o); err != nil || res.Letters != 0 || saved != 1 {
+		t.Fatalf("third run = %+v, %v; want nothing printed", res, err)
+	}
+}

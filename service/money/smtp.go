@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/textproto"
 	"strconv"
 	"time"
 
 	mail "github.com/wneessen/go-mail"
+	"github.com/wneessen/go-mail/smtp"
 )
 
 // TLS modes of an SMTP connection.
@@ -43,12 +45,17 @@ type SMTPOpts struct {
 }
 
 // SMTP sends mail through one connection to an SMTP server, kept open
-// across messages (github.com/wneessen/go-mail).
+// across messages (github.com/wneessen/go-mail makes the connection,
+// its TLS and its authentication, and writes each message). A message is
+// MAIL, RCPT, DATA and its text: RFC 5321 (4.1.1.4) ends the
+// transaction with the message, so no RSET follows it (go-mail's own
+// Send sends one after each message, a fifth exchange with the server).
 type SMTP struct {
-	c      *mail.Client
-	from   string
-	now    func() time.Time
-	dialed bool
+	c       *mail.Client
+	conn    *smtp.Client
+	from    string
+	now     func() time.Time
+	timeout time.Duration
 }
 
 // NewSMTP returns an SMTP mailer; it connects on the first Send.
@@ -88,7 +95,7 @@ func NewSMTP(o *SMTPOpts) (*SMTP, error) {
 	if err != nil {
 		return nil, fmt.Errorf("money: smtp: %w", err)
 	}
-	s := &SMTP{c: c, from: o.From, now: o.Now}
+	s := &SMTP{c: c, from: o.From, now: o.Now, timeout: timeout}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -96,8 +103,9 @@ func NewSMTP(o *SMTPOpts) (*SMTP, error) {
 }
 
 // Send implements Mailer. A recipient the server refuses for good is a
-// *BadAddressError; any other failure leaves the connection to be made
-// again by the next Send.
+// *BadAddressError; a failure after which the server certainly does not
+// have the message wraps ErrNotSent; any failure but a refused
+// recipient leaves the connection to be made again by the next Send.
 func (s *SMTP) Send(ctx context.Context, m *Mail) error {
 	msg := mail.NewMsg()
 	if err := msg.From(s.from); err != nil {
@@ -110,40 +118,81 @@ func (s *SMTP) Send(ctx context.Context, m *Mail) error {
 	msg.SetMessageIDWithValue(m.MessageID)
 	msg.SetDateWithValue(s.now())
 	msg.SetBodyString(mail.TypeTextPlain, m.Body)
-	if !s.dialed {
-		if err := s.c.DialWithContext(ctx); err != nil {
+	if s.conn == nil {
+		conn, err := s.c.DialToSMTPClientWithContext(ctx)
+		if err != nil {
 			// Refused, or no STARTTLS where it is required: nothing
 			// was sent.
 			return fmt.Errorf("money: smtp: %w: %w", ErrNotSent, err)
 		}
-		s.dialed = true
+		s.conn = conn
 	}
-	err := s.c.Send(msg)
-	if err == nil {
-		return nil
+	// notSent drops the connection after a failure before the message's
+	// end reached the server.
+	notSent := func(err error) error {
+		s.drop()
+		return fmt.Errorf("money: smtp: %w: %w", ErrNotSent, err)
 	}
-	var se *mail.SendError
-	if errors.As(err, &se) && se.Reason == mail.ErrSMTPRcptTo && !se.IsTemp() {
-		return &BadAddressError{err}
+	if err := s.conn.UpdateDeadline(s.timeout); err != nil {
+		return notSent(err)
 	}
-	s.c.Close()
-	s.dialed = false
-	if errors.As(err, &se) {
-		switch se.Reason {
-		case mail.ErrGetSender, mail.ErrGetRcpts, mail.ErrSMTPMailFrom, mail.ErrSMTPRcptTo, mail.ErrSMTPData,
-			mail.ErrWriteContent, mail.ErrConnCheck, mail.ErrNoUnencoded:
-			// Failed before the server took the message's end.
-			return fmt.Errorf("money: smtp: %w: %w", ErrNotSent, err)
+	from, err := msg.GetSender(false)
+	if err != nil {
+		return fmt.Errorf("money: smtp sender %q: %w", s.from, err)
+	}
+	to, err := msg.GetRecipients()
+	if err != nil || len(to) != 1 {
+		return &BadAddressError{fmt.Errorf("%q: %w", m.To, err)}
+	}
+	if err := s.conn.Mail(from); err != nil {
+		return notSent(err)
+	}
+	if err := s.conn.Rcpt(to[0]); err != nil {
+		var te *textproto.Error
+		if errors.As(err, &te) && te.Code >= 500 {
+			// Refused for good; the transaction is reset for the next.
+			if rerr := s.conn.Reset(); rerr != nil {
+				s.drop()
+			}
+			return &BadAddressError{err}
 		}
+		return notSent(err)
 	}
-	return fmt.Errorf("money: smtp: %w", err)
+	w, err := s.conn.Data()
+	if err != nil {
+		return notSent(err)
+	}
+	if _, err := msg.WriteTo(w); err != nil {
+		return notSent(err)
+	}
+	if err := w.Close(); err != nil {
+		var te *textproto.Error
+		if errors.As(err, &te) {
+			// The server answered the message's end with a refusal.
+			return notSent(err)
+		}
+		// Whether the server has it is unknown.
+		s.drop()
+		return fmt.Errorf("money: smtp: %w", err)
+	}
+	return nil
+}
+
+// drop closes a connection that failed, without the QUIT exchange.
+func (s *SMTP) drop() {
+	if s.conn != nil {
+		s.conn.Close()
+		s.conn = nil
+	}
 }
 
 // Close ends the connection.
 func (s *SMTP) Close() error {
-	if !s.dialed {
+	if s.conn == nil {
 		return nil
 	}
-	s.dialed = false
-	return s.c.Close()
+	err := s.c.CloseWithSMTPClient(s.conn)
+	s.conn.Close()
+	s.conn = nil
+	return err
 }

@@ -102,7 +102,13 @@ func (s *Service) redecide(ctx context.Context, pr *rules.Profile, p *service.Pe
 	if p.State == service.PermitPending {
 		p.IssuedOn = 0 // issued on the day it is granted
 	}
-	return s.save(ctx, p, today)
+	if _, err := s.save(ctx, p, today); err != nil {
+		return nil, err
+	}
+	if err := s.charge(ctx, p, rules.PermitIssued, 0); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // Action is a revocation, suspension or non-renewal, or the notice of
@@ -320,7 +326,13 @@ func (s *Service) Register(ctx context.Context, id int64, on service.Date) (*ser
 	// This year's registration made, the next is due a year on.
 	p.RegisteredOn = on
 	p.RenewalDue = st.RegistrationDue.Next(p.RenewalDue)
-	return s.save(ctx, p, today)
+	if _, err := s.save(ctx, p, today); err != nil {
+		return nil, err
+	}
+	if err := s.charge(ctx, p, rules.PermitRegistered, on); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // ChangeContacts records a kennel's new designated contact persons

@@ -87,6 +87,13 @@ func (s *Service) Agree(ctx context.Context, req *AgreementRequest) (*service.Ad
 	if err := s.store.CreateAdoptionAgreement(ctx, a); err != nil {
 		return nil, err
 	}
+	if s.money != nil {
+		// The deposit, as a charge on the adopter (64.140(a)(2)); set by
+		// the commissioner of health, it waits for the clerk's amount.
+		if _, _, err := s.money.ChargeAdoption(ctx, a, nil); err != nil {
+			return nil, err
+		}
+	}
 	return a, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/money"
 	"github.com/chipdesk/chipdesk/service/rules"
 )
 
@@ -37,6 +38,10 @@ type Opts struct {
 	// registrations and agreements falling due; 0 means 30. It is a
 	// desk setting, not a rule of law.
 	DueWithinDays int
+	// Money raises a permit's fees as charges on its holder when it is
+	// granted or renewed (and a stable's at each registration); nil
+	// makes one when Store is a whole service.Store, else raises none.
+	Money *money.Service
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -46,6 +51,7 @@ type Service struct {
 	store  Store
 	bites  BiteRecorder
 	rules  *rules.Set
+	money  *money.Service
 	within int
 	now    func() time.Time
 }
@@ -55,14 +61,31 @@ func New(o *Opts) (*Service, error) {
 	if o == nil || o.Store == nil || o.Rules == nil {
 		return nil, errors.New("permits: Store and Rules required")
 	}
-	s := &Service{store: o.Store, bites: o.Bites, rules: o.Rules, within: o.DueWithinDays, now: o.Now}
+	s := &Service{store: o.Store, bites: o.Bites, rules: o.Rules, money: o.Money, within: o.DueWithinDays, now: o.Now}
 	if s.within <= 0 {
 		s.within = 30
 	}
 	if s.now == nil {
 		s.now = time.Now
 	}
+	if st, ok := o.Store.(service.Store); ok && s.money == nil {
+		var err error
+		if s.money, err = money.New(&money.Opts{Store: st, Rules: o.Rules, Now: s.now}); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
+}
+
+// charge raises the fees of p, just granted or registered, as charges
+// on its holder (money.ChargePermit); fees left to a resolution wait
+// for the clerk's amounts (POST /api/v1/permits/{id}/charges).
+func (s *Service) charge(ctx context.Context, p *service.Permit, event string, on service.Date) error {
+	if s.money == nil || p.State != service.PermitGranted {
+		return nil
+	}
+	_, _, err := s.money.ChargePermit(ctx, p, event, on, nil)
+	return err
 }
 
 // profile resolves a jurisdiction typed by id, name or code
@@ -147,6 +170,9 @@ func (s *Service) Apply(ctx context.Context, req *Request) (*service.Permit, err
 		p.IssuedOn = 0 // issued on the day it is granted; ExpiresOn shows the term
 	}
 	if err := s.store.CreatePermit(ctx, p); err != nil {
+		return nil, err
+	}
+	if err := s.charge(ctx, p, rules.PermitIssued, 0); err != nil {
 		return nil, err
 	}
 	s.status(p, today)

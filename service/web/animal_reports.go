@@ -56,7 +56,7 @@ func (h *Handler) handleRegisterPage(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	p := &registerPage{Register: reg, Chart: template.HTML(money.BarChart("Requirements of designated animals by state", money.RegisterBars(reg), money.Count))}
+	p := &registerPage{Register: reg, Chart: template.HTML(money.BarChart("Requirements of designated animals by state", reg.Bars(), money.Count))}
 	h.render(w, r, http.StatusOK, "dangerous_register", "Dangerous-animal register", &view{Data: p})
 }
 
@@ -66,7 +66,7 @@ func (h *Handler) handleRegisterCSV(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	writeReportCSV(w, func(b *bytes.Buffer) error { return money.WriteRegisterCSV(b, reg) })
+	writeReportCSV(w, func(b *bytes.Buffer) error { return reg.WriteCSV(b) })
 }
 
 // rabiesPage is the lapsed-rabies report with its chart.

@@ -563,7 +563,7 @@ func (h *Handler) layer() (err error) {
 		}
 	}
 	if o.Custody == nil {
-		if o.Custody, err = custody.New(&custody.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Now: o.Now}); err != nil {
+		if o.Custody, err = custody.New(&custody.Opts{Store: o.Store, Rules: o.Lookup.Rules(), Money: o.Money, Now: o.Now}); err != nil {
 			return err
 		}
 	}

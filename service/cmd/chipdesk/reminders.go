@@ -34,7 +34,9 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 		user     = fs.String("smtp-user", envOr("CHIPDESK_SMTP_USER", ""), "SMTP AUTH `user`; the password is $CHIPDESK_SMTP_PASSWORD")
 		letters  = fs.String("letters", "", "write the letters for owners without e-mail to this HTML `file` (one page each)")
 		renewURL = fs.String("renew-url", envOr("CHIPDESK_RENEW_URL", ""), "renewal page `url` of the counter; the licence id is added")
-		batch    = fs.Int("batch", 1, "e-mails claimed per commit; a run killed outright leaves at most this many in doubt")
+		batch    = fs.Int("batch", 1, "e-mails claimed per commit and connection; a run killed outright leaves at most this many per connection in doubt")
+		permits  = fs.Bool("permits", false, "remind permit holders too: permits expiring in the window (a kennel's renewal application due by December 1, Chanhassen 5-18(c)) and stables whose registration falls due in it (June 1, 5-105(a))")
+		conns    = fs.Int("smtp-conns", 4, "`connections` to the SMTP server sending at the same time")
 		jur      = fs.String("jurisdiction", envOr("CHIPDESK_JURISDICTION", defaultConfig().Jurisdiction), "the `city` whose rules and name apply")
 	)
 	if pos, err := cmdline.ParseArgs(fs, args); err != nil {
@@ -52,6 +54,9 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 			return cmdline.UsageError("reminders: --expiring-after must be a date (YYYY-MM-DD)")
 		}
 	}
+	if *conns < 1 || *conns > 64 {
+		return cmdline.UsageError("reminders: --smtp-conns must be 1 to 64")
+	}
 	if *addr != "" && *from == "" {
 		return cmdline.UsageError("reminders: --from is required with --smtp")
 	}
@@ -68,19 +73,21 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	o := &money.RemindOpts{Before: end, From: start, RenewURL: *renewURL, City: rs.Profile(*jur).Name, Batch: *batch}
+	o := &money.RemindOpts{Before: end, From: start, RenewURL: *renewURL, City: rs.Profile(*jur).Name, Batch: *batch, Permits: *permits}
 	if *addr != "" {
 		cfg, err := smtpTLS(*addr, *ca)
 		if err != nil {
 			return err
 		}
-		mailer, err := money.NewSMTP(&money.SMTPOpts{Addr: *addr, From: *from, TLS: *tlsMode, TLSConfig: cfg,
-			Username: *user, Password: os.Getenv("CHIPDESK_SMTP_PASSWORD"), Now: e.Now})
-		if err != nil {
-			return cmdline.UsageError("reminders: %v", err)
+		for range *conns {
+			mailer, err := money.NewSMTP(&money.SMTPOpts{Addr: *addr, From: *from, TLS: *tlsMode, TLSConfig: cfg,
+				Username: *user, Password: os.Getenv("CHIPDESK_SMTP_PASSWORD"), Now: e.Now})
+			if err != nil {
+				return cmdline.UsageError("reminders: %v", err)
+			}
+			defer mailer.Close()
+			o.Mailers = append(o.Mailers, mailer)
 		}
-		defer mailer.Close()
-		o.Mailer = mailer
 	}
 	var lf *os.File
 	if *letters != "" {
@@ -92,30 +99,32 @@ func runReminders(ctx context.Context, e *cmdline.Env, args []string) error {
 		defer os.Remove(lf.Name())
 		defer lf.Close()
 		o.Letters = lf
+		o.SaveLetters = func() error {
+			if err := lf.Sync(); err != nil {
+				return err
+			}
+			if err := lf.Close(); err != nil {
+				return err
+			}
+			return os.Rename(lf.Name(), *letters)
+		}
 	}
 	res, err := m.Remind(ctx, o)
 	if res != nil {
 		fmt.Fprintf(e.Stdout, "sent %d e-mail reminders, %d letters, %d failed, %d in doubt (%d queued now)\n",
 			res.Sent, res.Letters, res.Failed, res.InDoubt, res.Queued)
+		if *permits {
+			fmt.Fprintf(e.Stdout, "%d permit reminders queued now\n", res.PermitsQueued)
+		}
+		if res.NoHolder > 0 {
+			fmt.Fprintf(e.Stderr, "reminders: %d expiring permits have no holder on file as an owner; write to them by hand\n", res.NoHolder)
+		}
 		if res.InDoubt > 0 {
 			fmt.Fprintf(e.Stderr, "reminders: %d were being sent when a run stopped and are not sent again; check them\n", res.InDoubt)
 		}
 	}
 	if err != nil {
 		return err
-	}
-	if lf != nil {
-		if err := lf.Sync(); err != nil {
-			return err
-		}
-		if err := lf.Close(); err != nil {
-			return err
-		}
-		if res.Letters > 0 {
-			if err := os.Rename(lf.Name(), *letters); err != nil {
-				return err
-			}
-		}
 	}
 	return nil
 }

@@ -80,6 +80,11 @@ func TestReminders(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "sent 3 e-mail reminders, 1 letters") || len(srv.Messages()) != 3 {
 		t.Fatalf("first run = %d %q %q, %d messages; want sent 3", code, out, stderr, len(srv.Messages()))
 	}
+	for _, m := range srv.Messages() {
+		if m.TLS {
+			t.Fatalf("a server without STARTTLS got a message over TLS: %+v", m)
+		}
+	}
 	if b, err := os.ReadFile(letters); err != nil || strings.Count(string(b), `class="letter"`) != 1 {
 		t.Fatalf("letters file: %v\n%s", err, b)
 	}
@@ -122,5 +127,43 @@ func TestRemindersUsage(t *testing.T) {
 		if code, _, _ := runCmd(t, args...); code != 2 {
 			t.Errorf("chipdesk %q = %d, want 2", args, code)
 		}
+	}
+}
+
+// TestRemindersPermits: --permits reminds a kennel's holder that the
+// renewal application is due by December 1 (Chanhassen 5-18(c)), once
+// over two runs.
+func TestRemindersPermits(t *testing.T) {
+	t.Parallel()
+	srv, err := smtptest.Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	db := reminderDB(t, 0)
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &service.Owner{Name: "Kari Berg", Address: "9000 Pioneer Trail", City: "Chanhassen", Email: "kari@example.org"}
+	if err := st.CreateOwner(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	p := &service.Permit{Kind: service.PermitKennel, Jurisdiction: "chanhassen", Class: "private", Holder: o.Name, OwnerID: o.ID,
+		State: service.PermitGranted, IssuedOn: service.MustDate("2026-03-10"), ExpiresOn: service.MustDate("2026-12-31"), RenewalDue: service.MustDate("2026-12-01")}
+	if err := st.CreatePermit(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	args := []string{"reminders", "--db", db, "--expiring-before", "2027-01-01", "--smtp", srv.Addr(), "--from", "animals@ci.chanhassen.mn.us", "--permits"}
+	for run := range 2 {
+		code, out, stderr := runCmd(t, args...)
+		if code != 0 || len(srv.Messages()) != 1 || !strings.Contains(out, fmt.Sprintf("sent %d e-mail", 1-run)) {
+			t.Fatalf("run %d = %d %q %q, %d messages; want one message in all", run+1, code, out, stderr, len(srv.Messages()))
+		}
+	}
+	if body := string(srv.Messages()[0].Data); !strings.Contains(body, "2026-12-01 (5-18(c))") {
+		t.Errorf("reminder lacks the renewal due date:\n%s", body)
 	}
 }

@@ -113,7 +113,7 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		a.close()
 		return nil, err
 	}
-	if a.permits, err = permits.New(&permits.Opts{Store: a.store, Rules: rs, Bites: a.inc, Now: now}); err != nil {
+	if a.permits, err = permits.New(&permits.Opts{Store: a.store, Rules: rs, Bites: a.inc, Money: a.money, Now: now}); err != nil {
 		a.close()
 		return nil, err
 	}
@@ -135,10 +135,6 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		}
 	}
 	if err := a.openJobs(rs, now); err != nil {
-		a.close()
-		return nil, err
-	}
-	if a.money, err = money.New(&money.Opts{Store: a.store, Rules: rs, Now: now}); err != nil {
 		a.close()
 		return nil, err
 	}
@@ -176,7 +172,10 @@ func (a *app) openLayer(rs *rules.Set, now func() time.Time) (err error) {
 	if a.lic, err = licensing.New(&licensing.Opts{Store: a.store, Rules: rs, Now: now}); err != nil {
 		return err
 	}
-	if a.custody, err = custody.New(&custody.Opts{Store: a.store, Rules: rs, Now: now}); err != nil {
+	if a.money, err = money.New(&money.Opts{Store: a.store, Rules: rs, Now: now}); err != nil {
+		return err
+	}
+	if a.custody, err = custody.New(&custody.Opts{Store: a.store, Rules: rs, Money: a.money, Now: now}); err != nil {
 		return err
 	}
 	a.inc, err = incidents.New(&incidents.Opts{Store: a.store, Rules: rs, Jurisdiction: a.lookup.Home(), Now: now})

@@ -1999,6 +1999,12 @@ type NewPermitApplication struct {
 	ZoningReport        *bool               `json:"zoning_report,omitempty"`
 }
 
+// NewPermitCharges defines model for NewPermitCharges.
+type NewPermitCharges struct {
+	EnteredCents *map[string]int64 `json:"entered_cents,omitempty"`
+	Registration *bool             `json:"registration,omitempty"`
+}
+
 // NewQuarantine defines model for NewQuarantine.
 type NewQuarantine struct {
 	AnimalId   int64               `json:"animal_id"`
@@ -2682,6 +2688,9 @@ type FindChargesParams struct {
 
 	// PermitId The permit's charges.
 	PermitId *int64 `form:"permit_id,omitempty" json:"permit_id,omitempty"`
+
+	// AdoptionId The adoption agreement's charges (the 64.140 deposit).
+	AdoptionId *int64 `form:"adoption_id,omitempty" json:"adoption_id,omitempty"`
 }
 
 // FindImpoundmentsParams defines parameters for FindImpoundments.
@@ -2919,6 +2928,9 @@ type GetSettlementParams struct {
 
 	// PermitId The permit's charges.
 	PermitId *int64 `form:"permit_id,omitempty" json:"permit_id,omitempty"`
+
+	// AdoptionId The adoption agreement's charges (the 64.140 deposit).
+	AdoptionId *int64 `form:"adoption_id,omitempty" json:"adoption_id,omitempty"`
 }
 
 // FindTagBatchesParams defines parameters for FindTagBatches.
@@ -2953,6 +2965,9 @@ type Health503JSONResponseBodyStatus string
 
 // CreateAdoptionAgreementJSONRequestBody defines body for CreateAdoptionAgreement for application/json ContentType.
 type CreateAdoptionAgreementJSONRequestBody = AgreementRequest
+
+// ChargeAdoptionJSONRequestBody defines body for ChargeAdoption for application/json ContentType.
+type ChargeAdoptionJSONRequestBody = RedemptionChargesRequest
 
 // RecordSterilisationJSONRequestBody defines body for RecordSterilisation for application/json ContentType.
 type RecordSterilisationJSONRequestBody = NewSterilisationStatement
@@ -3034,6 +3049,9 @@ type DecidePermitAppealJSONRequestBody = NewAppealOrder
 
 // UpdatePermitApplicationJSONRequestBody defines body for UpdatePermitApplication for application/json ContentType.
 type UpdatePermitApplicationJSONRequestBody = NewPermitApplication
+
+// ChargePermitJSONRequestBody defines body for ChargePermit for application/json ContentType.
+type ChargePermitJSONRequestBody = NewPermitCharges
 
 // ChangePermitContactsJSONRequestBody defines body for ChangePermitContacts for application/json ContentType.
 type ChangePermitContactsJSONRequestBody = ContactsRequest
@@ -3172,6 +3190,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
 	CreateAdoptionAgreement(ctx context.Context, body CreateAdoptionAgreementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChargeAdoptionWithBody Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+	//
+	// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+	ChargeAdoptionWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChargeAdoption Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+	//
+	// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+	ChargeAdoption(ctx context.Context, id int64, body ChargeAdoptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RecordSterilisationWithBody Record the veterinarian's statement of sterilisation (64.140(b))
 	//
@@ -3855,6 +3891,24 @@ type ClientInterface interface {
 	// Corresponds with POST /api/v1/permits/{id}/application (the `UpdatePermitApplication` operationId).
 	UpdatePermitApplication(ctx context.Context, id int64, body UpdatePermitApplicationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ChargePermitWithBody Raise a permit's charges, with the amounts of fees set by resolution
+	//
+	// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+	ChargePermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChargePermit Raise a permit's charges, with the amounts of fees set by resolution
+	//
+	// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+	ChargePermit(ctx context.Context, id int64, body ChargePermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ChangePermitContactsWithBody Change a kennel's designated contact persons (5-18.2(b)(1))
 	//
 	// Roles: admin, intake, officer. 404 when the server keeps no permits.
@@ -4243,6 +4297,44 @@ func (c *Client) CreateAdoptionAgreementWithBody(ctx context.Context, contentTyp
 // Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
 func (c *Client) CreateAdoptionAgreement(ctx context.Context, body CreateAdoptionAgreementJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateAdoptionAgreementRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChargeAdoptionWithBody Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+//
+// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+func (c *Client) ChargeAdoptionWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargeAdoptionRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChargeAdoption Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+//
+// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+func (c *Client) ChargeAdoption(ctx context.Context, id int64, body ChargeAdoptionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargeAdoptionRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5755,6 +5847,44 @@ func (c *Client) UpdatePermitApplication(ctx context.Context, id int64, body Upd
 	return c.Client.Do(req)
 }
 
+// ChargePermitWithBody Raise a permit's charges, with the amounts of fees set by resolution
+//
+// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+func (c *Client) ChargePermitWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargePermitRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChargePermit Raise a permit's charges, with the amounts of fees set by resolution
+//
+// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+func (c *Client) ChargePermit(ctx context.Context, id int64, body ChargePermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChargePermitRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ChangePermitContactsWithBody Change a kennel's designated contact persons (5-18.2(b)(1))
 //
 // Roles: admin, intake, officer. 404 when the server keeps no permits.
@@ -6623,6 +6753,53 @@ func NewCreateAdoptionAgreementRequestWithBody(server string, contentType string
 	return req, nil
 }
 
+// NewChargeAdoptionRequest calls the generic ChargeAdoption builder with application/json body
+func NewChargeAdoptionRequest(server string, id int64, body ChargeAdoptionJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewChargeAdoptionRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewChargeAdoptionRequestWithBody constructs an http.Request for the ChargeAdoption method, with any body, and a specified content type
+func NewChargeAdoptionRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/adoption-agreements/%s/charges", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewRecordSterilisationRequest calls the generic RecordSterilisation builder with application/json body
 func NewRecordSterilisationRequest(server string, id int64, body RecordSterilisationJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -7441,6 +7618,18 @@ func NewFindChargesRequest(server string, params *FindChargesParams) (*http.Requ
 		if params.PermitId != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "permit_id", *params.PermitId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AdoptionId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "adoption_id", *params.AdoptionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -9318,6 +9507,53 @@ func NewUpdatePermitApplicationRequestWithBody(server string, id int64, contentT
 	return req, nil
 }
 
+// NewChargePermitRequest calls the generic ChargePermit builder with application/json body
+func NewChargePermitRequest(server string, id int64, body ChargePermitJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewChargePermitRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewChargePermitRequestWithBody constructs an http.Request for the ChargePermit method, with any body, and a specified content type
+func NewChargePermitRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s/charges", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewChangePermitContactsRequest calls the generic ChangePermitContacts builder with application/json body
 func NewChangePermitContactsRequest(server string, id int64, body ChangePermitContactsJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -10419,6 +10655,18 @@ func NewGetSettlementRequest(server string, params *GetSettlementParams) (*http.
 
 		}
 
+		if params.AdoptionId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "adoption_id", *params.AdoptionId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -10911,6 +11159,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/adoption-agreements (the `CreateAdoptionAgreement` operationId).
 	CreateAdoptionAgreementWithResponse(ctx context.Context, body CreateAdoptionAgreementJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAdoptionAgreementResponse, error)
+
+	// ChargeAdoptionWithBodyWithResponse Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+	//
+	// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+	ChargeAdoptionWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChargeAdoptionResponse, error)
+
+	// ChargeAdoptionWithResponse Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+	//
+	// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+	ChargeAdoptionWithResponse(ctx context.Context, id int64, body ChargeAdoptionJSONRequestBody, reqEditors ...RequestEditorFn) (*ChargeAdoptionResponse, error)
 
 	// RecordSterilisationWithBodyWithResponse Record the veterinarian's statement of sterilisation (64.140(b))
 	//
@@ -11648,6 +11914,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /api/v1/permits/{id}/application (the `UpdatePermitApplication` operationId).
 	UpdatePermitApplicationWithResponse(ctx context.Context, id int64, body UpdatePermitApplicationJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdatePermitApplicationResponse, error)
 
+	// ChargePermitWithBodyWithResponse Raise a permit's charges, with the amounts of fees set by resolution
+	//
+	// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+	ChargePermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChargePermitResponse, error)
+
+	// ChargePermitWithResponse Raise a permit's charges, with the amounts of fees set by resolution
+	//
+	// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+	ChargePermitWithResponse(ctx context.Context, id int64, body ChargePermitJSONRequestBody, reqEditors ...RequestEditorFn) (*ChargePermitResponse, error)
+
 	// ChangePermitContactsWithBodyWithResponse Change a kennel's designated contact persons (5-18.2(b)(1))
 	//
 	// Roles: admin, intake, officer. 404 when the server keeps no permits.
@@ -12183,6 +12467,96 @@ func (r CreateAdoptionAgreementResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CreateAdoptionAgreementResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ChargeAdoptionResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *RedemptionCharges
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON201() *RedemptionCharges {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ChargeAdoptionResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ChargeAdoptionResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ChargeAdoptionResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ChargeAdoptionResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ChargeAdoptionResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -16740,6 +17114,96 @@ func (r UpdatePermitApplicationResponse) ContentType() string {
 	return ""
 }
 
+type ChargePermitResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *RedemptionCharges
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r ChargePermitResponse) GetJSON201() *RedemptionCharges {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ChargePermitResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ChargePermitResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ChargePermitResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ChargePermitResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ChargePermitResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ChargePermitResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ChargePermitResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ChargePermitResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ChargePermitResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ChargePermitResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ChargePermitResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type ChangePermitContactsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -19102,6 +19566,36 @@ func (c *ClientWithResponses) CreateAdoptionAgreementWithResponse(ctx context.Co
 	return ParseCreateAdoptionAgreementResponse(rsp)
 }
 
+// ChargeAdoptionWithBodyWithResponse Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+//
+// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+func (c *ClientWithResponses) ChargeAdoptionWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChargeAdoptionResponse, error) {
+	rsp, err := c.ChargeAdoptionWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChargeAdoptionResponse(rsp)
+}
+
+// ChargeAdoptionWithResponse Raise an adoption's sterilisation deposit, with the amount set by the commissioner of health
+//
+// Roles: admin, intake, officer. Minneapolis 64.140(a)(2): entered_cents gives adoption-deposit when the profile does not set it; not_set lists it while it has no amount. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/adoption-agreements/{id}/charges (the `ChargeAdoption` operationId).
+func (c *ClientWithResponses) ChargeAdoptionWithResponse(ctx context.Context, id int64, body ChargeAdoptionJSONRequestBody, reqEditors ...RequestEditorFn) (*ChargeAdoptionResponse, error) {
+	rsp, err := c.ChargeAdoption(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChargeAdoptionResponse(rsp)
+}
+
 // RecordSterilisationWithBodyWithResponse Record the veterinarian's statement of sterilisation (64.140(b))
 //
 // Roles: admin, clinic, intake, officer. 404 when the server keeps no permits.
@@ -20330,6 +20824,36 @@ func (c *ClientWithResponses) UpdatePermitApplicationWithResponse(ctx context.Co
 	return ParseUpdatePermitApplicationResponse(rsp)
 }
 
+// ChargePermitWithBodyWithResponse Raise a permit's charges, with the amounts of fees set by resolution
+//
+// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+func (c *ClientWithResponses) ChargePermitWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChargePermitResponse, error) {
+	rsp, err := c.ChargePermitWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChargePermitResponse(rsp)
+}
+
+// ChargePermitWithResponse Raise a permit's charges, with the amounts of fees set by resolution
+//
+// Roles: admin, intake, officer. A permit's fees are charged on its holder when it is granted or renewed, and a stable's inspection fee at each annual registration (registration: true); entered_cents gives, by fee code, the amounts the law leaves to a resolution (Chanhassen 5-18(c), 5-102, 5-105(a); Minneapolis chapter 68); not_set lists the codes still without one. 404 when the server keeps no payments.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/charges (the `ChargePermit` operationId).
+func (c *ClientWithResponses) ChargePermitWithResponse(ctx context.Context, id int64, body ChargePermitJSONRequestBody, reqEditors ...RequestEditorFn) (*ChargePermitResponse, error) {
+	rsp, err := c.ChargePermit(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChargePermitResponse(rsp)
+}
+
 // ChangePermitContactsWithBodyWithResponse Change a kennel's designated contact persons (5-18.2(b)(1))
 //
 // Roles: admin, intake, officer. 404 when the server keeps no permits.
@@ -21033,6 +21557,81 @@ func ParseCreateAdoptionAgreementResponse(rsp *http.Response) (*CreateAdoptionAg
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
 		var dest AdoptionAgreement
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseChargeAdoptionResponse parses an HTTP response from a ChargeAdoptionWithResponse call
+func ParseChargeAdoptionResponse(rsp *http.Response) (*ChargeAdoptionResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ChargeAdoptionResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest RedemptionCharges
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -24808,6 +25407,81 @@ func ParseUpdatePermitApplicationResponse(rsp *http.Response) (*UpdatePermitAppl
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseChargePermitResponse parses an HTTP response from a ChargePermitWithResponse call
+func ParseChargePermitResponse(rsp *http.Response) (*ChargePermitResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ChargePermitResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest RedemptionCharges
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest Invalid

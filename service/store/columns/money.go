@@ -15,7 +15,7 @@ const (
 	Exemption = `id, animal_id, kind, section, approved_by, note, on_day, created_at`
 	// Reminder is the reminders table.
 	Reminder = `id, cycle, owner_id, channel, name, email, address, tags, licence_id, expires_on, state, attempts,
-	error, sent_at, created_at`
+	error, sent_at, created_at, subject`
 )
 
 // ChargeDest is the destination of a Charge row.
@@ -39,5 +39,5 @@ func ExemptionDest(e *service.Exemption, w Wrapper) []any {
 // ReminderDest is the destination of a Reminder row.
 func ReminderDest(r *service.Reminder, w Wrapper) []any {
 	return []any{&r.ID, &r.Cycle, &r.OwnerID, &r.Channel, &r.Name, &r.Email, &r.Address, &r.Tags, &r.LicenceID,
-		w.Date(&r.ExpiresOn), &r.State, &r.Attempts, &r.Error, w.Stamp(&r.SentAt), w.Stamp(&r.CreatedAt)}
+		w.Date(&r.ExpiresOn), &r.State, &r.Attempts, &r.Error, w.Stamp(&r.SentAt), w.Stamp(&r.CreatedAt), &r.Subject}
 }

@@ -446,6 +446,30 @@ func (db *DB) QueueReminders(ctx context.Context, cycle string, from, before ser
 	return int(n), err
 }
 
+// QueueReminder implements service.MoneyService.
+func (db *DB) QueueReminder(ctx context.Context, r *service.Reminder) (bool, error) {
+	if r.Cycle == "" || r.OwnerID <= 0 || r.ExpiresOn.IsZero() || (r.Channel != service.ChannelEmail && r.Channel != service.ChannelLetter) {
+		return false, service.Errorf(service.EINVALID, "A reminder needs a cycle, an owner, a channel and an expiry date.")
+	}
+	subject := r.Subject
+	if subject == "" {
+		subject = service.SubjectLicence
+	}
+	var n int64
+	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		res, err := tx.Exec(ctx, `INSERT INTO reminders (cycle, owner_id, channel, name, email, address, tags, licence_id,
+			expires_on, subject, state, attempts, created_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,'pending',0,$11)
+			ON CONFLICT (cycle, owner_id) DO NOTHING`, r.Cycle, r.OwnerID, r.Channel, r.Name, r.Email, r.Address, r.Tags,
+			r.LicenceID, pdate(r.ExpiresOn), subject, now)
+		if err != nil {
+			return mapErr(err, "Reminder")
+		}
+		n = res.RowsAffected()
+		return nil
+	})
+	return n == 1, err
+}
+
 // ClaimReminders implements service.MoneyService.
 func (db *DB) ClaimReminders(ctx context.Context, cycle, channel string, n int, sent []int64) ([]*service.Reminder, error) {
 	var out []*service.Reminder
@@ -471,6 +495,9 @@ func (db *DB) FinishReminders(ctx context.Context, ids []int64, state, errText s
 	if state != service.ReminderSent && state != service.ReminderFailed && state != service.ReminderPending {
 		return service.Errorf(service.EINVALID, "A claimed reminder ends sent or failed, or goes back to pending.")
 	}
+	if len(ids) == 0 {
+		return nil
+	}
 	return db.write(ctx, func(tx pgx.Tx, now time.Time) error { return finishReminders(ctx, tx, now, ids, state, errText) })
 }
 
@@ -480,12 +507,11 @@ func finishReminders(ctx context.Context, tx pgx.Tx, now time.Time, ids []int64,
 	if state != service.ReminderPending {
 		at = now
 	}
-	for _, id := range ids {
-		if _, err := tx.Exec(ctx, `UPDATE reminders SET state = $1, error = $2, sent_at = $3 WHERE id = $4 AND state = 'sending'`, state, errText, at, id); err != nil {
-			return mapErr(err, "Reminder")
-		}
+	if len(ids) == 0 {
+		return nil
 	}
-	return nil
+	_, err := tx.Exec(ctx, `UPDATE reminders SET state = $1, error = $2, sent_at = $3 WHERE id = ANY($4) AND state = 'sending'`, state, errText, at, ids)
+	return mapErr(err, "Reminder")
 }
 
 // FindReminders implements service.MoneyService.

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -440,23 +442,88 @@ func (db *DB) QueueReminders(ctx context.Context, cycle string, from, before ser
 	return int(n), err
 }
 
+// QueueReminder implements service.MoneyService.
+func (db *DB) QueueReminder(ctx context.Context, r *service.Reminder) (bool, error) {
+	if r.Cycle == "" || r.OwnerID <= 0 || r.ExpiresOn.IsZero() || (r.Channel != service.ChannelEmail && r.Channel != service.ChannelLetter) {
+		return false, service.Errorf(service.EINVALID, "A reminder needs a cycle, an owner, a channel and an expiry date.")
+	}
+	subject := r.Subject
+	if subject == "" {
+		subject = service.SubjectLicence
+	}
+	var n int64
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO reminders (cycle, owner_id, channel, name, email, address, tags, licence_id,
+			expires_on, subject, state, attempts, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,'pending',0,?)
+			ON CONFLICT (cycle, owner_id) DO NOTHING`, r.Cycle, r.OwnerID, r.Channel, r.Name, r.Email, r.Address, r.Tags,
+			r.LicenceID, r.ExpiresOn, subject, formatStamp(now))
+		if err != nil {
+			return mapErr(err, "Reminder")
+		}
+		n, _ = res.RowsAffected()
+		return nil
+	})
+	return n == 1, err
+}
+
+// remindStmts are the writer's prepared statements of a reminder run,
+// which claims and records one message at a time: parsed once, not once
+// a message.
+type remindStmts struct {
+	claim, finish *sql.Stmt
+}
+
+func prepareRemindStmts(ctx context.Context, db *sql.DB) (*remindStmts, error) {
+	s := &remindStmts{}
+	var err error
+	if s.claim, err = db.PrepareContext(ctx, `UPDATE reminders SET state = 'sending', attempts = attempts + 1
+		WHERE id IN (SELECT id FROM reminders WHERE cycle = ? AND channel = ? AND state = 'pending' ORDER BY id LIMIT ?)
+		RETURNING `+columns.Reminder); err != nil {
+		return nil, fmt.Errorf("sqlite: prepare: %w", err)
+	}
+	if s.finish, err = db.PrepareContext(ctx, `UPDATE reminders SET state = ?, error = ?, sent_at = ?
+		WHERE id IN (SELECT value FROM json_each(?)) AND state = 'sending'`); err != nil {
+		s.close()
+		return nil, fmt.Errorf("sqlite: prepare: %w", err)
+	}
+	return s, nil
+}
+
+func (s *remindStmts) close() error {
+	var errs []error
+	for _, st := range []*sql.Stmt{s.claim, s.finish} {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // ClaimReminders implements service.MoneyService.
 func (db *DB) ClaimReminders(ctx context.Context, cycle, channel string, n int, sent []int64) ([]*service.Reminder, error) {
 	var out []*service.Reminder
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		if err := finishReminders(ctx, tx, now, sent, service.ReminderSent, ""); err != nil {
+		if err := db.finishReminders(ctx, tx, now, sent, service.ReminderSent, ""); err != nil {
 			return err
 		}
 		if n <= 0 {
 			return nil
 		}
-		var err error
-		out, err = collect(ctx, tx, scanReminder, `UPDATE reminders SET state = 'sending', attempts = attempts + 1
-			WHERE id IN (SELECT id FROM reminders WHERE cycle = ? AND channel = ? AND state = 'pending' ORDER BY id LIMIT ?)
-			RETURNING `+columns.Reminder, cycle, channel, n)
-		return mapErr(err, "Reminder")
+		rows, err := tx.StmtContext(ctx, db.remind.claim).QueryContext(ctx, cycle, channel, n)
+		if err != nil {
+			return mapErr(err, "Reminder")
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanReminder(rows)
+			if err != nil {
+				return mapErr(err, "Reminder")
+			}
+			out = append(out, r)
+		}
+		return mapErr(rows.Err(), "Reminder")
 	})
-	slices.SortFunc(out, func(a, b *service.Reminder) int { return int(a.ID - b.ID) })
+	slices.SortFunc(out, func(a, b *service.Reminder) int { return cmp.Compare(a.ID, b.ID) })
 	return out, err
 }
 
@@ -465,19 +532,28 @@ func (db *DB) FinishReminders(ctx context.Context, ids []int64, state, errText s
 	if state != service.ReminderSent && state != service.ReminderFailed && state != service.ReminderPending {
 		return service.Errorf(service.EINVALID, "A claimed reminder ends sent or failed, or goes back to pending.")
 	}
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error { return finishReminders(ctx, tx, now, ids, state, errText) })
+	if len(ids) == 0 {
+		return nil
+	}
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error { return db.finishReminders(ctx, tx, now, ids, state, errText) })
 }
 
-// finishReminders moves claimed reminders ids to state.
-func finishReminders(ctx context.Context, tx *sql.Tx, now time.Time, ids []int64, state, errText string) error {
+// finishReminders moves claimed reminders ids to state, in one
+// statement.
+func (db *DB) finishReminders(ctx context.Context, tx *sql.Tx, now time.Time, ids []int64, state, errText string) error {
+	if len(ids) == 0 {
+		return nil
+	}
 	var at any
 	if state != service.ReminderPending {
 		at = formatStamp(now)
 	}
-	for _, id := range ids {
-		if _, err := tx.ExecContext(ctx, `UPDATE reminders SET state = ?, error = ?, sent_at = ? WHERE id = ? AND state = 'sending'`, state, errText, at, id); err != nil {
-			return mapErr(err, "Reminder")
-		}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.StmtContext(ctx, db.remind.finish).ExecContext(ctx, state, errText, at, string(list)); err != nil {
+		return mapErr(err, "Reminder")
 	}
 	return nil
 }

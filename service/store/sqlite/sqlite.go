@@ -73,16 +73,17 @@ const checkpointEvery = time.Second
 
 // DB is the SQLite store. It implements service.Store.
 type DB struct {
-	path string
-	wdb  *sql.DB // one connection, BEGIN IMMEDIATE
-	rdb  *sql.DB // query-only pool
-	ckdb *sql.DB // one connection for WAL checkpoints
-	now  func() time.Time
-	loc  *time.Location
-	rec  *recordStmts
-	look *lookupStmts // the writer's, for the lookup rows
-	adb  *sql.DB      // the audit log, a database of its own (audit.go)
-	mdb  *sql.DB      // the audit log, for the outbox's moves (outbox.go)
+	path   string
+	wdb    *sql.DB // one connection, BEGIN IMMEDIATE
+	rdb    *sql.DB // query-only pool
+	ckdb   *sql.DB // one connection for WAL checkpoints
+	now    func() time.Time
+	loc    *time.Location
+	rec    *recordStmts
+	look   *lookupStmts // the writer's, for the lookup rows
+	remind *remindStmts // the writer's, for a reminder run
+	adb    *sql.DB      // the audit log, a database of its own (audit.go)
+	mdb    *sql.DB      // the audit log, for the outbox's moves (outbox.go)
 
 	// The audit outbox (outbox.go): the last id written, the last
 	// moved to the audit log, the last deleted; moveMu orders moves.
@@ -138,6 +139,10 @@ func Open(ctx context.Context, path string, o *Opts) (*DB, error) {
 		return nil, err
 	}
 	if db.look, err = prepareLookupStmts(ctx, db.wdb); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if db.remind, err = prepareRemindStmts(ctx, db.wdb); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -234,6 +239,9 @@ func (db *DB) Close() error {
 	}
 	if db.look != nil {
 		errs = append(errs, db.look.close())
+	}
+	if db.remind != nil {
+		errs = append(errs, db.remind.close())
 	}
 	if db.mdb != nil {
 		errs = append(errs, db.mdb.Close())

@@ -69,6 +69,13 @@ func testCharges(t *testing.T, s service.Store, c *Clock) {
 	}
 	_, err = s.FindChargeByID(ctx, 999999)
 	wantCode(t, "FindChargeByID(missing)", err, service.ENOTFOUND)
+	// A shelter adoption's deposit (64.140(a)(2)) is a charge too.
+	dep := []*service.Charge{{Kind: "adoption-deposit", Section: "Minneapolis 64.140(a)(2)", AmountCents: 5000,
+		SubjectKind: service.SubjectAdoption, SubjectID: 1, Jurisdiction: "minneapolis", On: l.IssuedOn}}
+	must(t, "CreateCharges(adoption)", s.CreateCharges(ctx, dep))
+	if dep[0].ID == 0 || dep[0].SubjectKind != service.SubjectAdoption {
+		t.Fatalf("CreateCharges(adoption) = %+v", dep[0])
+	}
 }
 
 // testPayments: a payment settles charges in order, part payments
@@ -404,8 +411,35 @@ func testReminderOutbox(t *testing.T, s service.Store, c *Clock) {
 	wantCode(t, "FinishReminders(bad state)", s.FinishReminders(ctx, nil, "lost", ""), service.EINVALID)
 	sent, err := s.FindReminders(ctx, "2027-02-01", service.ReminderSent)
 	must(t, "FindReminders(sent)", err)
-	if len(sent) != 1 || !sent[0].SentAt.Equal(c.Now()) {
+	if len(sent) != 1 || !sent[0].SentAt.Equal(c.Now()) || sent[0].Subject != service.SubjectLicence {
 		t.Fatalf("FindReminders(sent) = %+v", sent)
+	}
+	// A permit's reminder, queued once per owner and cycle; a batch of
+	// claims recorded sent in one call.
+	pr := &service.Reminder{Cycle: "permits 2027-02-01", OwnerID: o.ID, Channel: service.ChannelEmail, Name: o.Name, Email: "ada@example.org",
+		Tags: "Chanhassen kennel licence no. 7", LicenceID: 7, ExpiresOn: service.MustDate("2026-12-31"), Subject: service.SubjectPermit}
+	for i, want := range []bool{true, false} {
+		added, err := s.QueueReminder(ctx, pr)
+		must(t, "QueueReminder", err)
+		if added != want {
+			t.Fatalf("QueueReminder #%d = %v, want %v", i+1, added, want)
+		}
+	}
+	pr2 := *pr
+	pr2.OwnerID = o2.ID
+	_, err = s.QueueReminder(ctx, &pr2)
+	must(t, "QueueReminder(Bo)", err)
+	_, err = s.QueueReminder(ctx, &service.Reminder{Cycle: "permits 2027-02-01", Channel: service.ChannelEmail})
+	wantCode(t, "QueueReminder(no owner)", err, service.EINVALID)
+	claimed, err := s.ClaimReminders(ctx, "permits 2027-02-01", service.ChannelEmail, 10, nil)
+	must(t, "ClaimReminders(permits)", err)
+	if len(claimed) != 2 || claimed[0].Subject != service.SubjectPermit || claimed[0].LicenceID != 7 || claimed[0].ExpiresOn != pr.ExpiresOn {
+		t.Fatalf("ClaimReminders(permits) = %+v", claimed)
+	}
+	_, err = s.ClaimReminders(ctx, "permits 2027-02-01", service.ChannelEmail, 0, []int64{claimed[0].ID, claimed[1].ID})
+	must(t, "ClaimReminders(record both)", err)
+	if sent, err := s.FindReminders(ctx, "permits 2027-02-01", service.ReminderSent); err != nil || len(sent) != 2 {
+		t.Fatalf("FindReminders(permits sent) = %+v, %v; want both", sent, err)
 	}
 }
 
