@@ -133,6 +133,7 @@ func TestPermitFees_Chanhassen_5_18c_5_102_5_105a(t *testing.T) {
 	}
 	_, _, err = f.money().ChargePermitFees(ctx, st.ID, true, nil)
 	wantErr(t, err, service.EINVALID, "5-105(a)")
+	f.now = f.now.AddDate(0, 0, 71) // 2026-05-20: no step is recorded before its day
 	if _, err := f.svc.Register(ctx, st.ID, d("2026-05-20")); err != nil {
 		t.Fatal(err)
 	}
