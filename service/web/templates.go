@@ -27,6 +27,7 @@ var funcs = template.FuncMap{
 		return strings.ToUpper(s[:1]) + s[1:]
 	},
 	"str": func(v any) string { return fmt.Sprint(v) },
+	"say": say, // words.go: the one glossary of codes
 }
 
 // parsePages parses layout.html and partials.html once per page file, so
