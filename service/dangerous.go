@@ -104,4 +104,7 @@ type DangerousService interface {
 	CreateDesignation(ctx context.Context, d *DangerousDesignation) error
 	UpdateDesignation(ctx context.Context, id int64, u DesignationUpdate) (*DangerousDesignation, error)
 	FindDesignations(ctx context.Context, animalID int64) ([]*DangerousDesignation, error)
+	// FindDesignationsIn returns the designations of jurisdiction (a
+	// profile id) not rescinded, the earliest declared first.
+	FindDesignationsIn(ctx context.Context, jurisdiction string) ([]*DangerousDesignation, error)
 }

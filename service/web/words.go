@@ -94,6 +94,7 @@ var glossary = map[string]string{
 	"service-dog":   "Service dog in training",
 	"foster":        "Foster (awaiting adoption)",
 	"licence":       "Licence",
+	"dangerous-dog": "Dangerous-dog tag",
 	"off-leash":     "Off-leash permit",
 }
 
