@@ -2,6 +2,7 @@ package incidents
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -38,7 +39,9 @@ type WatchedAnimal struct {
 type WatchedQuarantine struct {
 	Quarantine *service.Quarantine `json:"quarantine"`
 	Animal     *service.Animal     `json:"animal"`
-	DaysLeft   int                 `json:"days_left"`
+	// Bite is the bite that started it, with where and what happened.
+	Bite     *service.BiteIncident `json:"bite,omitempty"`
+	DaysLeft int                   `json:"days_left"`
 }
 
 // DefaultSoonDays is how far ahead the officer's page looks for the end
@@ -117,7 +120,13 @@ func (s *Service) Watch(ctx context.Context, jurisdiction string, soon int) (*Wa
 		if s.rules.For(rec, s.home).ID != p.ID {
 			continue
 		}
-		w.Quarantines = append(w.Quarantines, WatchedQuarantine{Quarantine: q, Animal: &rec.Animal, DaysLeft: int(q.End - today)})
+		wq := WatchedQuarantine{Quarantine: q, Animal: &rec.Animal, DaysLeft: int(q.End - today)}
+		for i := range rec.Bites {
+			if rec.Bites[i].ID == q.BiteID {
+				wq.Bite = &rec.Bites[i]
+			}
+		}
+		w.Quarantines = append(w.Quarantines, wq)
 	}
 	return w, nil
 }
@@ -148,11 +157,19 @@ type MetRequest struct {
 	InsuranceExpires service.Date `json:"insurance_expires,omitzero"`
 }
 
+// Met is the compliance after a requirement was recorded met. Still,
+// when not empty, says why the rules do not count it met (cover below
+// the minimum, or lapsed), citing the section.
+type Met struct {
+	*Compliance
+	Still string `json:"still,omitempty"`
+}
+
 // RecordMet records requirement r.What of animal id's designation in
 // force met on r.On (a day that has come), and answers the compliance
 // after it. A requirement the designation's level does not have, or
 // one already met, is refused (EINVALID, ECONFLICT).
-func (s *Service) RecordMet(ctx context.Context, animalID int64, r *MetRequest) (*Compliance, error) {
+func (s *Service) RecordMet(ctx context.Context, animalID int64, r *MetRequest) (*Met, error) {
 	rec, err := s.store.FindRecordByAnimal(ctx, animalID)
 	if err != nil {
 		return nil, err
@@ -213,7 +230,16 @@ func (s *Service) RecordMet(ctx context.Context, animalID int64, r *MetRequest) 
 	if _, err := s.UpdateDesignation(ctx, rec.Dangerous.ID, u); err != nil {
 		return nil, err
 	}
-	// The answer says whether the rules count it met (insurance below
-	// the minimum is recorded and stays due).
-	return s.Requirements(ctx, animalID, today)
+	c, err := s.Requirements(ctx, animalID, today)
+	if err != nil {
+		return nil, err
+	}
+	out := &Met{Compliance: c}
+	for _, x := range c.Requirements {
+		if x.What == r.What && x.Status != rules.RequirementMet && x.Status != rules.RequirementNotApplicable {
+			// Recorded, and still not met (insurance below the minimum).
+			out.Still = fmt.Sprintf("the requirement is still %s: %s (%s)", x.Status, x.Note, x.Section)
+		}
+	}
+	return out, nil
 }

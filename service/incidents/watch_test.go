@@ -56,11 +56,12 @@ func TestMinneapolis_64_110_OfficerWatch(t *testing.T) {
 		if st := status(w.Dangerous[0].Compliance, "microchip"); st != rules.RequirementOverdue {
 			t.Errorf("microchip of a dog declared 2026-05-01 = %s, want overdue (64.110(g), 15 days)", st)
 		}
-		if len(w.Quarantines) != 1 || w.Quarantines[0].Quarantine.End != d("2026-06-12") || w.Quarantines[0].DaysLeft != 2 {
+		if len(w.Quarantines) != 1 || w.Quarantines[0].Quarantine.End != d("2026-06-12") || w.Quarantines[0].DaysLeft != 2 ||
+			w.Quarantines[0].Bite == nil || w.Quarantines[0].Bite.Location != "Lake St" {
 			t.Errorf("quarantines ending soon = %+v, want the one ending 2026-06-12 (2 days left)", w.Quarantines)
 		}
 		c, err := s.RecordMet(ctx, late, &incidents.MetRequest{What: "microchip", On: d("2026-06-09")})
-		if err != nil || status(c, "microchip") != rules.RequirementMet {
+		if err != nil || status(c.Compliance, "microchip") != rules.RequirementMet || c.Still != "" {
 			t.Fatalf("RecordMet(microchip) = %+v, %v; want met", c, err)
 		}
 		_, err = s.RecordMet(ctx, late, &incidents.MetRequest{What: "microchip", On: d("2026-06-09")})
@@ -71,5 +72,11 @@ func TestMinneapolis_64_110_OfficerWatch(t *testing.T) {
 		apptest.Refused(t, "RecordMet(no such requirement)", err, service.EINVALID, "what")
 		_, err = s.RecordMet(ctx, late, &incidents.MetRequest{What: "insurance", On: d("2026-06-09")})
 		apptest.Refused(t, "RecordMet(insurance without its amount)", err, service.EINVALID, "insurance_cents")
+		// Minn. Stat. 347.51 subd. 2: $300,000 at least; $1,000 is
+		// recorded and still due.
+		low, err := s.RecordMet(ctx, late, &incidents.MetRequest{What: "insurance", On: d("2026-06-09"), InsuranceCents: 100000})
+		if err != nil || low.Still == "" || status(low.Compliance, "insurance") == rules.RequirementMet {
+			t.Errorf("RecordMet(insurance of $1,000) = %+v, %v; want recorded and still not met", low, err)
+		}
 	})
 }

@@ -28,6 +28,7 @@ var funcs = template.FuncMap{
 	},
 	"str": func(v any) string { return fmt.Sprint(v) },
 	"say": say, // words.go: the one glossary of codes
+	"lower": strings.ToLower,
 }
 
 // parsePages parses layout.html and partials.html once per page file, so

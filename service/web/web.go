@@ -218,6 +218,7 @@ func (h *Handler) routes() {
 
 	m.HandleFunc("GET /officer", h.page(officerRoles, h.handleOfficer))
 	m.HandleFunc("POST /animals/{id}/bites", h.page(officerRoles, h.handleBite))
+	m.HandleFunc("POST /animals/{id}/requirements/{what}", h.page(officerRoles, h.handleRecordMet))
 	m.HandleFunc("GET /animals/{id}/compliance", h.page(deskRoles, h.handleCompliance))
 
 	m.HandleFunc("GET /clinic", h.page(counterRoles, h.handleClinic))
