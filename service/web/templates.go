@@ -26,8 +26,8 @@ var funcs = template.FuncMap{
 		}
 		return strings.ToUpper(s[:1]) + s[1:]
 	},
-	"str": func(v any) string { return fmt.Sprint(v) },
-	"say": say, // words.go: the one glossary of codes
+	"str":   func(v any) string { return fmt.Sprint(v) },
+	"say":   say, // words.go: the one glossary of codes
 	"lower": strings.ToLower,
 }
 
