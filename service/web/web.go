@@ -230,7 +230,11 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /licences/{id}/jobs", h.page(counterRoles, h.handleCreateJob))
 	m.HandleFunc("POST /licences/{id}/duplicate", h.page(counterRoles, h.handleDuplicate))
 	m.HandleFunc("POST /jobs/{id}/reprint", h.page(counterRoles, h.handleReprint))
+	m.HandleFunc("GET /jobs/{id}", h.page(counterRoles, h.handleJob))                // jobpage.go
+	m.HandleFunc("GET /jobs/{id}/label.png", h.page(counterRoles, h.handleJobLabel)) // jobpage.go
+	m.HandleFunc("GET /favicon.ico", h.handleFavicon)
 
+	h.documentRoutes(m) // documents.go
 	h.stationRoutes(m)
 	if h.o.Money != nil {
 		h.moneyRoutes(m)

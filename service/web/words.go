@@ -64,6 +64,9 @@ var glossary = map[string]string{
 	"euthanised":  "Euthanised",
 	"died":        "Died",
 	// Jobs (service.JobKind, service.JobState).
+	"new":         "New licence",
+	"duplicate":   "Duplicate tag",
+	"reprint":     "Made again",
 	"print":       "Print",
 	"engrave":     "Engrave",
 	"queued":      "Waiting",

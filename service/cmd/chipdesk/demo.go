@@ -89,6 +89,7 @@ func runDemo(ctx context.Context, e *cmdline.Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("demo: seeding: %w", err)
 	}
+	demoApprove(ctx, e, a) // print_demo.go
 	admin, err := a.store.CreateToken(ctx, &service.Token{Name: "demo-admin", Role: service.RoleAdmin, Site: cfg.Site})
 	if err != nil {
 		return err

@@ -43,15 +43,22 @@ func demoPrinters(e *cmdline.Env, cfg *config, dir string) (stop func()) {
 	}
 }
 
+// demoApprove approves the tag designs of the demo's years, those of
+// the licences seeded (sold up to 450 days back) to the next one, as an
+// admin would before the first sale: the Print button is there from
+// the start.
+func demoApprove(ctx context.Context, e *cmdline.Env, a *app) {
+	now := e.Now()
+	if err := a.issuer.ApproveAll(ctx, "demo", now, now.Year()-2, now.Year()-1, now.Year(), now.Year()+1); err != nil {
+		fmt.Fprintf(e.Stderr, "demo: approving the designs: %v\n", err)
+	}
+}
+
 // demoQueueTags queues the tag of every seeded licence on the printer
 // and wakes the runner.
 func demoQueueTags(ctx context.Context, e *cmdline.Env, a *app) {
 	if a.runner == nil {
 		return
-	}
-	now := e.Now()
-	if err := a.issuer.ApproveAll(ctx, "demo", now, now.Year(), now.Year()+1); err != nil {
-		fmt.Fprintf(e.Stderr, "demo: approving the designs: %v\n", err)
 	}
 	if _, err := jobs.QueueActive(ctx, a.issuer, service.JobPrint); err != nil {
 		fmt.Fprintf(e.Stderr, "demo: printing: %v\n", err)
