@@ -89,17 +89,9 @@ func ScanToPixels(ctx context.Context, o *PixelOpts) (Quantiles, error) {
 			return Quantiles{}, err
 		}
 	}
-	n := o.Scans
-	if n <= 0 {
-		n = 200
-	}
-	ids := make([]chipid.ID, 0, min(len(o.Chips), n+1))
-	for _, c := range o.Chips[:min(len(o.Chips), n+1)] {
-		id, err := chipid.Parse(c, nil)
-		if err != nil {
-			return Quantiles{}, fmt.Errorf("bench: chip %q: %w", c, err)
-		}
-		ids = append(ids, id)
+	n, ids, err := scanChips(o.Chips, o.Scans)
+	if err != nil {
+		return Quantiles{}, err
 	}
 	actx, cancelA := chromedp.NewExecAllocator(ctx,
 		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,

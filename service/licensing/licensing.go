@@ -432,11 +432,7 @@ type Sale struct {
 // jurisdiction: a renewal of the licence in force (the term Renew would
 // start), else a licence for the term that covers today.
 func (s *Service) Sale(ctx context.Context, animalID int64, jurisdiction string, issuer service.Issuer) (*Sale, *service.Record, error) {
-	p, err := s.rules.Resolve(jurisdiction)
-	if err != nil {
-		return nil, nil, err
-	}
-	rec, err := s.store.FindRecordByAnimal(ctx, animalID)
+	p, rec, err := s.profileRecord(ctx, animalID, jurisdiction)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -517,6 +513,15 @@ func (s *Service) Duplicate(ctx context.Context, id int64, r *DuplicateRequest) 
 // Quote is the fee and term a sale to animal id in jurisdiction would
 // have today, for the counter's form.
 func (s *Service) Quote(ctx context.Context, animalID int64, jurisdiction string, issuer service.Issuer) (*Quote, *service.Record, error) {
+	p, rec, err := s.profileRecord(ctx, animalID, jurisdiction)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.LicenceQuote(&rec.Animal, rec.Rabies, p.Today(s.now()), rules.QuoteOpts{Issuer: issuer}), rec, nil
+}
+
+// profileRecord resolves jurisdiction and reads animal id's record.
+func (s *Service) profileRecord(ctx context.Context, animalID int64, jurisdiction string) (*rules.Profile, *service.Record, error) {
 	p, err := s.rules.Resolve(jurisdiction)
 	if err != nil {
 		return nil, nil, err
@@ -525,7 +530,7 @@ func (s *Service) Quote(ctx context.Context, animalID int64, jurisdiction string
 	if err != nil {
 		return nil, nil, err
 	}
-	return p.LicenceQuote(&rec.Animal, rec.Rabies, p.Today(s.now()), rules.QuoteOpts{Issuer: issuer}), rec, nil
+	return p, rec, nil
 }
 
 // Vaccinate records a rabies vaccination (66.10-66.25, 5-37): the
