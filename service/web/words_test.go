@@ -28,6 +28,10 @@ func TestGlossaryComplete(t *testing.T) {
 		service.TagLost, service.TagStolen, service.VaccineKilled, service.VaccineModifiedLive,
 		service.Dog, service.Cat, service.Ferret, service.Other, service.Male, service.Female, service.ServiceDog, service.FosterProgramme,
 		service.KindLicence, service.KindOffLeash,
+		service.PermitKennel, service.PermitStable, service.PermitOffLeash, service.PermitMultiAnimal, service.PermitBusiness,
+		service.PermitPending, service.PermitGranted, service.PermitDenied, service.PermitSuspended, service.PermitRevoked, service.PermitNotRenewed, service.PermitCancelled,
+		service.KindPayment, service.KindRefund, service.KindVoid, service.MethodCash, service.MethodCard, service.MethodCheque, service.MethodWaiver,
+		service.SubjectLicence, service.SubjectImpoundment, service.SubjectPermit,
 	}
 	for _, c := range codes {
 		if _, ok := glossary[fmt.Sprint(c)]; !ok {
