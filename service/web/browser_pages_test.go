@@ -396,3 +396,52 @@ func TestBrowserOfficerLoop_64_110(t *testing.T) {
 	checkNoOverflow(t, p, "/officer")
 	p.shot("officer-390-watch")
 }
+
+// pdfPages counts the pages of a PDF Chromium printed.
+func pdfPages(b []byte) int {
+	return len(regexp.MustCompile(`/Type\s*/Page[^s]`).FindAll(b, -1))
+}
+
+// TestBrowserDocumentsPrint_5_55_5_73: the documents print on one page
+// each with the print stylesheet (no header, navigation, forms or
+// buttons); the PDFs go to the artifacts. The licence receipt names the
+// duplicate rule's section, the notice the hold's, the redemption
+// receipt its fee lines, the kennel card the hold-until date and the
+// warnings.
+func TestBrowserDocumentsPrint_5_55_5_73(t *testing.T) {
+	f := newFixture(t, false)
+	d := seedDesk(t, f)
+	p := newPage(t, f)
+	p.login(service.RoleAdmin)
+	for _, doc := range []struct {
+		name, path string
+		want       []string
+	}{
+		{"licence-receipt", fmt.Sprintf("/licences/%d/receipt", d.licence), []string{"64.40", "RC-2002", "Dr. Lund", "Tom"}},
+		{"impound-notice", fmt.Sprintf("/impoundments/%d/notice", d.held), []string{"Notice of impounding", "346.47", "2026-06-22", "Jane Doe", "62.40(a)"}},
+		{"redemption-receipt", fmt.Sprintf("/impoundments/%d/receipt", d.redeemed), []string{"Redemption receipt", "Impound fee", "62.40(a)", "Total paid"}},
+		{"kennel-card", fmt.Sprintf("/impoundments/%d/kennel-card", d.held), []string{"Rex", "2026-06-22", "Dangerous", "982 000001088420", "Cedar Ave"}},
+	} {
+		p.do(doc.name, chromedp.Navigate(f.srv.URL+doc.path), chromedp.WaitVisible("#document"))
+		text := p.text("#document")
+		for _, w := range doc.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s lacks %q:\n%s", doc.name, w, text)
+			}
+		}
+		if strings.Contains(text, "$0.00") {
+			t.Errorf("%s shows $0.00", doc.name)
+		}
+		pdf, err := chromedp.Run(p.ctx, chromedp.PrintToPDF())
+		if err != nil {
+			t.Fatalf("%s: print: %v", doc.name, err)
+		}
+		if err := os.WriteFile(filepath.Join(p.dir, "print-"+doc.name+".pdf"), pdf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if n := pdfPages(pdf); n != 1 {
+			t.Errorf("%s prints on %d pages, want 1", doc.name, n)
+		}
+		p.shot("doc-" + doc.name)
+	}
+}
