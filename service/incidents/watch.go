@@ -185,8 +185,8 @@ func (s *Service) RecordMet(ctx context.Context, animalID int64, r *MetRequest) 
 	if r.On.IsZero() {
 		return nil, service.Invalidf("on", "The date the requirement was met is required.")
 	}
-	if err := service.NotFuture("on", r.On, today); err != nil {
-		return nil, err
+	if r.On > today {
+		return nil, service.Invalidf("on", "The date met (%s) has not come yet: today is %s.", r.On, today)
 	}
 	if r.On < rec.Dangerous.DeclaredOn {
 		return nil, service.Invalidf("on", "The date (%s) is before the declaration (%s).", r.On, rec.Dangerous.DeclaredOn)

@@ -17,6 +17,8 @@ type officerData struct {
 	Watch         *incidents.Watch
 	Jurisdictions []lookup.Jurisdiction
 	Scans         []*service.Scan
+	// Animals names the animals of Scans, by id.
+	Animals map[int64]*service.Animal
 	// Readers are the connected readers the page can follow live.
 	Readers []string
 	CSRF    string
@@ -69,6 +71,17 @@ func (h *Handler) officer(r *http.Request) (*officerData, error) {
 	name := ss.name
 	if od.Scans, _, err = h.o.Store.FindScans(ctx, service.ScanFilter{User: &name, Limit: 10}); err != nil {
 		return nil, err
+	}
+	od.Animals = map[int64]*service.Animal{}
+	for _, sc := range od.Scans {
+		if _, seen := od.Animals[sc.AnimalID]; sc.AnimalID == 0 || seen {
+			continue
+		}
+		a, err := h.o.Store.FindAnimalByID(ctx, sc.AnimalID)
+		if err != nil && service.ErrorCode(err) != service.ENOTFOUND {
+			return nil, err
+		}
+		od.Animals[sc.AnimalID] = a
 	}
 	if h.o.Devices != nil && h.o.Hub != nil {
 		for _, dv := range h.o.Devices.Devices(ctx) {

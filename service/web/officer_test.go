@@ -39,7 +39,7 @@ func TestOfficerWatch_64_110(t *testing.T) {
 			t.Errorf("officer page lacks %s", want)
 		}
 	}
-	if i := strings.Index(body, `id="my-scans"`); i < 0 || strings.Contains(body[i:], "desk-1") || !strings.Contains(body[i:], "handheld-3") {
+	if i := strings.Index(body, `id="my-scans"`); i < 0 || strings.Contains(body[i:], "desk-1") || !strings.Contains(body[i:], "handheld-3") || !strings.Contains(body[i:], "Rex (dog)") {
 		t.Errorf("officer page lists another person's scan")
 	}
 	if strings.Contains(body, "open /officer?reader") || strings.Contains(body, "potentially-dangerous") {
