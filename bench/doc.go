@@ -20,6 +20,9 @@
 //   - scan-to-event latency, from the last byte of a WL-134 frame written
 //     on the reader's pseudo-terminal to the event read from the SSE
 //     stream: p99 at most 5 ms;
+//   - scan-to-pixels latency, from the same last byte to the record
+//     painted on the intake page in headless Chromium (pixels.go; skipped
+//     and said so without Chromium): p99 at most 50 ms;
 //   - peak resident memory of the service: at most 100 MB;
 //   - CSV import of 1,000,000 licences, the licences file alone into a
 //     store already holding their owners, animals, chips and

@@ -197,6 +197,9 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 	}
 	note := fmt.Sprintf("p50 %s, %d scans, WL-134 frame on a pty to SSE event", ms(q.P50), q.N)
 	r.add(Figure{Name: "scan to event p99", Value: msf(q.P99), Unit: "ms", Target: targetScanP99, Better: Lower, Note: note})
+	if err := pixelFigure(ctx, r, o, srv.URL, token, sim, ds.Chips, step); err != nil { // pixels_run.go
+		return nil, fmt.Errorf("%w\n%s", err, srv.Log())
+	}
 	floor, err := floorFigure(ctx, o, srv, token, "SQLite", step)
 	if err != nil {
 		return nil, err

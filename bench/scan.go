@@ -35,17 +35,9 @@ func ScanToEvent(ctx context.Context, o *ScanOpts) (Quantiles, error) {
 	if o == nil || o.Sim == nil || len(o.Chips) == 0 {
 		return Quantiles{}, errors.New("bench: scans need a simulated reader and chips")
 	}
-	n := o.Scans
-	if n <= 0 {
-		n = 200
-	}
-	ids := make([]chipid.ID, 0, min(len(o.Chips), n+1))
-	for _, c := range o.Chips[:min(len(o.Chips), n+1)] {
-		id, err := chipid.Parse(c, nil)
-		if err != nil {
-			return Quantiles{}, fmt.Errorf("bench: chip %q: %w", c, err)
-		}
-		ids = append(ids, id)
+	n, ids, err := scanChips(o.Chips, o.Scans)
+	if err != nil {
+		return Quantiles{}, err
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -128,4 +120,22 @@ func ScanToEvent(ctx context.Context, o *ScanOpts) (Quantiles, error) {
 		}
 	}
 	return quantiles(lat), nil
+}
+
+// scanChips is the number of scans to time (200 for 0) and the chips
+// to send, parsed: one more than the scans, at most those given.
+func scanChips(chips []string, scans int) (int, []chipid.ID, error) {
+	n := scans
+	if n <= 0 {
+		n = 200
+	}
+	ids := make([]chipid.ID, 0, min(len(chips), n+1))
+	for _, c := range chips[:min(len(chips), n+1)] {
+		id, err := chipid.Parse(c, nil)
+		if err != nil {
+			return 0, nil, fmt.Errorf("bench: chip %q: %w", c, err)
+		}
+		ids = append(ids, id)
+	}
+	return n, ids, nil
 }

@@ -106,4 +106,7 @@ type DangerousService interface {
 	// FindDesignations lists an animal's designations, newest first;
 	// animalID 0 lists every animal's (the dangerous-animal register).
 	FindDesignations(ctx context.Context, animalID int64) ([]*DangerousDesignation, error)
+	// FindDesignationsIn returns the designations of jurisdiction (a
+	// profile id) not rescinded, the earliest declared first.
+	FindDesignationsIn(ctx context.Context, jurisdiction string) ([]*DangerousDesignation, error)
 }

@@ -32,8 +32,10 @@ func (s *Scan) Validate() error {
 
 // ScanFilter selects scans.
 type ScanFilter struct {
-	ChipCode      *string
-	Site          *string
+	ChipCode *string
+	Site     *string
+	// User selects the scans of one person or token (Scan.User).
+	User          *string
 	Since         *time.Time
 	Offset, Limit int
 }

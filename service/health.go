@@ -157,4 +157,7 @@ type HealthService interface {
 	// ReleaseQuarantine records the release date.
 	ReleaseQuarantine(ctx context.Context, id int64, on Date) error
 	FindQuarantines(ctx context.Context, animalID int64) ([]*Quarantine, error)
+	// FindOpenQuarantines returns the quarantines of every animal not
+	// yet released, the one ending first first.
+	FindOpenQuarantines(ctx context.Context) ([]*Quarantine, error)
 }

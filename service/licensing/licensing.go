@@ -79,7 +79,10 @@ type RenewRequest struct {
 	Clinic    string         `json:"clinic,omitempty"`
 	TagNumber int            `json:"tag_number,omitempty"`
 	FeeCents  *int64         `json:"fee_cents,omitempty"`
-	Seller    *Seller        `json:"-"`
+	// Vaccination is a new rabies certificate shown at the counter's
+	// renewal, stored with the licence as in LicenceRequest.
+	Vaccination *service.RabiesVaccination `json:"-"`
+	Seller      *Seller                    `json:"-"`
 }
 
 // DuplicateRequest asks for a duplicate of a lost or stolen tag (64.40).
@@ -192,15 +195,9 @@ func (s *Service) Issue(ctx context.Context, r *LicenceRequest) (*IssuedLicence,
 	if l := covering(rec, p.ID, on); l != nil {
 		return nil, coveredErr(l, on)
 	}
-	rabies := rec.Rabies
-	if v := r.Vaccination; v != nil {
-		v.ID, v.AnimalID = 0, r.AnimalID
-		if err := CheckVaccination(v, today); err != nil {
-			return nil, err
-		}
-		if rabies == nil || v.Date >= rabies.Date {
-			rabies = v
-		}
+	rabies, err := saleVaccination(p, rec, r.Vaccination, today)
+	if err != nil {
+		return nil, err
 	}
 	l := &service.Licence{AnimalID: r.AnimalID, Kind: service.KindLicence, Jurisdiction: p.ID, TagNumber: r.TagNumber,
 		IssuedOn: on, Status: service.LicenceActive, IssuedBy: issuer, Clinic: clinic, Site: siteOf(r.Seller)}
@@ -364,9 +361,96 @@ func (s *Service) Renew(ctx context.Context, id int64, r *RenewRequest) (*Issued
 	if l := covering(rec, p.ID, start); l != nil {
 		return nil, service.Conflictf("Licence %d (tag %d/%d) already covers the next term, from %s to %s.", l.ID, l.Year, l.TagNumber, l.IssuedOn, l.ExpiresOn)
 	}
+	rabies, err := saleVaccination(p, rec, r.Vaccination, today)
+	if err != nil {
+		return nil, err
+	}
 	l := &service.Licence{AnimalID: old.AnimalID, Kind: service.KindLicence, Jurisdiction: p.ID, TagNumber: r.TagNumber,
 		IssuedOn: start, Status: service.LicenceActive, IssuedBy: issuer, Clinic: clinic, Site: siteOf(r.Seller)}
-	return s.sell(ctx, p, rec, rec.Rabies, l, r.FeeCents, nil, old.ID)
+	return s.sell(ctx, p, rec, rabies, l, r.FeeCents, r.Vaccination, old.ID)
+}
+
+// saleVaccination checks the certificate v entered with a sale (nil for
+// none) and returns the vaccination the sale relies on: the newer of v
+// and the one on file. Where the law asks for the veterinarian's
+// certificate (the licence rule's Certificate: Chanhassen 5-37(b),
+// Minneapolis 66.10-66.25) v must give its number and the veterinarian.
+func saleVaccination(p *rules.Profile, rec *service.Record, v *service.RabiesVaccination, today service.Date) (*service.RabiesVaccination, error) {
+	rabies := rec.Rabies
+	if v == nil {
+		return rabies, nil
+	}
+	v.ID, v.AnimalID = 0, rec.Animal.ID
+	if err := CheckVaccination(v, today); err != nil {
+		return nil, err
+	}
+	if src := certificateRule(p, rec.Animal.Species); src != "" {
+		if strings.TrimSpace(v.Certificate) == "" {
+			return nil, service.Invalidf("certificate", "The certificate number is required: %s asks for the veterinarian's certificate of vaccination (%s).", p.Display, src)
+		}
+		if strings.TrimSpace(v.Veterinarian) == "" {
+			return nil, service.Invalidf("veterinarian", "Name the veterinarian who signed the certificate (%s).", src)
+		}
+	}
+	if rabies == nil || v.Date >= rabies.Date {
+		rabies = v
+	}
+	return rabies, nil
+}
+
+// certificateRule is the section asking for the veterinarian's
+// certificate with a licence of species, "" where the profile asks none.
+func certificateRule(p *rules.Profile, sp service.Species) string {
+	if lr := p.Licences[sp]; lr != nil && lr.Certificate != nil && lr.Certificate.Value {
+		return lr.Certificate.Source
+	}
+	return ""
+}
+
+// Sale is what the counter's form shows before a sale: the term and fee
+// of the licence a sale today would make, and what it needs.
+type Sale struct {
+	Quote *Quote
+	// Renews is the licence in force today: a sale now is its renewal,
+	// whose term starts the day after it ends (Start). Nil when no
+	// licence covers today.
+	Renews *service.Licence
+	Start  service.Date
+	// Certificate is the section asking for the veterinarian's
+	// certificate (number and veterinarian) with the sale, "" for none;
+	// CertificateOnFile reports that the vaccination on file gives both,
+	// so no new certificate need be entered.
+	Certificate       string
+	CertificateOnFile bool
+	// FeeByResolution is true when a fee of the sale is one the
+	// ordinance leaves to the city's fee resolution (or states two ways):
+	// the clerk enters the amount in force.
+	FeeByResolution bool
+}
+
+// Sale is the sale the counter would make today for animal id in
+// jurisdiction: a renewal of the licence in force (the term Renew would
+// start), else a licence for the term that covers today.
+func (s *Service) Sale(ctx context.Context, animalID int64, jurisdiction string, issuer service.Issuer) (*Sale, *service.Record, error) {
+	p, rec, err := s.profileRecord(ctx, animalID, jurisdiction)
+	if err != nil {
+		return nil, nil, err
+	}
+	today := p.Today(s.now())
+	out := &Sale{Start: today, Certificate: certificateRule(p, rec.Animal.Species)}
+	if l := covering(rec, p.ID, today); l != nil {
+		out.Renews, out.Start = l, l.ExpiresOn.AddDays(1)
+	}
+	if v := rec.Rabies; v != nil {
+		out.CertificateOnFile = strings.TrimSpace(v.Certificate) != "" && strings.TrimSpace(v.Veterinarian) != ""
+	}
+	out.Quote = p.LicenceQuote(&rec.Animal, rec.Rabies, out.Start, rules.QuoteOpts{Issuer: issuer})
+	for _, pr := range out.Quote.Problems {
+		if pr.Code == rules.AlertFeeNotSet || pr.Code == rules.AlertFeeConflict {
+			out.FeeByResolution = true
+		}
+	}
+	return out, rec, nil
 }
 
 // Duplicate issues a duplicate tag for licence id, lost or stolen
@@ -429,6 +513,15 @@ func (s *Service) Duplicate(ctx context.Context, id int64, r *DuplicateRequest) 
 // Quote is the fee and term a sale to animal id in jurisdiction would
 // have today, for the counter's form.
 func (s *Service) Quote(ctx context.Context, animalID int64, jurisdiction string, issuer service.Issuer) (*Quote, *service.Record, error) {
+	p, rec, err := s.profileRecord(ctx, animalID, jurisdiction)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.LicenceQuote(&rec.Animal, rec.Rabies, p.Today(s.now()), rules.QuoteOpts{Issuer: issuer}), rec, nil
+}
+
+// profileRecord resolves jurisdiction and reads animal id's record.
+func (s *Service) profileRecord(ctx context.Context, animalID int64, jurisdiction string) (*rules.Profile, *service.Record, error) {
 	p, err := s.rules.Resolve(jurisdiction)
 	if err != nil {
 		return nil, nil, err
@@ -437,7 +530,7 @@ func (s *Service) Quote(ctx context.Context, animalID int64, jurisdiction string
 	if err != nil {
 		return nil, nil, err
 	}
-	return p.LicenceQuote(&rec.Animal, rec.Rabies, p.Today(s.now()), rules.QuoteOpts{Issuer: issuer}), rec, nil
+	return p, rec, nil
 }
 
 // Vaccinate records a rabies vaccination (66.10-66.25, 5-37): the

@@ -245,7 +245,7 @@ func TestVaccinationAndLicenceOneTransaction(t *testing.T) {
 		ctx := context.Background()
 		a := apptest.Animal(t, st, "Minneapolis", service.Animal{Altered: true, BirthDate: d("2020-01-01")})
 		v := func() *service.RabiesVaccination {
-			return &service.RabiesVaccination{Date: d("2026-06-01"), Type: service.VaccineKilled, DurationMonths: 12, Certificate: "RC-1"}
+			return &service.RabiesVaccination{Date: d("2026-06-01"), Type: service.VaccineKilled, DurationMonths: 12, Certificate: "RC-1", Veterinarian: "Dr. Lund"}
 		}
 		// Refused (a fee typed where the ordinance sets it): nothing kept.
 		_, err := s.Issue(ctx, &licensing.LicenceRequest{AnimalID: a, Jurisdiction: "minneapolis", Vaccination: v(), FeeCents: ptr(int64(1))})
@@ -276,4 +276,65 @@ func TestVaccinationInTheFuture_66_10(t *testing.T) {
 	a := apptest.Dog(t, st, "Minneapolis")
 	err := s.Vaccinate(context.Background(), &service.RabiesVaccination{AnimalID: a, Date: d("2026-06-11"), Type: service.VaccineKilled})
 	apptest.Refused(t, "Vaccinate(tomorrow)", err, service.EINVALID, "date")
+}
+
+// TestChanhassen_5_37b_CertificateRequired: where the law asks for the
+// veterinarian's certificate of vaccination (Chanhassen 5-37(b),
+// Minneapolis 66.10), a certificate entered with a sale gives its number
+// and the veterinarian; a refused sale keeps nothing.
+func TestChanhassen_5_37b_CertificateRequired(t *testing.T) {
+	t.Parallel()
+	st := apptest.SQLite(t)
+	s := newService(t, st)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		city, section string
+	}{{"Chanhassen", "5-37(b)"}, {"Minneapolis", "66.10"}} {
+		a := apptest.Animal(t, st, tt.city, service.Animal{Altered: true, BirthDate: d("2020-01-01")})
+		fee := ptr(int64(2500))
+		if tt.city == "Minneapolis" {
+			fee = nil
+		}
+		v := func(cert, vet string) *service.RabiesVaccination {
+			return &service.RabiesVaccination{Date: d("2026-06-01"), Type: service.VaccineModifiedLive, DurationMonths: 36, Certificate: cert, Veterinarian: vet}
+		}
+		_, err := s.Issue(ctx, &licensing.LicenceRequest{AnimalID: a, Jurisdiction: tt.city, Vaccination: v("", "Dr. Lund"), FeeCents: fee})
+		apptest.Refused(t, tt.city+": Issue(no certificate number)", err, service.EINVALID, "certificate")
+		if !strings.Contains(service.ErrorMessage(err), tt.section) {
+			t.Errorf("%s: refusal %q does not cite %s", tt.city, service.ErrorMessage(err), tt.section)
+		}
+		_, err = s.Issue(ctx, &licensing.LicenceRequest{AnimalID: a, Jurisdiction: tt.city, Vaccination: v("RC-9", " "), FeeCents: fee})
+		apptest.Refused(t, tt.city+": Issue(no veterinarian)", err, service.EINVALID, "veterinarian")
+		if vs, _ := st.FindVaccinations(ctx, a); len(vs) != 0 {
+			t.Errorf("%s: refused sales kept %d vaccinations", tt.city, len(vs))
+		}
+		sale, _, err := s.Sale(ctx, a, tt.city, service.IssuerOffice)
+		if err != nil || sale.Certificate != tt.section || sale.CertificateOnFile || sale.Renews != nil {
+			t.Errorf("%s: Sale = %+v, %v; want the certificate asked by %s, none on file", tt.city, sale, err, tt.section)
+		}
+		if _, err := s.Issue(ctx, &licensing.LicenceRequest{AnimalID: a, Jurisdiction: tt.city, Vaccination: v("RC-9", "Dr. Lund"), FeeCents: fee}); err != nil {
+			t.Fatalf("%s: Issue(with certificate) = %v", tt.city, err)
+		}
+		// Now a licence is in force: the counter's sale is its renewal,
+		// starting the day after it ends.
+		sale, rec, err := s.Sale(ctx, a, tt.city, service.IssuerOffice)
+		if err != nil || sale.Renews == nil || sale.Start != sale.Renews.ExpiresOn.AddDays(1) || !sale.CertificateOnFile {
+			t.Fatalf("%s: Sale after the licence = %+v, %v; want a renewal from the day after %v", tt.city, sale, err, rec.Licences)
+		}
+		if (tt.city == "Chanhassen") != sale.FeeByResolution {
+			t.Errorf("%s: FeeByResolution = %v", tt.city, sale.FeeByResolution)
+		}
+		if tt.city == "Chanhassen" {
+			// 5-54: the term ends at the rabies anniversary, so the next
+			// one needs a vaccination valid then; the Sale says so.
+			if len(sale.Quote.Problems) == 0 {
+				t.Errorf("Chanhassen: the renewal's quote lists no problem with the rabies vaccination ending %v", sale.Renews.ExpiresOn)
+			}
+			continue
+		}
+		r, err := s.Renew(ctx, sale.Renews.ID, &licensing.RenewRequest{FeeCents: fee})
+		if err != nil || r.Issued != sale.Start || r.Expires != sale.Quote.ExpiresOn {
+			t.Errorf("%s: Renew = %+v, %v; want the term the Sale showed, %v to %v", tt.city, r, err, sale.Start, sale.Quote.ExpiresOn)
+		}
+	}
 }

@@ -103,7 +103,12 @@ type LicenceRule struct {
 	Required       Requirement `json:"required"`
 	Expiry         ExpiryRule  `json:"expiry"`
 	RabiesRequired Cited[bool] `json:"rabiesRequired"`
-	Fees           LicenceFees `json:"fees"`
+	// Certificate, when true, is the law asking for the veterinarian's
+	// certificate of vaccination with the licence (Chanhassen 5-37(b),
+	// Minneapolis 66.10-66.25): a sale records its number and the
+	// veterinarian who signed it.
+	Certificate *Cited[bool] `json:"certificate,omitempty"`
+	Fees        LicenceFees  `json:"fees"`
 }
 
 // DuplicateRule covers replacement tags.

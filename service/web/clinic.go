@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -25,9 +26,17 @@ type licenceFormData struct {
 	Jurisdiction string
 	Issuer       service.Issuer
 	Clinic       string
-	Quote        *licensing.Quote
-	Current      *service.Licence // the newest licence, for a renewal
-	Rabies       *service.RabiesVaccination
+	// Sale is the sale today as licensing.Sale gives it: a renewal of
+	// the licence in force (Sale.Renews) with the term it would start,
+	// the fee lines, and whether the certificate must be entered.
+	Sale   *licensing.Sale
+	Quote  *licensing.Quote
+	Rabies *service.RabiesVaccination
+	// Form is what was typed when the sale was refused; Errs the
+	// refusal's message by form field (licenceFields).
+	Form url.Values
+	Errs map[string]string
+	Err  string
 }
 
 func issuerOf(r *http.Request, role service.Role) service.Issuer {
@@ -44,7 +53,8 @@ func issuerOf(r *http.Request, role service.Role) service.Issuer {
 }
 
 // handleLicenceForm shows the licence sale: the fee and term from the
-// rules for today, and the rabies certificate to enter.
+// rules for today, a warning with the next term when a licence is still
+// in force, and the rabies certificate to enter.
 func (h *Handler) handleLicenceForm(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err != nil {
@@ -74,22 +84,52 @@ func (h *Handler) licenceForm(r *http.Request, id int64) (*licenceFormData, erro
 	}
 	ss := sess(r)
 	d := &licenceFormData{R: h.recordView(r, a), Animal: &rec.Animal, Jurisdiction: jid, Issuer: issuerOf(r, ss.role),
-		Clinic: ss.site, Rabies: rec.Rabies}
-	if len(rec.Licences) > 0 {
-		d.Current = &rec.Licences[0]
-	}
-	if d.Quote, _, err = h.o.Licensing.Quote(r.Context(), id, jid, d.Issuer); err != nil {
+		Clinic: ss.site, Rabies: rec.Rabies, Form: url.Values{}, Errs: map[string]string{}}
+	if d.Sale, _, err = h.o.Licensing.Sale(r.Context(), id, jid, d.Issuer); err != nil {
 		return nil, err
 	}
+	d.Quote = d.Sale.Quote
 	return d, nil
 }
 
+// licenceFields maps the fields the licensing layer names in a refusal
+// to the form's fields.
+var licenceFields = map[string]string{
+	"date": "rabies_date", "rabies_date": "rabies_date", "certificate": "rabies_certificate", "veterinarian": "rabies_vet",
+	"fee_cents": "fee", "fee": "fee", "clinic": "clinic", "issued_by": "issued_by", "confirm_renewal": "confirm_renewal",
+}
+
+// refuseLicence shows the form again with what was typed and the
+// refusal beside its field (400, or the refusal's status).
+func (h *Handler) refuseLicence(w http.ResponseWriter, r *http.Request, id int64, cause error) {
+	d, err := h.licenceForm(r, id)
+	if err != nil || service.ErrorCode(cause) == service.EINTERNAL || service.ErrorCode(cause) == "" {
+		h.failErr(w, r, cause)
+		return
+	}
+	d.Form = r.PostForm
+	if f, ok := licenceFields[service.ErrorField(cause)]; ok {
+		d.Errs[f] = service.ErrorMessage(cause)
+	} else {
+		d.Err = service.ErrorMessage(cause)
+	}
+	status := http.StatusBadRequest
+	if service.ErrorCode(cause) == service.ECONFLICT {
+		status = http.StatusConflict
+	}
+	h.render(w, r, status, "licence_form", "Issue or renew a licence", &view{Data: d, Error: "The licence was not issued: " + service.ErrorMessage(cause)})
+}
+
 // handleIssueLicence issues (or renews) a licence through
-// licensing.Issue: the rabies certificate entered is stored with the
-// licence in one transaction, the fee, the expiry and the clinic's pay
-// come from the rules (Minneapolis 64.30, Chanhassen 5-51) and the store
-// assigns the next tag number of the year. A fee the ordinance leaves to
-// a resolution is typed in.
+// licensing.Issue or licensing.Renew: the rabies certificate entered is
+// stored with the licence in one transaction, its number and
+// veterinarian required where the law asks for the certificate
+// (Chanhassen 5-37(b), Minneapolis 66.10-66.25); the fee, the expiry and
+// the clinic's pay come from the rules (Minneapolis 64.30, Chanhassen
+// 5-51) and the store assigns the next tag number of the year. A fee the
+// ordinance leaves to the city's fee resolution is typed in. A renewal
+// of a licence still in force (the form's "renews") needs the clerk's
+// confirmation that the owner pays now for the next term.
 func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err != nil {
@@ -97,10 +137,12 @@ func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	vdate, err := formDate(r, "rabies_date")
-	if err != nil {
-		h.failErr(w, r, err)
-		return
+	var vdate service.Date
+	if s := strings.TrimSpace(r.PostFormValue("rabies_date")); s != "" {
+		if vdate, err = service.ParseDate(s); err != nil {
+			h.refuseLicence(w, r, id, service.Invalidf("rabies_date", "The vaccination date must be a date, like 2026-06-01."))
+			return
+		}
 	}
 	ss := sess(r)
 	req := &licensing.LicenceRequest{AnimalID: id, Jurisdiction: r.PostFormValue("jurisdiction"), IssuedBy: issuerOf(r, ss.role),
@@ -123,21 +165,31 @@ func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 	if fee := strings.TrimSpace(r.PostFormValue("fee")); fee != "" {
 		c, err := licensing.ParseMoney(fee)
 		if err != nil {
-			h.failErr(w, r, err)
+			h.refuseLicence(w, r, id, err)
 			return
 		}
 		req.FeeCents = &c
 	}
-	l, err := h.o.Licensing.Issue(ctx, req)
+	var l *licensing.IssuedLicence
+	if renews, _ := strconv.ParseInt(r.PostFormValue("renews"), 10, 64); renews > 0 {
+		if r.PostFormValue("confirm_renewal") == "" {
+			h.refuseLicence(w, r, id, service.Invalidf("confirm_renewal", "The licence is still current: tick the box to confirm the owner pays now for the next term."))
+			return
+		}
+		l, err = h.o.Licensing.Renew(ctx, renews, &licensing.RenewRequest{IssuedBy: req.IssuedBy, Clinic: req.Clinic, FeeCents: req.FeeCents,
+			Vaccination: req.Vaccination, Seller: req.Seller})
+	} else {
+		l, err = h.o.Licensing.Issue(ctx, req)
+	}
 	if err != nil {
-		h.failErr(w, r, err)
+		h.refuseLicence(w, r, id, err)
 		return
 	}
 	if v := req.Vaccination; v != nil {
 		h.audit(r, "vaccination.create", "vaccination", v.ID, fmt.Sprintf("animal %d certificate %s", id, v.Certificate))
 	}
 	h.audit(r, "licence.create", "licence", l.ID, fmt.Sprintf("animal %d tag %d/%d fee %s", id, l.Year, l.TagNumber, licensing.Money(l.FeeCents)))
-	msg := fmt.Sprintf("Licence issued: tag %d of %d, fee %s.", l.TagNumber, l.Year, licensing.Money(l.FeeCents))
+	msg := fmt.Sprintf("Licence issued: tag %d of %d, %s to %s, fee %s.", l.TagNumber, l.Year, l.Issued, l.Expires, licensing.Money(l.FeeCents))
 	for _, w := range l.Warnings {
 		msg += " " + w
 	}

@@ -235,6 +235,8 @@ type searchData struct {
 	// each so that the person chooses.
 	Candidates []*lookup.Chip
 	Note       string
+	// Officer is the rest of the officer's page (officer.go).
+	Officer *officerData
 }
 
 // handleSearch finds animals by chip (any form reader/chipid reads), by
@@ -352,6 +354,8 @@ func pathID(r *http.Request) (int64, error) {
 type animalData struct {
 	R       *recordView
 	Impound *impoundResult
+	// Bites are the animal's recorded bites, where and what happened.
+	Bites []*service.BiteIncident
 }
 
 // handleAnimal shows an animal's record with the actions of the role.
@@ -366,8 +370,13 @@ func (h *Handler) handleAnimal(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
+	bites, err := h.o.Store.FindBites(r.Context(), id)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
 	h.audit(r, "record.view", "animal", id, "web")
-	h.render(w, r, http.StatusOK, "animal", recordTitle(a), &view{Data: animalData{R: h.recordView(r, a)}})
+	h.render(w, r, http.StatusOK, "animal", recordTitle(a), &view{Data: animalData{R: h.recordView(r, a), Bites: bites}})
 }
 
 func recordTitle(a *lookup.Answer) string {

@@ -33,7 +33,7 @@ func TestLookupRedemptionNotSet_5_74(t *testing.T) {
 	}
 	card := body[i:]
 	card = card[:strings.Index(card, "</table>")]
-	for _, want := range []string{"not-set", "established by resolution", "5-74(a)", "incomplete"} {
+	for _, want := range []string{"Set by the city&#39;s fee resolution", "established by resolution", "5-74(a)", "to be added"} {
 		if !strings.Contains(card, want) {
 			t.Errorf("redemption lacks %q:\n%s", want, card)
 		}

@@ -26,7 +26,9 @@ var funcs = template.FuncMap{
 		}
 		return strings.ToUpper(s[:1]) + s[1:]
 	},
-	"str": func(v any) string { return fmt.Sprint(v) },
+	"str":   func(v any) string { return fmt.Sprint(v) },
+	"say":   say, // words.go: the one glossary of codes
+	"lower": strings.ToLower,
 }
 
 // parsePages parses layout.html and partials.html once per page file, so

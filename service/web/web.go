@@ -218,6 +218,7 @@ func (h *Handler) routes() {
 
 	m.HandleFunc("GET /officer", h.page(officerRoles, h.handleOfficer))
 	m.HandleFunc("POST /animals/{id}/bites", h.page(officerRoles, h.handleBite))
+	m.HandleFunc("POST /animals/{id}/requirements/{what}", h.page(officerRoles, h.handleRecordMet))
 	m.HandleFunc("GET /animals/{id}/compliance", h.page(deskRoles, h.handleCompliance))
 
 	m.HandleFunc("GET /clinic", h.page(counterRoles, h.handleClinic))
@@ -229,7 +230,11 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /licences/{id}/jobs", h.page(counterRoles, h.handleCreateJob))
 	m.HandleFunc("POST /licences/{id}/duplicate", h.page(counterRoles, h.handleDuplicate))
 	m.HandleFunc("POST /jobs/{id}/reprint", h.page(counterRoles, h.handleReprint))
+	m.HandleFunc("GET /jobs/{id}", h.page(counterRoles, h.handleJob))                // jobpage.go
+	m.HandleFunc("GET /jobs/{id}/label.png", h.page(counterRoles, h.handleJobLabel)) // jobpage.go
+	m.HandleFunc("GET /favicon.ico", h.handleFavicon)
 
+	h.documentRoutes(m) // documents.go
 	h.stationRoutes(m)
 	if h.o.Money != nil {
 		h.moneyRoutes(m)

@@ -89,12 +89,20 @@ func runDemo(ctx context.Context, e *cmdline.Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("demo: seeding: %w", err)
 	}
+	demoApprove(ctx, e, a) // print_demo.go
 	admin, err := a.store.CreateToken(ctx, &service.Token{Name: "demo-admin", Role: service.RoleAdmin, Site: cfg.Site})
 	if err != nil {
 		return err
 	}
 	intake, err := a.store.CreateToken(ctx, &service.Token{Name: "demo-intake", Role: service.RoleIntake, Site: cfg.Site})
 	if err != nil {
+		return err
+	}
+	officer, err := a.store.CreateToken(ctx, &service.Token{Name: "demo-officer", Role: service.RoleOfficer, Site: cfg.Site})
+	if err != nil {
+		return err
+	}
+	if err := demoOfficerScans(ctx, a, chips, "demo-officer", e.Now()); err != nil { // print_demo.go
 		return err
 	}
 	base := a.url()
@@ -105,13 +113,14 @@ func runDemo(ctx context.Context, e *cmdline.Env, args []string) error {
                  (signs you in as admin and shows the %s reader's scans live)
   Admin token:   %s
   Intake token:  %s
+  Officer token: %s
   Reader:        simulated %s on %s, a scan every %s
 
   Try:  curl -H 'Authorization: Bearer %s' '%s/api/v1/lookup?chip=%s'
         curl -N -H 'Authorization: Bearer %s' '%s/api/v1/scans/stream?reader=%s'
 
 Stop with Ctrl-C.
-`, login, demoReader, admin, intake, *kind, sim.Path(), *every, intake, base, chips[0], intake, base, demoReader)
+`, login, demoReader, admin, intake, officer, *kind, sim.Path(), *every, intake, base, chips[0], intake, base, demoReader)
 
 	demoQueueTags(ctx, e, a) // print_demo.go
 	go demoScans(ctx, sim, chips, *every, e)

@@ -86,6 +86,7 @@ func Impounds(f service.ImpoundFilter) []Cond {
 func Scans(f service.ScanFilter) []Cond {
 	cs := eq(nil, "chip_code", f.ChipCode)
 	cs = eq(cs, "site", f.Site)
+	cs = eq(cs, "user_name", f.User)
 	return cmp(cs, "at", Ge, f.Since)
 }
 

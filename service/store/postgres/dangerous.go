@@ -53,3 +53,10 @@ func (db *DB) FindDesignations(ctx context.Context, animalID int64) ([]*service.
 		`SELECT `+columns.Designation+` FROM designations WHERE $1 = 0 OR animal_id = $1 ORDER BY declared_on DESC, id DESC`, animalID)
 	return out, mapErr(err, "Designation")
 }
+
+// FindDesignationsIn implements service.DangerousService.
+func (db *DB) FindDesignationsIn(ctx context.Context, jurisdiction string) ([]*service.DangerousDesignation, error) {
+	out, err := collect(ctx, db.pool, scanDesignation,
+		`SELECT `+columns.Designation+` FROM designations WHERE jurisdiction = $1 AND rescinded_on IS NULL ORDER BY declared_on, id`, jurisdiction)
+	return out, mapErr(err, "Designation")
+}

@@ -102,3 +102,10 @@ func (db *DB) FindQuarantines(ctx context.Context, animalID int64) ([]*service.Q
 		`SELECT `+columns.Quarantine+` FROM quarantines WHERE animal_id = $1 ORDER BY start_on DESC, id DESC`, animalID)
 	return out, mapErr(err, "Quarantine")
 }
+
+// FindOpenQuarantines implements service.HealthService.
+func (db *DB) FindOpenQuarantines(ctx context.Context) ([]*service.Quarantine, error) {
+	out, err := collect(ctx, db.pool, scanQuarantine,
+		`SELECT `+columns.Quarantine+` FROM quarantines WHERE released_on IS NULL ORDER BY end_on, id`)
+	return out, mapErr(err, "Quarantine")
+}

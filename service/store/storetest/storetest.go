@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -505,6 +506,26 @@ func testHealth(t *testing.T, s service.Store, c *Clock) {
 	if len(qs) != 1 || qs[0].ReleasedOn != b.Date.AddDays(10) || qs[0].BiteID != b.ID {
 		t.Fatalf("FindQuarantines = %+v", qs)
 	}
+	open, err := s.FindOpenQuarantines(ctx)
+	must(t, "FindOpenQuarantines", err)
+	for _, o := range open {
+		if o.ID == q.ID || !o.ReleasedOn.IsZero() {
+			t.Fatalf("FindOpenQuarantines lists a released quarantine: %+v", o)
+		}
+	}
+	q2 := &service.Quarantine{AnimalID: a.ID, BiteID: b.ID, Kind: service.QuarantineBite, Place: service.AtShelter,
+		Start: b.Date, End: b.Date.AddDays(12)}
+	must(t, "CreateQuarantine", s.CreateQuarantine(ctx, q2))
+	open, err = s.FindOpenQuarantines(ctx)
+	must(t, "FindOpenQuarantines", err)
+	if !slices.ContainsFunc(open, func(o *service.Quarantine) bool { return o.ID == q2.ID && o.Place == service.AtShelter }) {
+		t.Fatalf("FindOpenQuarantines = %+v, lacks %+v", open, q2)
+	}
+	for i := 1; i < len(open); i++ {
+		if open[i].End < open[i-1].End {
+			t.Fatalf("FindOpenQuarantines not by end: %+v", open)
+		}
+	}
 	bites, err := s.FindBites(ctx, a.ID)
 	must(t, "FindBites", err)
 	if len(bites) != 1 || !bites[0].SkinBroken {
@@ -532,6 +553,21 @@ func testDesignation(t *testing.T, s service.Store, c *Clock) {
 	must(t, "FindDesignations", err)
 	if len(list) != 1 || list[0].MicrochipOn != chipped {
 		t.Fatalf("FindDesignations = %+v", list)
+	}
+	in, err := s.FindDesignationsIn(ctx, "minneapolis")
+	must(t, "FindDesignationsIn", err)
+	if !slices.ContainsFunc(in, func(x *service.DangerousDesignation) bool { return x.ID == d.ID }) {
+		t.Fatalf("FindDesignationsIn(minneapolis) = %+v, lacks %d", in, d.ID)
+	}
+	if other, err := s.FindDesignationsIn(ctx, "chanhassen"); err != nil || slices.ContainsFunc(other, func(x *service.DangerousDesignation) bool { return x.ID == d.ID }) {
+		t.Fatalf("FindDesignationsIn(chanhassen) = %+v, %v: lists a Minneapolis designation", other, err)
+	}
+	gone := service.MustDate("2026-03-20")
+	if _, err := s.UpdateDesignation(ctx, d.ID, service.DesignationUpdate{RescindedOn: &gone}); err != nil {
+		t.Fatal(err)
+	}
+	if in, err := s.FindDesignationsIn(ctx, "minneapolis"); err != nil || slices.ContainsFunc(in, func(x *service.DangerousDesignation) bool { return x.ID == d.ID }) {
+		t.Fatalf("FindDesignationsIn lists a rescinded designation: %+v, %v", in, err)
 	}
 }
 

@@ -47,3 +47,12 @@
   refresh("jobs", 1000, true);
   refresh("devices", 5000, false);
 })();
+
+// Documents: the Print button prints the page (the print stylesheet
+// leaves the document alone).
+(function () {
+  var bs = document.querySelectorAll("[data-print]");
+  for (var i = 0; i < bs.length; i++) {
+    bs[i].addEventListener("click", function () { window.print(); });
+  }
+})();
