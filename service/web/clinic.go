@@ -128,15 +128,16 @@ func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 		}
 		req.FeeCents = &c
 	}
+	ctx, ch := h.changing(r, "licence.create", "licence", 0, fmt.Sprintf("animal %d %s", id, req.Jurisdiction))
+	if v := req.Vaccination; v != nil { // stored in the licence's transaction
+		ch.And("vaccination.create", "vaccination", 0, fmt.Sprintf("animal %d certificate %s", id, v.Certificate))
+	}
 	l, err := h.o.Licensing.Issue(ctx, req)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	if v := req.Vaccination; v != nil {
-		h.audit(r, "vaccination.create", "vaccination", v.ID, fmt.Sprintf("animal %d certificate %s", id, v.Certificate))
-	}
-	h.audit(r, "licence.create", "licence", l.ID, fmt.Sprintf("animal %d tag %d/%d fee %s", id, l.Year, l.TagNumber, licensing.Money(l.FeeCents)))
+	h.committed(r, ch, l.ID)
 	msg := fmt.Sprintf("Licence issued: tag %d of %d, fee %s.", l.TagNumber, l.Year, licensing.Money(l.FeeCents))
 	for _, w := range l.Warnings {
 		msg += " " + w
@@ -262,14 +263,15 @@ func (h *Handler) handleCreateJob(w http.ResponseWriter, r *http.Request) {
 	}
 	id := l.ID
 	kind := service.JobKind(r.PostFormValue("kind"))
-	j, created, err := h.o.Jobs.Queue(r.Context(), id, kind)
+	ctx, ch := h.changing(r, "job.create", "job", 0, fmt.Sprintf("licence %d %s", id, kind))
+	j, created, err := h.o.Jobs.Queue(ctx, id, kind)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
 	msg := fmt.Sprintf("%s job %d is %s.", title(string(j.Kind)), j.ID, j.State)
 	if created {
-		h.audit(r, "job.create", "job", j.ID, fmt.Sprintf("licence %d %s %s", id, j.Kind, j.Reason))
+		h.committed(r, ch, j.ID)
 		h.wake()
 		msg = fmt.Sprintf("%s job %d queued.", title(string(kind)), j.ID)
 	}
@@ -284,12 +286,13 @@ func (h *Handler) handleReprint(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	j, err := h.o.Jobs.Reprint(r.Context(), id)
+	ctx, ch := h.changing(r, "job.reprint", "job", id, "")
+	j, err := h.o.Jobs.Reprint(ctx, id)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	h.audit(r, "job.reprint", "job", j.ID, fmt.Sprintf("licence %d", j.LicenceID))
+	h.committed(r, ch, j.ID)
 	h.wake()
 	seeOther(w, r, fmt.Sprintf("/licences/%d", j.LicenceID), fmt.Sprintf("Job %d queued again.", j.ID))
 }
@@ -314,13 +317,14 @@ func (h *Handler) handleDuplicate(w http.ResponseWriter, r *http.Request) {
 	}
 	ss := sess(r)
 	reason := service.ReplaceReason(r.PostFormValue("reason"))
-	l, err := h.o.Licensing.Duplicate(r.Context(), id, &licensing.DuplicateRequest{Reason: reason, Seller: ss.seller()})
+	ctx, ch := h.changing(r, "licence.duplicate", "licence", 0, fmt.Sprintf("replaces %d (%s)", id, reason))
+	l, err := h.o.Licensing.Duplicate(ctx, id, &licensing.DuplicateRequest{Reason: reason, Seller: ss.seller()})
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
+	h.committed(r, ch, l.ID)
 	fee := licensing.Money(l.DuplicateFeeCents)
-	h.audit(r, "licence.duplicate", "licence", l.ID, fmt.Sprintf("replaces %d (%s) fee %s", id, reason, fee))
 	seeOther(w, r, fmt.Sprintf("/licences/%d", l.ID),
 		fmt.Sprintf("Duplicate tag %d issued for the %s tag of licence %d, fee %s.", l.TagNumber, reason, id, fee))
 }

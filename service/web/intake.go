@@ -418,12 +418,13 @@ func (h *Handler) handleImpound(w http.ResponseWriter, r *http.Request) {
 	im := &service.Impoundment{AnimalID: id, Jurisdiction: j, Site: sess(r).site,
 		WhereFound: strings.TrimSpace(r.PostFormValue("where_found")), NoticeOn: notice,
 		BiteCase: r.PostFormValue("bite_case") == "on"}
-	st, err := h.o.Custody.Impound(ctx, im)
+	cctx, ch := h.changing(r, "impoundment.create", "impoundment", 0, fmt.Sprintf("animal %d", id))
+	st, err := h.o.Custody.Impound(cctx, im)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	h.audit(r, "impoundment.create", "impoundment", im.ID, fmt.Sprintf("animal %d hold until %s", id, im.HoldUntil))
+	h.committed(r, ch, im.ID)
 	res := &impoundResult{Impound: im, Hold: st.Hold, Redemption: st.Fees}
 	a, err := h.o.Lookup.ByAnimal(ctx, id)
 	if err != nil {

@@ -38,15 +38,15 @@ func (h *Handler) handleBite(w http.ResponseWriter, r *http.Request) {
 	b := &service.BiteIncident{AnimalID: id, Date: on, Victim: service.Victim(r.PostFormValue("victim")),
 		SkinBroken: r.PostFormValue("skin_broken") == "on", Provoked: r.PostFormValue("provoked") == "on",
 		Location: strings.TrimSpace(r.PostFormValue("location")), Notes: strings.TrimSpace(r.PostFormValue("notes"))}
-	out, err := h.o.Incidents.RecordBite(r.Context(), b)
+	ctx, ch := h.changing(r, "bite.create", "bite", 0, fmt.Sprintf("animal %d", id))
+	out, err := h.o.Incidents.RecordBite(ctx, b) // the quarantine it orders carries its own event
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	h.audit(r, "bite.create", "bite", b.ID, fmt.Sprintf("animal %d", id))
+	h.committed(r, ch, b.ID)
 	msg := "Bite recorded."
 	if q := out.Quarantine; q != nil {
-		h.audit(r, "quarantine.create", "quarantine", q.ID, fmt.Sprintf("animal %d until %s at %s", id, q.End, q.Place))
 		msg = fmt.Sprintf("Bite recorded. Quarantine at %s from %s to %s. %s", q.Place, q.Start, q.End, q.Notes)
 	}
 	if pr := out.Proposal; pr != nil {

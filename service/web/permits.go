@@ -115,9 +115,10 @@ func (h *Handler) handleApplyPermit(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	p, err := h.o.Permits.Apply(r.Context(), req)
+	ctx, ch := h.changing(r, "permit.create", "permit", 0, string(req.Kind))
+	p, err := h.o.Permits.Apply(ctx, req)
 	if p != nil && p.ID != 0 {
-		h.audit(r, "permit.create", "permit", p.ID, string(p.Kind)+" "+string(p.State))
+		h.committed(r, ch, p.ID)
 	}
 	if err != nil {
 		h.failErr(w, r, err)
@@ -151,12 +152,13 @@ func (h *Handler) handleAgreement(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	a, err := h.o.Permits.Agree(r.Context(), req)
+	ctx, ch := h.changing(r, "agreement.create", "adoption_agreement", 0, "")
+	a, err := h.o.Permits.Agree(ctx, req)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	h.audit(r, "agreement.create", "adoption_agreement", a.ID, "")
+	h.committed(r, ch, a.ID)
 	seeOther(w, r, "/permits", fmt.Sprintf("Agreement %d: sterilisation due %s (%s).", a.ID, a.DueOn, a.DueSource))
 }
 
@@ -186,11 +188,12 @@ func (h *Handler) handleReport(w http.ResponseWriter, r *http.Request) {
 	if name := strings.TrimSpace(r.PostFormValue("person_name")); name != "" {
 		req.Persons = []service.Person{{Name: name, Address: strings.TrimSpace(r.PostFormValue("person_address"))}}
 	}
-	rep, err := h.o.Permits.Report(r.Context(), req)
+	ctx, ch := h.changing(r, "report.create", "animal_report", 0, string(req.Kind))
+	rep, err := h.o.Permits.Report(ctx, req)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	h.audit(r, "report.create", "animal_report", rep.ID, string(rep.Kind))
+	h.committed(r, ch, rep.ID)
 	seeOther(w, r, "/reports/new", fmt.Sprintf("Report %d taken in; it is on the officer's list.", rep.ID))
 }

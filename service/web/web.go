@@ -528,6 +528,35 @@ func (h *Handler) audit(r *http.Request, action, entity string, id int64, detail
 	}
 }
 
+// changing returns r's context carrying the audit event of the change the
+// page is about to make (service.WithChange): the store writes it in the
+// change's own transaction. An id of 0 is filled in by the store for the
+// record the change creates. Reads and refusals use audit.
+func (h *Handler) changing(r *http.Request, action, entity string, id int64, detail string) (context.Context, *service.Change) {
+	e := &service.AuditEvent{At: h.o.Now().UTC(), Actor: "anonymous", Action: action,
+		Entity: entity, EntityID: id, Detail: detail}
+	if ss := sess(r); ss != nil {
+		e.Actor, e.Role, e.Site, e.TokenID = ss.name, ss.role, ss.site, ss.auditTokenID()
+	}
+	return service.WithChange(r.Context(), e)
+}
+
+// committed stores ch's events, as the change of the record id, unless
+// the store wrote them with the change.
+func (h *Handler) committed(r *http.Request, ch *service.Change, id int64) {
+	if ch.Stored() {
+		return
+	}
+	if ch.Event.EntityID == 0 {
+		ch.Event.EntityID = id
+	}
+	for _, e := range ch.Events() {
+		if err := h.o.Store.CreateAuditEvent(r.Context(), e); err != nil {
+			h.o.Logger.Error("web: audit", "action", e.Action, "err", err)
+		}
+	}
+}
+
 // devKeys reports whether tags are made with the public development
 // keys (tags/check.DevelopmentKeys).
 func (h *Handler) devKeys() bool {
