@@ -156,10 +156,10 @@ func TestSecurityActorFromCaller(t *testing.T) {
 	at := time.Now().UTC().Format(time.RFC3339)
 	events := fmt.Sprintf(`[
 		{"id":"ev-bite-1","device":"hh-1","kind":"bite","at":%q,"user":"sec-admin","site":"siteB",
-		 "bite":{"animalId":1,"date":%q,"victim":"person"}},
+		 "bite":{"animalId":1,"victim":"person"}},
 		{"id":"ev-scan-1","device":"hh-1","kind":"scan","at":%q,"user":"Chief Officer Jones",
 		 "scan":{"reader":"hh-1","chipCode":"982000000000001","chipKind":"iso11784","user":"Chief Officer Jones"}}]`,
-		at, time.Now().Format(time.DateOnly), at)
+		at, at) // the bite's date: the event's day where the service is
 	code, _, b := s.do("POST", "/api/v1/sync/events", secret, events)
 	if code != http.StatusOK || strings.Count(string(b), `"applied"`) != 2 {
 		t.Fatalf("push = %d %s, want both applied", code, b)
@@ -569,5 +569,63 @@ func TestSecurityHardening(t *testing.T) {
 	}
 	if !limited {
 		t.Error("200 public lookups were never refused 429: the registry can be walked")
+	}
+}
+
+// TestSecuritySync (findings 7 and 9 on the handhelds' door): the sync
+// endpoints are guarded as the API is: a missing or wrong token is
+// answered 401 and a role that may not sync 403, each refusal audited
+// with its token; wrong tokens are limited per address (429); the
+// replica, a bulk export of owners, is not cached.
+func TestSecuritySync(t *testing.T) {
+	s := newSecServer(t)
+	clinicID, clinic := s.token(service.RoleClinic, "sec-sync-clinic", "clinicA")
+	officer := s.f.tokens[service.RoleOfficer]
+	for _, c := range []struct {
+		method, path, token string
+		want                int
+	}{
+		{"POST", "/api/v1/sync/events", "", http.StatusUnauthorized},
+		{"GET", "/api/v1/sync/replica", "cdk_NOT_A_TOKEN", http.StatusUnauthorized},
+		{"POST", "/api/v1/sync/events", clinic, http.StatusForbidden},
+		{"GET", "/api/v1/sync/replica", clinic, http.StatusForbidden},
+	} {
+		body := ""
+		if c.method == "POST" {
+			body = "[]"
+		}
+		if code, _, b := s.do(c.method, c.path, c.token, body); code != c.want {
+			t.Errorf("%s %s = %d %.200s, want %d", c.method, c.path, code, b, c.want)
+		}
+	}
+	code, h, _ := s.do("GET", "/api/v1/sync/replica", officer, "")
+	if code != http.StatusOK || h.Get("Cache-Control") != "no-store" || h.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("GET /api/v1/sync/replica = %d Cache-Control %q nosniff %q, want 200 no-store nosniff", code, h.Get("Cache-Control"), h.Get("X-Content-Type-Options"))
+	}
+	eventually(t, "the sync refusals audited", 3*time.Second, func() bool {
+		anonymous, byClinic := 0, 0
+		for _, e := range s.audit() {
+			if e.Action != "request.refused" || !strings.Contains(e.Detail, "/api/v1/sync/") {
+				continue
+			}
+			switch {
+			case e.TokenID == clinicID && strings.HasPrefix(e.Detail, "403 "):
+				byClinic++
+			case e.Actor == "anonymous" && strings.HasPrefix(e.Detail, "401 "):
+				anonymous++
+			}
+		}
+		return anonymous == 2 && byClinic == 2
+	})
+	// Guessing tokens on the sync door is limited like on the API.
+	limited := false
+	for range 200 {
+		if code, _, _ := s.do("GET", "/api/v1/sync/replica", "cdk_WRONG", ""); code == http.StatusTooManyRequests {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Error("200 wrong tokens on /api/v1/sync were never refused 429")
 	}
 }
