@@ -96,6 +96,9 @@ func (s *Server) handleFindScans(w http.ResponseWriter, r *http.Request) {
 	if v := r.URL.Query().Get("site"); v != "" {
 		f.Site = &v
 	}
+	if site, ok := s.siteOf(callerOf(r.Context())); ok {
+		f.Site = &site // a scoped desk sees its own site's scans
+	}
 	ss, total, err := s.store.FindScans(r.Context(), f)
 	writeList(s, w, r, ss, total, err)
 }

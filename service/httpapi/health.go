@@ -118,8 +118,8 @@ func (s *Server) handleCreateImpoundment(w http.ResponseWriter, r *http.Request)
 		s.writeError(w, r, err)
 		return
 	}
-	if i.Site == "" {
-		i.Site = callerOf(r.Context()).Site
+	if _, scoped := s.siteOf(callerOf(r.Context())); scoped || i.Site == "" {
+		i.Site = callerOf(r.Context()).Site // a scoped desk impounds for its own site
 	}
 	ctx, ch := s.changing(r, "impoundment.create", "impoundment", 0, "")
 	st, err := s.custody.Impound(ctx, &i)
@@ -166,6 +166,9 @@ func (s *Server) handleFindImpoundments(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	f := service.ImpoundFilter{Offset: off, Limit: lim}
+	if site, ok := s.siteOf(callerOf(r.Context())); ok {
+		f.Site = &site
+	}
 	switch r.URL.Query().Get("open") {
 	case "":
 	case "true":

@@ -154,7 +154,7 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
 		Web: pages, Jobs: a.issuer, Runner: a.runner, Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
-		Access: a.access, Limits: &cfg.Limits, Photos: a.photos, Money: a.money, Permits: a.permits,
+		Access: a.access, Limits: &cfg.Limits, Photos: a.photos, Money: a.money, Permits: a.permits, SiteScoped: cfg.SiteScoped,
 	}); err != nil {
 		a.close()
 		return nil, err
