@@ -171,6 +171,9 @@ func (h *Handler) handleStream(w http.ResponseWriter, r *http.Request) {
 			if !ok {
 				return
 			}
+			if h.otherSite(ss, ev.Site) {
+				continue
+			}
 			html, err := h.scanPanel(r, ev.Data)
 			if err != nil {
 				h.o.Logger.Error("web: scan panel", "event", ev.ID, "err", err)
@@ -449,4 +452,12 @@ func (h *Handler) handlePhoto(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "private, max-age=3600")
 	http.ServeFileFS(w, r, h.o.Photos, name)
+}
+
+// otherSite reports whether a scan at site is another site's than the
+// scoped session ss's (Opts.SiteScoped: intake and officer sessions that
+// name a site see their own site's scans).
+func (h *Handler) otherSite(ss *session, site string) bool {
+	return h.o.SiteScoped && ss.site != "" && site != "" && site != ss.site &&
+		(ss.role == service.RoleIntake || ss.role == service.RoleOfficer)
 }

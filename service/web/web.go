@@ -54,6 +54,10 @@ type Devices interface {
 // Opts configures a Handler. Store, Lookup, Rules and Jobs are required.
 type Opts struct {
 	Store service.Store
+	// SiteScoped scopes the intake and officer sessions that name a site
+	// to it, as the API does (httpapi.Opts.SiteScoped): the scan stream
+	// leaves out other sites' scans.
+	SiteScoped bool
 	// Lookup answers chip and tag lookups (the scan panel, the search)
 	// and names the jurisdictions.
 	Lookup *lookup.Service
