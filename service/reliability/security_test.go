@@ -438,8 +438,26 @@ func TestSecurityAudit(t *testing.T) {
 	s.do("GET", "/api/v1/tokens", intake, "")
 	s.do("GET", "/api/v1/sync/replica", s.f.tokens[service.RoleOfficer], "")
 	s.browser().do("POST", "/login", url.Values{"name": {"nobody"}, "password": {"not the password"}})
+	// Reads of the tokens, the audit log and the metrics, a stream
+	// subscription and a page search (finding 7).
+	admin := s.f.tokens[service.RoleAdmin]
+	s.do("GET", "/api/v1/tokens", admin, "")
+	s.do("GET", "/metrics", admin, "")
+	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(5*time.Second))
+	req, _ := http.NewRequestWithContext(ctx, "GET", s.url+"/api/v1/scans/stream", nil)
+	req.Header.Set("Authorization", "Bearer "+intake)
+	if resp, err := s.hc.Do(req); err == nil {
+		resp.Body.Close()
+	}
+	cancel()
+	br := s.browser()
+	if code, _, _ := br.do("GET", "/login?token="+url.QueryEscape(intake), nil); code != http.StatusSeeOther {
+		t.Fatalf("sign-in with the intake token = %d", code)
+	}
+	br.do("GET", "/search?q=Lund", nil)
 	want := map[string]bool{"owner.view": false, "vaccination.view": false, "scan.search": false,
-		"owner.update": false, "request.refused": false, "replica.pull": false, "session.failed": false}
+		"owner.update": false, "request.refused": false, "replica.pull": false, "session.failed": false,
+		"token.search": false, "audit.search": false, "metrics.view": false, "scan.subscribe": false, "page.search": false}
 	eventually(t, "audit entries", 3*time.Second, func() bool {
 		for _, e := range s.audit() {
 			if _, ok := want[e.Action]; ok {
@@ -459,7 +477,6 @@ func TestSecurityAudit(t *testing.T) {
 		}
 		return true
 	})
-	admin := s.f.tokens[service.RoleAdmin]
 	for _, m := range []string{"PATCH", "PUT", "DELETE", "POST"} {
 		for _, p := range []string{"/api/v1/audit", "/api/v1/audit/1"} {
 			if code, _, _ := s.do(m, p, admin, `{"actor":"x"}`); code < 400 {
@@ -537,6 +554,16 @@ func TestSecurityHardening(t *testing.T) {
 		s.mustJSON("GET", "/api/v1/owners?name="+q, intake, "", http.StatusOK, &under)
 		if under.Total == all.Total && all.Total > 0 {
 			t.Errorf("q=%s matched every owner (%d)", q, all.Total)
+		}
+	}
+	// Numbers are bounded: a fee or a tag number of 2^63-1 is refused
+	// with its field named.
+	for _, body := range []string{
+		`{"animal_id":1,"jurisdiction":"minneapolis","fee_cents":9223372036854775807}`,
+		`{"animal_id":1,"jurisdiction":"minneapolis","tag_number":9223372036854775807}`,
+	} {
+		if code, _, b := s.do("POST", "/api/v1/licences", intake, body); code != http.StatusBadRequest || !strings.Contains(string(b), `"field"`) {
+			t.Errorf("licence %s = %d %.200s, want 400 naming the field", body, code, b)
 		}
 	}
 	// The database files are the owner's only.
