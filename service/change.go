@@ -84,6 +84,19 @@ func (c *Change) Attempt() (undo func()) {
 	}
 }
 
+// Unstored returns the events a door must log itself after the change
+// of the record id because no store wrote them with it (nil when one
+// did); an event without an id gets id.
+func (c *Change) Unstored(id int64) []*AuditEvent {
+	if c.Stored() {
+		return nil
+	}
+	if c.Event.EntityID == 0 {
+		c.Event.EntityID = id
+	}
+	return c.Events()
+}
+
 // Events are the change's events: Event, then More.
 func (c *Change) Events() []*AuditEvent {
 	return append([]*AuditEvent{c.Event}, c.More...)

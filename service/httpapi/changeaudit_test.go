@@ -6,36 +6,14 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/postgres/pgtest"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
+	"github.com/chipdesk/chipdesk/service/store/storetest"
 )
-
-// afterwards is a store that records every audit event written on its
-// own, after the request's change (the audit queue's path), rather than
-// in the change's transaction.
-type afterwards struct {
-	service.Store
-	mu      sync.Mutex
-	actions []string
-}
-
-func (a *afterwards) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error {
-	a.mu.Lock()
-	a.actions = append(a.actions, e.Action)
-	a.mu.Unlock()
-	return a.Store.CreateAuditEvent(ctx, e)
-}
-
-func (a *afterwards) seen() []string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]string(nil), a.actions...)
-}
 
 // TestEveryChangeAuditedInItsTransaction: every change made through the
 // API (owners, animals, chips, vaccinations, licences, bites and the
@@ -47,7 +25,7 @@ func (a *afterwards) seen() []string {
 // other way.
 func TestEveryChangeAuditedInItsTransaction(t *testing.T) {
 	run := func(t *testing.T, st service.Store) {
-		rec := &afterwards{Store: st}
+		rec := &storetest.Afterwards{Store: st}
 		h := newHarnessOn(t, rec)
 		s := h.seed()
 		var id struct {
@@ -112,7 +90,7 @@ func TestEveryChangeAuditedInItsTransaction(t *testing.T) {
 		post(service.RoleAdmin, "token.revoke", "DELETE", fmt.Sprintf("/api/v1/tokens/%d", tok), nil, http.StatusNoContent)
 
 		h.api.Close() // the audit queue written out
-		for _, a := range rec.seen() {
+		for _, a := range rec.Actions() {
 			if _, change := want[a]; change {
 				t.Errorf("%s: audited after the change, not in its transaction", a)
 			}

@@ -73,13 +73,7 @@ func (s *Server) changing(r *http.Request, action, entity string, id int64, deta
 // changed logs ch's event, as the change of the record id, unless the
 // store wrote it with the change.
 func (s *Server) changed(r *http.Request, ch *service.Change, id int64) {
-	if ch.Stored() {
-		return
-	}
-	if ch.Event.EntityID == 0 {
-		ch.Event.EntityID = id
-	}
-	for _, ev := range ch.Events() {
+	for _, ev := range ch.Unstored(id) {
 		s.audit.add(r.Context(), ev, true)
 	}
 }

@@ -5,27 +5,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"sync"
 	"testing"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/store/storetest"
 	"github.com/chipdesk/chipdesk/service/web"
 )
-
-// afterwards is a store that records the audit events written on their
-// own, after a page's change, rather than in the change's transaction.
-type afterwards struct {
-	service.Store
-	mu      sync.Mutex
-	actions []string
-}
-
-func (a *afterwards) CreateAuditEvent(ctx context.Context, e *service.AuditEvent) error {
-	a.mu.Lock()
-	a.actions = append(a.actions, e.Action)
-	a.mu.Unlock()
-	return a.Store.CreateAuditEvent(ctx, e)
-}
 
 // TestPagesAuditChangesInTheirTransaction: the changes the pages make
 // (a licence sold with its certificate, a duplicate, an impound, a bite
@@ -34,8 +19,8 @@ func (a *afterwards) CreateAuditEvent(ctx context.Context, e *service.AuditEvent
 // naming the record; none reaches the log afterwards.
 func TestPagesAuditChangesInTheirTransaction(t *testing.T) {
 	t.Parallel()
-	var rec *afterwards
-	f := newFixtureWith(t, false, func(o *web.Opts) { rec = &afterwards{Store: o.Store}; o.Store = rec })
+	var rec *storetest.Afterwards
+	f := newFixtureWith(t, false, func(o *web.Opts) { rec = &storetest.Afterwards{Store: o.Store}; o.Store = rec })
 	clinic := f.client()
 	clinic.login(service.RoleClinic)
 	if st, body := clinic.post(fmt.Sprintf("/animals/%d/licence", f.tom), url.Values{
@@ -77,13 +62,11 @@ func TestPagesAuditChangesInTheirTransaction(t *testing.T) {
 
 	want := map[string]int{"licence.create": 0, "vaccination.create": 0, "licence.duplicate": 0, "impoundment.create": 0,
 		"bite.create": 0, "quarantine.create": 0, "token.create": 0, "token.revoke": 0}
-	rec.mu.Lock()
-	for _, a := range rec.actions {
+	for _, a := range rec.Actions() {
 		if _, change := want[a]; change {
 			t.Errorf("%s: audited after the change, not in its transaction", a)
 		}
 	}
-	rec.mu.Unlock()
 	all, _, err := f.store.FindAuditEvents(context.Background(), service.AuditFilter{Limit: 1000})
 	if err != nil {
 		t.Fatal(err)

@@ -548,13 +548,7 @@ func (h *Handler) changing(r *http.Request, action, entity string, id int64, det
 // committed stores ch's events, as the change of the record id, unless
 // the store wrote them with the change.
 func (h *Handler) committed(r *http.Request, ch *service.Change, id int64) {
-	if ch.Stored() {
-		return
-	}
-	if ch.Event.EntityID == 0 {
-		ch.Event.EntityID = id
-	}
-	for _, e := range ch.Events() {
+	for _, e := range ch.Unstored(id) {
 		if err := h.o.Store.CreateAuditEvent(r.Context(), e); err != nil {
 			h.o.Logger.Error("web: audit", "action", e.Action, "err", err)
 		}

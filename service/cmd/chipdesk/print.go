@@ -187,17 +187,34 @@ func (c *printCmd) issuer(ctx context.Context) (is *jobs.Issuer, close func(), e
 	return &jobs.Issuer{Store: store, Rules: rs, Designs: ds, Keys: keys}, func() { store.Close() }, nil
 }
 
-// open opens the device of spec, when one was named, before a number is
-// taken; nil when the tags wait in the queue.
-func (c *printCmd) open(ctx context.Context, spec jobs.Spec) (*jobs.Device, error) {
-	if spec.Kind == "" {
-		return nil, nil
-	}
-	dev, err := jobs.Open(ctx, spec)
+// prepare checks the device and every argument, opens the store (and
+// check, when given, judges the rest before anything is opened on the
+// device), then the device of --device: everything before a number is
+// taken. done closes what it opened; dev is nil when the tags wait in
+// the queue.
+func (c *printCmd) prepare(ctx context.Context, check func(is *jobs.Issuer) error) (is *jobs.Issuer, dev *jobs.Device, kind service.JobKind, done func(), err error) {
+	spec, kind, err := c.device()
 	if err != nil {
-		return nil, cmdline.Exit(1, err)
+		return nil, nil, "", nil, err
 	}
-	return dev, nil
+	is, closeStore, err := c.issuer(ctx)
+	if err != nil {
+		return nil, nil, "", nil, err
+	}
+	if check != nil {
+		if err := check(is); err != nil {
+			closeStore()
+			return nil, nil, "", nil, err
+		}
+	}
+	if spec.Kind == "" {
+		return is, nil, kind, closeStore, nil
+	}
+	if dev, err = jobs.Open(ctx, spec); err != nil {
+		closeStore()
+		return nil, nil, "", nil, cmdline.Exit(1, err)
+	}
+	return is, dev, kind, func() { dev.Close(); closeStore() }, nil
 }
 
 // makeJob makes job j on dev (nil: it waits in the queue).
@@ -243,22 +260,11 @@ func printLicence(ctx context.Context, c *printCmd, args []string) error {
 // queueLicence queues the tag of licence id, after before (the duplicate
 // licence's issue) when given, and makes it on the device.
 func (c *printCmd) queueLicence(ctx context.Context, id int64, before func(is *jobs.Issuer) (int64, error)) error {
-	spec, kind, err := c.device()
+	is, dev, kind, done, err := c.prepare(ctx, nil)
 	if err != nil {
 		return err
 	}
-	is, closeStore, err := c.issuer(ctx)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	dev, err := c.open(ctx, spec)
-	if err != nil {
-		return err
-	}
-	if dev != nil {
-		defer dev.Close()
-	}
+	defer done()
 	if before != nil {
 		if id, err = before(is); err != nil {
 			return err
@@ -297,22 +303,11 @@ func printReprint(ctx context.Context, c *printCmd, args []string) error {
 	if err != nil {
 		return err
 	}
-	spec, _, err := c.device()
+	is, dev, _, done, err := c.prepare(ctx, nil)
 	if err != nil {
 		return err
 	}
-	is, closeStore, err := c.issuer(ctx)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	dev, err := c.open(ctx, spec)
-	if err != nil {
-		return err
-	}
-	if dev != nil {
-		defer dev.Close()
-	}
+	defer done()
 	j, err := is.Reprint(ctx, id)
 	if err != nil {
 		return err
@@ -335,26 +330,17 @@ func printBatch(ctx context.Context, c *printCmd, args []string) error {
 	if *jur == "" || *year == 0 || *count <= 0 {
 		return cmdline.UsageError("print batch: --jurisdiction, --year and --count required")
 	}
-	spec, kind, err := c.device()
+	var profile string
+	is, dev, kind, done, err := c.prepare(ctx, func(is *jobs.Issuer) (err error) {
+		if profile, _, err = tagDesign(is.Rules, is.Designs, *jur, *year); err != nil {
+			return cmdline.UsageError("print batch: --jurisdiction: %v", err)
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	is, closeStore, err := c.issuer(ctx)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	profile, _, err := tagDesign(is.Rules, is.Designs, *jur, *year)
-	if err != nil {
-		return cmdline.UsageError("print batch: --jurisdiction: %v", err)
-	}
-	dev, err := c.open(ctx, spec)
-	if err != nil {
-		return err
-	}
-	if dev != nil {
-		defer dev.Close()
-	}
+	defer done()
 	b, created, err := is.QueueBatch(ctx, jobs.BatchRequest{Kind: kind, Jurisdiction: profile, Year: *year,
 		Count: *count, Species: *species, Key: *key})
 	if err != nil {
@@ -372,22 +358,11 @@ func printResume(ctx context.Context, c *printCmd, args []string) error {
 	if err != nil {
 		return err
 	}
-	spec, _, err := c.device()
+	is, dev, _, done, err := c.prepare(ctx, nil)
 	if err != nil {
 		return err
 	}
-	is, closeStore, err := c.issuer(ctx)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	dev, err := c.open(ctx, spec)
-	if err != nil {
-		return err
-	}
-	if dev != nil {
-		defer dev.Close()
-	}
+	defer done()
 	b, err := is.ResumeBatch(ctx, id)
 	if err != nil {
 		return err
