@@ -270,7 +270,7 @@ func (c *printCmd) queueLicence(ctx context.Context, id int64, before func(is *j
 			return err
 		}
 	}
-	j, created, err := is.Queue(ctx, id, kind)
+	j, created, err := is.Queue(changeCtx(ctx, c.e, "job.create", "job", 0, string(kind)+" licence "+strconv.FormatInt(id, 10)), id, kind)
 	if err != nil {
 		return err
 	}
@@ -308,7 +308,7 @@ func printReprint(ctx context.Context, c *printCmd, args []string) error {
 		return err
 	}
 	defer done()
-	j, err := is.Reprint(ctx, id)
+	j, err := is.Reprint(changeCtx(ctx, c.e, "job.reprint", "job", id, ""), id)
 	if err != nil {
 		return err
 	}
@@ -341,7 +341,7 @@ func printBatch(ctx context.Context, c *printCmd, args []string) error {
 		return err
 	}
 	defer done()
-	b, created, err := is.QueueBatch(ctx, jobs.BatchRequest{Kind: kind, Jurisdiction: profile, Year: *year,
+	b, created, err := is.QueueBatch(changeCtx(ctx, c.e, "batch.create", "tag-batch", 0, profile), jobs.BatchRequest{Kind: kind, Jurisdiction: profile, Year: *year,
 		Count: *count, Species: *species, Key: *key})
 	if err != nil {
 		return err
@@ -363,7 +363,7 @@ func printResume(ctx context.Context, c *printCmd, args []string) error {
 		return err
 	}
 	defer done()
-	b, err := is.ResumeBatch(ctx, id)
+	b, err := is.ResumeBatch(changeCtx(ctx, c.e, "batch.resume", "tag-batch", id, ""), id)
 	if err != nil {
 		return err
 	}
@@ -615,7 +615,7 @@ func issueDuplicate(ctx context.Context, e *cmdline.Env, store service.Store, rs
 	if fee >= 0 {
 		req.FeeCents = &fee
 	}
-	l, err := lic.Duplicate(ctx, old.ID, req)
+	l, err := lic.Duplicate(changeCtx(ctx, e, "licence.duplicate", "licence", 0, fmt.Sprintf("replaces %d (%s)", old.ID, reason)), old.ID, req)
 	if err != nil && service.ErrorCode(err) != service.EINTERNAL {
 		return 0, errors.New(service.ErrorMessage(err))
 	} else if err != nil {
@@ -627,4 +627,14 @@ func issueDuplicate(ctx context.Context, e *cmdline.Env, store service.Store, rs
 		fmt.Fprintf(e.Stderr, "warning: %s\n", w)
 	}
 	return l.ID, nil
+}
+
+// changeCtx is ctx carrying the audit event of the change a print
+// command is about to make, by "chipdesk print": the store writes it in
+// the change's own transaction (service.WithChange), and a change found
+// made before (a job or batch of the same key) writes none.
+func changeCtx(ctx context.Context, e *cmdline.Env, action, entity string, id int64, detail string) context.Context {
+	ctx, _ = service.WithChange(ctx, &service.AuditEvent{At: e.Now().UTC(), Actor: "chipdesk print", Action: action,
+		Entity: entity, EntityID: id, Detail: detail})
+	return ctx
 }
