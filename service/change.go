@@ -128,6 +128,19 @@ func Also(ctx context.Context, action, entity string, id int64, detail string) c
 	return ctx
 }
 
+// For returns ctx for the store write of a record the change action
+// makes: ctx itself when the change it carries, still pending, is that
+// action (the door's own), else ctx carrying a further change of the
+// same caller (Also), so that an application function called inside
+// another change (a bite recorded for a report) audits its record in
+// its own transaction without taking the outer change's event.
+func For(ctx context.Context, action, entity string, id int64, detail string) context.Context {
+	if c := PendingChange(ctx); c != nil && c.Event.Action == action {
+		return ctx
+	}
+	return Also(ctx, action, entity, id, detail)
+}
+
 // Replayed records that the store call under ctx found its change made
 // before (an idempotent request repeated, a device event pushed again):
 // the store writes no event for it, and the change counts as stored, so

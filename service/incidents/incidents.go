@@ -88,7 +88,9 @@ func (s *Service) RecordBite(ctx context.Context, b *service.BiteIncident) (*Bit
 		return nil, err
 	}
 	b.ID = 0
-	if err := s.store.CreateBite(ctx, b); err != nil {
+	// The bite's own event: the caller's when the change is the bite,
+	// else one of its own (a bite reported under a report's change).
+	if err := s.store.CreateBite(service.For(ctx, "bite.create", "bite", 0, ""), b); err != nil {
 		return nil, err
 	}
 	out := &Bite{BiteIncident: b, Proposal: p.ProposeDesignation(rec, b)}
