@@ -104,11 +104,11 @@ func (l *Licence) Validate() error {
 	case l.ExpiresOn < l.IssuedOn:
 		return Errorf(EINVALID, "Licence expires before it is issued.")
 	case l.TagNumber < 0 || l.TagNumber > MaxTagNumber:
-		return Errorf(EINVALID, "Tag number must be between 1 and %d.", MaxTagNumber)
-	case l.FeeCents < 0 || l.ClinicPayCents < 0:
-		return Errorf(EINVALID, "Fees cannot be negative.")
-	case l.FeeCents > MaxFeeCents || l.ClinicPayCents > MaxFeeCents:
-		return Errorf(EINVALID, "A fee is at most %d cents.", MaxFeeCents)
+		return Invalidf("tag_number", "Tag number must be between 1 and %d.", MaxTagNumber)
+	case l.FeeCents < 0 || l.FeeCents > MaxFeeCents:
+		return Invalidf("fee_cents", "A fee is between 0 and %d cents.", MaxFeeCents)
+	case l.ClinicPayCents < 0 || l.ClinicPayCents > MaxFeeCents:
+		return Invalidf("clinic_pay_cents", "A clinic's pay is between 0 and %d cents.", MaxFeeCents)
 	case l.Kind != "" && l.Kind != KindLicence && l.Kind != KindOffLeash:
 		return Errorf(EINVALID, "Licence kind must be licence or off-leash.")
 	case l.IssuedBy != "" && l.IssuedBy != IssuerOffice && l.IssuedBy != IssuerClinic:

@@ -137,6 +137,41 @@ type Tag struct {
 	Number  int
 	Species string // "dog", "cat" or "ferret"
 	Payload check.Payload
+	// Development is set on a tag issued with the public development
+	// keys (check.DevelopmentKeys): every rendering of it (preview,
+	// SVG, ZPL label, raster label, engraving) carries DevMark.
+	Development bool
+}
+
+// DevMark is what a tag made with the public development keys carries
+// in place of its first line of text that names neither the year nor
+// the number (else in place of the city's name, else before the first
+// line): such a tag is no licence tag, and every print, engraving and
+// preview of it says so.
+const DevMark = "DEV KEYS"
+
+// Fields are the lines of text the tag carries: the design's, marked
+// with DevMark when the tag was made with the development keys. Every
+// renderer draws these.
+func (t *Tag) Fields() []Field {
+	if !t.Development || len(t.Design.Fields) == 0 {
+		return t.Design.Fields
+	}
+	fs := append([]Field(nil), t.Design.Fields...)
+	for i, f := range fs {
+		if !strings.Contains(f.Text, "{NUMBER}") && !strings.Contains(f.Text, "{YEAR}") {
+			fs[i].Text = DevMark
+			return fs
+		}
+	}
+	for i, f := range fs {
+		if strings.Contains(f.Text, "{CITY}") {
+			fs[i].Text = strings.Replace(f.Text, "{CITY}", DevMark, 1)
+			return fs
+		}
+	}
+	fs[0].Text = DevMark + " " + fs[0].Text
+	return fs
 }
 
 // ErrTag: the tag cannot be issued as asked.
@@ -176,7 +211,7 @@ func (d *Design) Issue(keys *check.Keyring, year, number int, species string) (*
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrTag, err)
 	}
-	return &Tag{Design: d, Year: year, Number: number, Species: species, Payload: p}, nil
+	return &Tag{Design: d, Year: year, Number: number, Species: species, Payload: p, Development: keys.Development()}, nil
 }
 
 // Text returns s with the design's placeholders filled in.

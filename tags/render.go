@@ -110,7 +110,7 @@ func (r *Renderer) scene(t *Tag) (*scene, error) {
 	d := t.Design
 	s := &scene{outline: d.Outline(r.o.Tolerance), module: d.Code.Module}
 	s.hole = circle(pt{X: d.Hole.X, Y: d.Hole.Y}, d.Hole.Diameter/2, r.o.Tolerance)
-	for _, f := range d.Fields {
+	for _, f := range t.Fields() {
 		c, _, err := r.font.fieldText(f, t.Text(f.Text))
 		if err != nil {
 			return nil, err
@@ -266,7 +266,7 @@ func (r *Renderer) Paths(t *Tag) (*toolpath.Job, error) {
 func (r *Renderer) paths(t *Tag) (*toolpath.Job, error) {
 	d := t.Design
 	j := &toolpath.Job{Width: d.Width, Height: d.Height}
-	for i, f := range d.Fields {
+	for i, f := range t.Fields() {
 		fp, err := r.fieldPaths(t, i, f)
 		if err != nil {
 			return nil, err

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -326,11 +327,13 @@ func TestPreviewDecodes(t *testing.T) {
 
 // TestGolden compares previews at 150 dpi with testdata/golden/*.png
 // (go test -update rewrites them) and the MPLS 2026 SVG and ZPL with
-// their golden text.
+// their golden text. The goldens are the designs as a county's own keys
+// render them: without the development mark (TestDevMark).
 func TestGolden(t *testing.T) {
 	t.Parallel()
 	c, r := catalogue(t), renderer(t)
 	for _, tag := range samples(t, c) {
+		tag.Development = false
 		img, err := r.Image(tag, 150)
 		if err != nil {
 			t.Fatal(err)
@@ -356,6 +359,7 @@ func TestGolden(t *testing.T) {
 		}
 	}
 	mpls, _ := c.Issue(check.DevelopmentKeys(), "MPLS", 2026, 1234, "dog")
+	mpls.Development = false
 	var svg bytes.Buffer
 	if err := r.SVG(&svg, mpls); err != nil {
 		t.Fatal(err)
@@ -795,6 +799,84 @@ func TestConcurrent(t *testing.T) {
 	for i := 0; i < 8; i++ {
 		if err := <-done; err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestDevMark: a tag issued with the public development keys carries
+// DevMark on every rendering (preview, SVG, ZPL label, raster label and
+// engraving), in place of its first line, and its symbol still reads;
+// the same tag unmarked does not carry it.
+func TestDevMark(t *testing.T) {
+	t.Parallel()
+	c, r := catalogue(t), renderer(t)
+	for _, tag := range samples(t, c) {
+		if !tag.Development {
+			t.Fatalf("%v issued with the development keys is not marked Development", tag)
+		}
+		plain := *tag
+		plain.Development = false
+		fs := tag.Fields()
+		if !slices.ContainsFunc(fs, func(f Field) bool { return strings.Contains(f.Text, DevMark) }) {
+			t.Errorf("%v: fields %+v carry no %q", tag, fs, DevMark)
+		}
+		// ZPL: the mark is a text field of the label.
+		l, err := r.ZPL(tag, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := r.ZPL(&plain, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(l.ZPL, []byte("^FD"+DevMark)) || bytes.Contains(pl.ZPL, []byte(DevMark)) {
+			t.Errorf("%v: ZPL carries the mark %v, the plain one %v", tag, bytes.Contains(l.ZPL, []byte(DevMark)), bytes.Contains(pl.ZPL, []byte(DevMark)))
+		}
+		// Preview, SVG and the raster label differ from the plain tag's,
+		// and the symbol of the marked preview still reads.
+		img, err := r.Image(tag, 300)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pimg, err := r.Image(&plain, 300)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if differentPixels(img, pimg) == 0 {
+			t.Errorf("%v: the preview is the same marked and plain", tag)
+		}
+		var svg, psvg bytes.Buffer
+		if err := r.SVG(&svg, tag); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.SVG(&psvg, &plain); err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Equal(svg.Bytes(), psvg.Bytes()) {
+			t.Errorf("%v: the SVG is the same marked and plain", tag)
+		}
+		ras, err := r.Artwork(tag).Raster(12, 62)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pras, err := r.Artwork(&plain).Raster(12, 62)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if differentPixels(ras, pras) == 0 {
+			t.Errorf("%v: the raster label is the same marked and plain", tag)
+		}
+		// Engraving: the mark's glyphs are engraved (more outline).
+		j, err := r.Paths(tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pj, err := r.Paths(&plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(j.Outline) == len(pj.Outline) && len(j.Hatch) == len(pj.Hatch) {
+			t.Errorf("%v: the engraving is the same marked and plain", tag)
 		}
 	}
 }

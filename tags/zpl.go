@@ -74,7 +74,7 @@ func (r *Renderer) ZPL(t *Tag, o *ZPLOpts) (*Label, error) {
 	fmt.Fprintf(&b, "^XA\n^FXchipdesk label at %d dots/mm (%d dpi)^FS\n^CI28\n^PW%d\n^LL%d\n^LH0,0\n",
 		opts.Dpmm, int(math.Round(float64(opts.Dpmm)*25.4)), labelW, labelH)
 	fmt.Fprintf(&b, "^FO%d,%d%s^FS\n", tx-pad, ty-pad, gfa)
-	for _, f := range d.Fields {
+	for _, f := range t.Fields() {
 		text := t.Text(f.Text)
 		run, err := r.font.layout(text)
 		if err != nil {

@@ -14,6 +14,9 @@ type Event struct {
 	// Reader names the reader that produced the event; subscribers may
 	// filter on it.
 	Reader string
+	// Site is where the event happened (the scan's site), "" when it
+	// names none; a stream scoped to a site leaves out other sites'.
+	Site string
 	// Data is the payload.
 	Data []byte
 }
@@ -61,14 +64,17 @@ func New(o *Opts) *Hub {
 // Publish sends one event to every subscriber whose filter matches
 // reader and returns it with its id. It never blocks on a subscriber.
 // After Close it does nothing and returns an event with ID 0.
-func (h *Hub) Publish(reader string, data []byte) Event {
+func (h *Hub) Publish(reader string, data []byte) Event { return h.PublishAt(reader, "", data) }
+
+// PublishAt is Publish of an event that happened at site.
+func (h *Hub) PublishAt(reader, site string, data []byte) Event {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
 		return Event{}
 	}
 	h.nextID++
-	ev := Event{ID: h.nextID, Reader: reader, Data: data}
+	ev := Event{ID: h.nextID, Reader: reader, Site: site, Data: data}
 	if len(h.ring) < h.opts.Replay {
 		h.ring = append(h.ring, ev)
 	} else {

@@ -92,7 +92,7 @@ func (p *Pipeline) handle(ctx context.Context, readerName string, id chipid.ID, 
 	if err != nil {
 		return nil, err
 	}
-	p.hub.Publish(readerName, data)
+	p.hub.PublishAt(readerName, site, data)
 	p.log.LogAttrs(ctx, slog.LevelInfo, "scan",
 		slog.String("reader", readerName), slog.String("chip", id.Code),
 		slog.Bool("found", a.Found), slog.Int("alerts", len(a.Alerts)))

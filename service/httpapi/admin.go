@@ -32,12 +32,13 @@ func (s *Server) handleCreateToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t := &service.Token{Name: req.Name, Role: req.Role, Site: req.Site, ExpiresAt: req.ExpiresAt}
-	secret, err := s.store.CreateToken(r.Context(), t)
+	ctx, ch := s.changing(r, "token.create", "token", 0, string(t.Role))
+	secret, err := s.store.CreateToken(ctx, t)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "token.create", "token", t.ID, string(t.Role))
+	s.changed(r, ch, t.ID)
 	s.writeJSON(w, r, http.StatusCreated, tokenAnswer{Token: t, Secret: secret})
 }
 
@@ -56,13 +57,14 @@ func (s *Server) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.store.RevokeToken(r.Context(), id); err != nil {
+	ctx, ch := s.changing(r, "token.revoke", "token", id, "")
+	if err := s.store.RevokeToken(ctx, id); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	s.forgetToken(id)
 	s.access.RevokedToken(id) // this process's streams end at once
-	s.change(r, "token.revoke", "token", id, "")
+	s.changed(r, ch, id)
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -93,6 +95,9 @@ func (s *Server) handleFindScans(w http.ResponseWriter, r *http.Request) {
 	f := service.ScanFilter{Offset: off, Limit: lim}
 	if v := r.URL.Query().Get("site"); v != "" {
 		f.Site = &v
+	}
+	if site, ok := s.siteOf(callerOf(r.Context())); ok {
+		f.Site = &site // a scoped desk sees its own site's scans
 	}
 	ss, total, err := s.store.FindScans(r.Context(), f)
 	writeList(s, w, r, ss, total, err)

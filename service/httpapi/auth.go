@@ -215,3 +215,15 @@ func fieldsOf(ctx context.Context) []string {
 	f, _ := ctx.Value(fieldsKey{}).([]string)
 	return f
 }
+
+// Guard serves h, a door mounted beside the API (the handhelds' sync
+// endpoints), behind the API's own guard: 401 without a valid token, 403
+// for a role not among roles (admin always allowed), the bad-token limit
+// per address (429), no-store and nosniff, and every refusal audited
+// with its token, as on every API route.
+func (s *Server) Guard(h http.Handler, roles ...service.Role) http.Handler {
+	guarded := s.require(h.ServeHTTP, roles...)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		guarded.ServeHTTP(&statusWriter{ResponseWriter: w}, r)
+	})
+}

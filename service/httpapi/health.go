@@ -1,15 +1,17 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/incidents"
 )
 
-// create decodes a record of type T, stores it with fn and answers it.
+// create decodes a record of type T, stores it with fn (under the
+// change's context, which carries its audit event) and answers it.
 func create[T any](s *Server, w http.ResponseWriter, r *http.Request, action, entity string,
-	prep func(*T) error, fn func(*T) error, idOf func(*T) int64) {
+	prep func(*T) error, fn func(context.Context, *T) error, idOf func(*T) int64) {
 	v := new(T)
 	if err := decodeJSON(r, v); err != nil {
 		s.writeError(w, r, err)
@@ -21,18 +23,19 @@ func create[T any](s *Server, w http.ResponseWriter, r *http.Request, action, en
 			return
 		}
 	}
-	if err := fn(v); err != nil {
+	ctx, ch := s.changing(r, action, entity, 0, "")
+	if err := fn(ctx, v); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, action, entity, idOf(v), "")
+	s.changed(r, ch, idOf(v))
 	s.writeJSON(w, r, http.StatusCreated, v)
 }
 
 func (s *Server) handleCreateVaccination(w http.ResponseWriter, r *http.Request) {
 	create(s, w, r, "vaccination.create", "vaccination",
 		func(v *service.RabiesVaccination) error { v.ID = 0; return nil },
-		func(v *service.RabiesVaccination) error { return s.lic.Vaccinate(r.Context(), v) },
+		func(ctx context.Context, v *service.RabiesVaccination) error { return s.lic.Vaccinate(ctx, v) },
 		func(v *service.RabiesVaccination) int64 { return v.ID })
 }
 
@@ -59,15 +62,13 @@ func (s *Server) handleCreateBite(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	out, err := s.inc.RecordBite(r.Context(), &b)
+	ctx, ch := s.changing(r, "bite.create", "bite", 0, "")
+	out, err := s.inc.RecordBite(ctx, &b) // the quarantine it orders carries its own event
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "bite.create", "bite", b.ID, "")
-	if out.Quarantine != nil {
-		s.change(r, "quarantine.create", "quarantine", out.Quarantine.ID, "ordered for bite")
-	}
+	s.changed(r, ch, b.ID)
 	s.writeJSON(w, r, http.StatusCreated, out)
 }
 
@@ -77,12 +78,13 @@ func (s *Server) handleCreateQuarantine(w http.ResponseWriter, r *http.Request) 
 		s.writeError(w, r, err)
 		return
 	}
-	q, err := s.inc.Quarantine(r.Context(), &req)
+	ctx, ch := s.changing(r, "quarantine.create", "quarantine", 0, req.Option)
+	q, err := s.inc.Quarantine(ctx, &req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "quarantine.create", "quarantine", q.ID, q.Option)
+	s.changed(r, ch, q.ID)
 	s.writeJSON(w, r, http.StatusCreated, q.Quarantine)
 }
 
@@ -101,11 +103,12 @@ func (s *Server) handleReleaseQuarantine(w http.ResponseWriter, r *http.Request)
 		s.writeError(w, r, err)
 		return
 	}
-	if err := s.inc.ReleaseQuarantine(r.Context(), id, req.On); err != nil {
+	ctx, ch := s.changing(r, "quarantine.release", "quarantine", id, req.On.String())
+	if err := s.inc.ReleaseQuarantine(ctx, id, req.On); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "quarantine.release", "quarantine", id, req.On.String())
+	s.changed(r, ch, id)
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -115,15 +118,16 @@ func (s *Server) handleCreateImpoundment(w http.ResponseWriter, r *http.Request)
 		s.writeError(w, r, err)
 		return
 	}
-	if i.Site == "" {
-		i.Site = callerOf(r.Context()).Site
+	if _, scoped := s.siteOf(callerOf(r.Context())); scoped || i.Site == "" {
+		i.Site = callerOf(r.Context()).Site // a scoped desk impounds for its own site
 	}
-	st, err := s.custody.Impound(r.Context(), &i)
+	ctx, ch := s.changing(r, "impoundment.create", "impoundment", 0, "")
+	st, err := s.custody.Impound(ctx, &i)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "impoundment.create", "impoundment", i.ID, "")
+	s.changed(r, ch, i.ID)
 	s.writeJSON(w, r, http.StatusCreated, st.Impoundment)
 }
 
@@ -138,12 +142,19 @@ func (s *Server) handleUpdateImpoundment(w http.ResponseWriter, r *http.Request)
 		s.writeError(w, r, err)
 		return
 	}
-	st, err := s.custody.Update(r.Context(), id, u)
+	detail := ""
+	if u.Disposition != nil {
+		detail = string(*u.Disposition)
+	}
+	ctx, ch := s.changing(r, "impoundment.update", "impoundment", id, detail)
+	st, err := s.custody.Update(ctx, id, u)
+	if err == nil {
+		s.changed(r, ch, id)
+	}
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "impoundment.update", "impoundment", id, string(st.Disposition))
 	s.writeJSON(w, r, http.StatusOK, st.Impoundment)
 }
 
@@ -154,6 +165,9 @@ func (s *Server) handleFindImpoundments(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	f := service.ImpoundFilter{Offset: off, Limit: lim}
+	if site, ok := s.siteOf(callerOf(r.Context())); ok {
+		f.Site = &site
+	}
 	switch r.URL.Query().Get("open") {
 	case "":
 	case "true":
@@ -176,11 +190,12 @@ func (s *Server) handleCreateDesignation(w http.ResponseWriter, r *http.Request)
 		s.writeError(w, r, err)
 		return
 	}
-	if _, err := s.inc.Designate(r.Context(), &d); err != nil {
+	ctx, ch := s.changing(r, "designation.create", "designation", 0, string(d.Level))
+	if _, err := s.inc.Designate(ctx, &d); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "designation.create", "designation", d.ID, string(d.Level))
+	s.changed(r, ch, d.ID)
 	s.writeJSON(w, r, http.StatusCreated, &d)
 }
 
@@ -195,11 +210,12 @@ func (s *Server) handleUpdateDesignation(w http.ResponseWriter, r *http.Request)
 		s.writeError(w, r, err)
 		return
 	}
-	d, err := s.inc.UpdateDesignation(r.Context(), id, u)
+	ctx, ch := s.changing(r, "designation.update", "designation", id, "")
+	d, err := s.inc.UpdateDesignation(ctx, id, u)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "designation.update", "designation", id, "")
+	s.changed(r, ch, id)
 	s.writeJSON(w, r, http.StatusOK, d)
 }

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/jobs"
@@ -68,12 +69,13 @@ func (s *Server) handleQueueTag(w http.ResponseWriter, r *http.Request) {
 	if req.Kind == "" {
 		req.Kind = service.JobPrint
 	}
-	j, created, err := is.Queue(r.Context(), id, req.Kind)
+	ctx, ch := s.changing(r, "job.create", "job", 0, string(req.Kind)+" licence "+strconv.FormatInt(id, 10))
+	j, created, err := is.Queue(ctx, id, req.Kind)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.queued(w, r, created, "job.create", "job", j.ID, string(j.Kind)+" "+j.Reason, j)
+	s.queued(w, r, ch, created, j.ID, j)
 }
 
 func (s *Server) handleFindJobs(w http.ResponseWriter, r *http.Request) {
@@ -124,12 +126,13 @@ func (s *Server) handleCreateBatch(w http.ResponseWriter, r *http.Request) {
 	if req.Kind == "" {
 		req.Kind = service.JobEngrave
 	}
-	b, created, err := is.QueueBatch(r.Context(), req)
+	ctx, ch := s.changing(r, "batch.create", "tag-batch", 0, req.Jurisdiction)
+	b, created, err := is.QueueBatch(ctx, req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.queued(w, r, created, "batch.create", "tag-batch", b.ID, b.Jurisdiction, b)
+	s.queued(w, r, ch, created, b.ID, b)
 }
 
 func (s *Server) handleFindBatches(w http.ResponseWriter, r *http.Request) {
@@ -185,13 +188,14 @@ func queryState(r *http.Request) (*service.JobState, error) {
 	return &st, nil
 }
 
-// queued answers a queued job or batch v: 201 when created (the change
-// is recorded and the runner woken), 200 when it was queued before.
-func (s *Server) queued(w http.ResponseWriter, r *http.Request, created bool, action, entity string, id int64, detail string, v any) {
+// queued answers a queued job or batch v of id: 201 when created (its
+// change ch recorded and the runner woken), 200 when it was queued
+// before (the store wrote no event for it).
+func (s *Server) queued(w http.ResponseWriter, r *http.Request, ch *service.Change, created bool, id int64, v any) {
 	status := http.StatusOK
 	if created {
 		status = http.StatusCreated
-		s.change(r, action, entity, id, detail)
+		s.changed(r, ch, id)
 		s.wake()
 	}
 	s.writeJSON(w, r, status, v)
@@ -225,12 +229,13 @@ func requeue[T any](s *Server, w http.ResponseWriter, r *http.Request, action, e
 		s.writeError(w, r, err)
 		return
 	}
-	v, err := run(is, r.Context(), id)
+	ctx, ch := s.changing(r, action, entity, id, "")
+	v, err := run(is, ctx, id)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, action, entity, idOf(v), "")
+	s.changed(r, ch, idOf(v))
 	s.wake()
 	s.writeJSON(w, r, http.StatusOK, v)
 }

@@ -21,15 +21,15 @@ func (s *Server) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 		action, detail = "licence.duplicate", "replaces licence "+strconv.FormatInt(req.Replaces, 10)
 	}
 	ctx, ch := s.changing(r, action, "licence", 0, detail)
+	if req.Vaccination != nil { // stored in the licence's transaction
+		ch.And("vaccination.create", "vaccination", 0, "with licence")
+	}
 	l, err := s.lic.Issue(ctx, &req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
 	s.changed(r, ch, l.ID)
-	if l.VaccinationID != 0 {
-		s.change(r, "vaccination.create", "vaccination", l.VaccinationID, "with licence")
-	}
 	s.writeJSON(w, r, http.StatusCreated, l)
 }
 

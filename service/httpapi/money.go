@@ -129,12 +129,13 @@ func raiseCharges[B any](s *Server, subject string, raise func(r *http.Request, 
 			s.writeError(w, r, err)
 			return
 		}
-		cs, open, err := raise(r, m, id, &b)
+		ctx, ch := s.changing(r, "charges.create", subject, id, "")
+		cs, open, err := raise(r.WithContext(ctx), m, id, &b)
 		if err != nil {
 			s.writeError(w, r, err)
 			return
 		}
-		s.change(r, "charges.create", subject, id, "")
+		s.changed(r, ch, id)
 		if cs == nil {
 			cs = []*service.Charge{}
 		}
@@ -179,7 +180,8 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request, m *money.Service
 		// another payment.
 		req.Key = strconv.FormatInt(c.ID, 10) + "/" + k
 	}
-	p, created, err := m.Pay(r.Context(), req)
+	ctx, ch := s.changing(r, "payment."+string(req.Kind), "payment", 0, strconv.FormatInt(req.AmountCents, 10))
+	p, created, err := m.Pay(ctx, req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -192,7 +194,7 @@ func (s *Server) record(w http.ResponseWriter, r *http.Request, m *money.Service
 	status := http.StatusOK
 	if created {
 		status = http.StatusCreated
-		s.change(r, "payment."+string(p.Kind), "payment", p.ID, strconv.FormatInt(p.AmountCents, 10))
+		s.changed(r, ch, p.ID)
 	}
 	s.writeJSON(w, r, status, paymentAnswer{Payment: rc.Payment, Charges: rc.Charges})
 }
@@ -339,11 +341,12 @@ func (s *Server) handleCloseDay(w http.ResponseWriter, r *http.Request, m *money
 	}
 	c := callerOf(r.Context())
 	d := &service.DayClose{Site: c.Site, Till: b.Till, On: b.Date, ClosedBy: c.Name}
-	if err := m.CloseDay(r.Context(), d); err != nil {
+	ctx, ch := s.changing(r, "cash-up.close", "till", 0, c.Site+"/"+b.Till+" "+b.Date.String())
+	if err := m.CloseDay(ctx, d); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "cash-up.close", "till", 0, c.Site+"/"+b.Till+" "+b.Date.String())
+	s.changed(r, ch, 0)
 	s.writeJSON(w, r, http.StatusCreated, d)
 }
 
@@ -459,12 +462,13 @@ func (s *Server) handleRefundDeposit(w http.ResponseWriter, r *http.Request, m *
 		return
 	}
 	c := callerOf(r.Context())
-	p, err := m.RefundDeposit(r.Context(), id, m.Today(""), c.Name, b.Proof, c.Site, b.Till)
+	ctx, ch := s.changing(r, "deposit.refund", "charge", id, b.Proof)
+	p, err := m.RefundDeposit(ctx, id, m.Today(""), c.Name, b.Proof, c.Site, b.Till)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "deposit.refund", "charge", id, b.Proof)
+	s.changed(r, ch, id)
 	s.writeJSON(w, r, http.StatusCreated, p)
 }
 
@@ -474,12 +478,13 @@ func (s *Server) handleForfeitDeposit(w http.ResponseWriter, r *http.Request, m 
 		s.writeError(w, r, err)
 		return
 	}
-	c, err := m.ForfeitDeposit(r.Context(), id, m.Today(""), callerOf(r.Context()).Name)
+	ctx, ch := s.changing(r, "deposit.forfeit", "charge", id, "")
+	c, err := m.ForfeitDeposit(ctx, id, m.Today(""), callerOf(r.Context()).Name)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "deposit.forfeit", "charge", id, "")
+	s.changed(r, ch, id)
 	s.writeJSON(w, r, http.StatusOK, c)
 }
 
@@ -490,11 +495,12 @@ func (s *Server) handleCreateExemption(w http.ResponseWriter, r *http.Request, m
 		return
 	}
 	e.ID = 0
-	if err := m.Exempt(r.Context(), &e); err != nil {
+	ctx, ch := s.changing(r, "exemption.create", "exemption", 0, e.Kind)
+	if err := m.Exempt(ctx, &e); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "exemption.create", "exemption", e.ID, e.Kind)
+	s.changed(r, ch, e.ID)
 	s.writeJSON(w, r, http.StatusCreated, &e)
 }
 

@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/permits"
@@ -83,9 +85,10 @@ func (s *Server) handleApplyPermit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Site = callerOf(r.Context()).Site
-	p, err := ps.Apply(r.Context(), &req)
+	ctx, ch := s.changing(r, "permit.create", "permit", 0, string(req.Kind))
+	p, err := ps.Apply(ctx, &req)
 	if p != nil && p.ID != 0 {
-		s.change(r, "permit.create", "permit", p.ID, string(p.Kind)+" "+string(p.State))
+		s.changed(r, ch, p.ID)
 	}
 	if err != nil {
 		s.writeError(w, r, err)
@@ -123,7 +126,7 @@ func (s *Server) handlePermitsDue(w http.ResponseWriter, r *http.Request) {
 
 // permitStep decodes body into a T and runs fn on the permit of the
 // path, answering the permit.
-func permitStep[T any](s *Server, w http.ResponseWriter, r *http.Request, action string, fn func(ps *permits.Service, id int64, body *T) (*service.Permit, error)) {
+func permitStep[T any](s *Server, w http.ResponseWriter, r *http.Request, action string, fn func(ctx context.Context, ps *permits.Service, id int64, body *T) (*service.Permit, error)) {
 	ps := s.permitsOr404(w, r)
 	if ps == nil {
 		return
@@ -138,9 +141,14 @@ func permitStep[T any](s *Server, w http.ResponseWriter, r *http.Request, action
 		s.writeError(w, r, err)
 		return
 	}
-	p, err := fn(ps, id, &body)
+	eid, detail := id, ""
+	if action == "renew" { // a renewal is a new permit
+		eid, detail = 0, "renews permit "+strconv.FormatInt(id, 10)
+	}
+	ctx, ch := s.changing(r, "permit."+action, "permit", eid, detail)
+	p, err := fn(ctx, ps, id, &body)
 	if p != nil && p.ID != 0 {
-		s.change(r, "permit."+action, "permit", p.ID, string(p.State))
+		s.changed(r, ch, p.ID)
 	}
 	if err != nil {
 		s.writeError(w, r, err)
@@ -155,44 +163,44 @@ type dateBody struct {
 }
 
 func (s *Server) handlePermitApplication(w http.ResponseWriter, r *http.Request) {
-	permitStep(s, w, r, "application", func(ps *permits.Service, id int64, a *service.PermitApplication) (*service.Permit, error) {
-		return ps.Update(r.Context(), id, *a)
+	permitStep(s, w, r, "application", func(ctx context.Context, ps *permits.Service, id int64, a *service.PermitApplication) (*service.Permit, error) {
+		return ps.Update(ctx, id, *a)
 	})
 }
 
 func (s *Server) handlePermitInspection(w http.ResponseWriter, r *http.Request) {
-	permitStep(s, w, r, "inspection", func(ps *permits.Service, id int64, in *permits.Inspection) (*service.Permit, error) {
-		return ps.Inspect(r.Context(), id, *in)
+	permitStep(s, w, r, "inspection", func(ctx context.Context, ps *permits.Service, id int64, in *permits.Inspection) (*service.Permit, error) {
+		return ps.Inspect(ctx, id, *in)
 	})
 }
 
 func (s *Server) handlePermitEscape(w http.ResponseWriter, r *http.Request) {
-	permitStep(s, w, r, "escape", func(ps *permits.Service, id int64, e *service.HorseEscape) (*service.Permit, error) {
-		return ps.Escape(r.Context(), id, *e)
+	permitStep(s, w, r, "escape", func(ctx context.Context, ps *permits.Service, id int64, e *service.HorseEscape) (*service.Permit, error) {
+		return ps.Escape(ctx, id, *e)
 	})
 }
 
 func (s *Server) handleGrantPermit(w http.ResponseWriter, r *http.Request) {
-	permitStep(s, w, r, "grant", func(ps *permits.Service, id int64, b *dateBody) (*service.Permit, error) {
-		return ps.Grant(r.Context(), id, b.On)
+	permitStep(s, w, r, "grant", func(ctx context.Context, ps *permits.Service, id int64, b *dateBody) (*service.Permit, error) {
+		return ps.Grant(ctx, id, b.On)
 	})
 }
 
 func (s *Server) handlePermitAction(w http.ResponseWriter, r *http.Request) {
-	permitStep(s, w, r, "action", func(ps *permits.Service, id int64, a *permits.Action) (*service.Permit, error) {
-		return ps.Act(r.Context(), id, *a)
+	permitStep(s, w, r, "action", func(ctx context.Context, ps *permits.Service, id int64, a *permits.Action) (*service.Permit, error) {
+		return ps.Act(ctx, id, *a)
 	})
 }
 
 func (s *Server) handlePermitAppeal(w http.ResponseWriter, r *http.Request) {
-	permitStep(s, w, r, "appeal", func(ps *permits.Service, id int64, b *dateBody) (*service.Permit, error) {
-		return ps.Appeal(r.Context(), id, b.On)
+	permitStep(s, w, r, "appeal", func(ctx context.Context, ps *permits.Service, id int64, b *dateBody) (*service.Permit, error) {
+		return ps.Appeal(ctx, id, b.On)
 	})
 }
 
 func (s *Server) handleAppealOrder(w http.ResponseWriter, r *http.Request) {
-	permitStep(s, w, r, "appeal-order", func(ps *permits.Service, id int64, o *permits.AppealOrder) (*service.Permit, error) {
-		return ps.DecideAppeal(r.Context(), id, *o)
+	permitStep(s, w, r, "appeal-order", func(ctx context.Context, ps *permits.Service, id int64, o *permits.AppealOrder) (*service.Permit, error) {
+		return ps.DecideAppeal(ctx, id, *o)
 	})
 }
 
@@ -202,21 +210,21 @@ type contactsBody struct {
 }
 
 func (s *Server) handlePermitContacts(w http.ResponseWriter, r *http.Request) {
-	permitStep(s, w, r, "contacts", func(ps *permits.Service, id int64, b *contactsBody) (*service.Permit, error) {
-		return ps.ChangeContacts(r.Context(), id, b.Contacts)
+	permitStep(s, w, r, "contacts", func(ctx context.Context, ps *permits.Service, id int64, b *contactsBody) (*service.Permit, error) {
+		return ps.ChangeContacts(ctx, id, b.Contacts)
 	})
 }
 
 func (s *Server) handleRenewPermit(w http.ResponseWriter, r *http.Request) {
-	permitStep(s, w, r, "renew", func(ps *permits.Service, id int64, req *permits.Request) (*service.Permit, error) {
+	permitStep(s, w, r, "renew", func(ctx context.Context, ps *permits.Service, id int64, req *permits.Request) (*service.Permit, error) {
 		req.Site = callerOf(r.Context()).Site
-		return ps.Renew(r.Context(), id, req)
+		return ps.Renew(ctx, id, req)
 	})
 }
 
 func (s *Server) handleRegisterPermit(w http.ResponseWriter, r *http.Request) {
-	permitStep(s, w, r, "registration", func(ps *permits.Service, id int64, b *dateBody) (*service.Permit, error) {
-		return ps.Register(r.Context(), id, b.On)
+	permitStep(s, w, r, "registration", func(ctx context.Context, ps *permits.Service, id int64, b *dateBody) (*service.Permit, error) {
+		return ps.Register(ctx, id, b.On)
 	})
 }
 
@@ -231,12 +239,13 @@ func (s *Server) handleCreateAgreement(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Site = callerOf(r.Context()).Site
-	a, err := ps.Agree(r.Context(), &req)
+	ctx, ch := s.changing(r, "agreement.create", "adoption_agreement", 0, "")
+	a, err := ps.Agree(ctx, &req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "agreement.create", "adoption_agreement", a.ID, "")
+	s.changed(r, ch, a.ID)
 	s.writeJSON(w, r, http.StatusCreated, a)
 }
 
@@ -269,12 +278,13 @@ func (s *Server) handleAgreementSterilised(w http.ResponseWriter, r *http.Reques
 		s.writeError(w, r, err)
 		return
 	}
-	a, err := ps.Sterilised(r.Context(), id, st)
+	ctx, ch := s.changing(r, "agreement.sterilised", "adoption_agreement", id, st.Veterinarian)
+	a, err := ps.Sterilised(ctx, id, st)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "agreement.sterilised", "adoption_agreement", a.ID, a.Veterinarian)
+	s.changed(r, ch, a.ID)
 	s.writeJSON(w, r, http.StatusOK, a)
 }
 
@@ -289,12 +299,13 @@ func (s *Server) handleCreateReport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Site = callerOf(r.Context()).Site
-	rep, err := ps.Report(r.Context(), &req)
+	ctx, ch := s.changing(r, "report.create", "animal_report", 0, string(req.Kind))
+	rep, err := ps.Report(ctx, &req)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "report.create", "animal_report", rep.ID, string(rep.Kind))
+	s.changed(r, ch, rep.ID)
 	s.writeJSON(w, r, http.StatusCreated, rep)
 }
 
@@ -322,11 +333,12 @@ func (s *Server) handleCloseReport(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	rep, err := ps.CloseReport(r.Context(), id, b.On)
+	ctx, ch := s.changing(r, "report.close", "animal_report", id, "")
+	rep, err := ps.CloseReport(ctx, id, b.On)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "report.close", "animal_report", rep.ID, "")
+	s.changed(r, ch, rep.ID)
 	s.writeJSON(w, r, http.StatusOK, rep)
 }

@@ -76,12 +76,13 @@ func (s *Server) handleUploadPhoto(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	a, err := s.store.UpdateAnimal(r.Context(), id, service.AnimalUpdate{Photo: &name})
+	ctx, ch := s.changing(r, "animal.photo", "animal", id, name)
+	a, err := s.store.UpdateAnimal(ctx, id, service.AnimalUpdate{Photo: &name})
 	if err != nil {
 		s.photos.Remove(name)
 		s.writeError(w, r, err)
 		return
 	}
-	s.change(r, "animal.photo", "animal", id, name)
+	s.changed(r, ch, id)
 	s.writeJSON(w, r, http.StatusCreated, a)
 }

@@ -47,7 +47,9 @@ type list[T any] struct {
 	Total int `json:"total"`
 }
 
-// change logs the audit event of a change and waits until it is stored.
+// change logs the audit event of a change that no store write carries,
+// and waits until it is stored. A change made through the store uses
+// changing and changed instead, so that its event commits with it.
 func (s *Server) change(r *http.Request, action, entity string, id int64, detail string) {
 	s.logAudit(r, action, entity, id, detail, true)
 }
@@ -71,13 +73,9 @@ func (s *Server) changing(r *http.Request, action, entity string, id int64, deta
 // changed logs ch's event, as the change of the record id, unless the
 // store wrote it with the change.
 func (s *Server) changed(r *http.Request, ch *service.Change, id int64) {
-	if ch.Stored() {
-		return
+	for _, ev := range ch.Unstored(id) {
+		s.audit.add(r.Context(), ev, true)
 	}
-	if ch.Event.EntityID == 0 {
-		ch.Event.EntityID = id
-	}
-	s.audit.add(r.Context(), ch.Event, true)
 }
 
 func (s *Server) logAudit(r *http.Request, action, entity string, id int64, detail string, wait bool) {

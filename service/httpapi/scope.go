@@ -17,11 +17,14 @@ import (
 // Lists of every owner, animal or job are not a clinic's; creating an
 // owner, an animal, a licence or a vaccination is (the handlers stamp
 // the clinic's site on what it issues). Other roles are the county's
-// staff and see every site.
+// staff and see every site, unless the server is site-scoped (siteOf).
 //
 // The answer for another site's record is 404, as for one that does not
 // exist, so that a clinic cannot probe which ids are taken.
 func (s *Server) scope(ctx context.Context, r *http.Request, t *service.Token) error {
+	if site, ok := s.siteOf(t); ok {
+		return s.staffScope(ctx, r, site)
+	}
 	if t.Role != service.RoleClinic {
 		return nil
 	}
@@ -118,4 +121,40 @@ func (s *Server) ownerAtSite(ctx context.Context, id int64, site string) (bool, 
 		}
 	}
 	return false, nil
+}
+
+// siteOf is the site an intake or officer token is scoped to on a
+// site-scoped server (Opts.SiteScoped: a county with several shelters
+// or officer stations). What a site is scoped to is what the records
+// say happened at a site: an impoundment (and its notice, hold,
+// redemption, disposal and charges) belongs to the shelter that took
+// the animal in, a scan to the site of its reader or desk. A scoped
+// token lists, reads and changes only its own site's impoundments, lists
+// only its own site's scans and follows only its own site's scan stream,
+// and what it impounds is its site's. The register itself (owners,
+// animals, chips, licences, vaccinations, bites, quarantines and
+// designations) names no site and stays county-wide: a stray taken in
+// at one shelter belongs to an owner any desk must reach, and every read
+// of it is audited with the reader's site. Admin tokens, and staff
+// tokens without a site, see every site.
+func (s *Server) siteOf(t *service.Token) (string, bool) {
+	if !s.siteScoped || t == nil || t.Site == "" || (t.Role != service.RoleIntake && t.Role != service.RoleOfficer) {
+		return "", false
+	}
+	return t.Site, true
+}
+
+// staffScope refuses a site-scoped token another site's impoundment
+// (404, as for one that does not exist).
+func (s *Server) staffScope(ctx context.Context, r *http.Request, site string) error {
+	_, path, _ := strings.Cut(r.Pattern, " ")
+	if !strings.HasPrefix(path, "/api/v1/impoundments/{id}") {
+		return nil
+	}
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	im, err := s.store.FindImpoundmentByID(ctx, id)
+	if err != nil || im.Site != site {
+		return orNotFound(err, service.Errorf(service.ENOTFOUND, "Not found."))
+	}
+	return nil
 }

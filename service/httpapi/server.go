@@ -85,6 +85,11 @@ type Opts struct {
 	// Limits are the request limits; the zero Config limits nothing,
 	// nil means ratelimit.DefaultConfig.
 	Limits *ratelimit.Config
+	// SiteScoped, for a county with several shelters and officer
+	// stations, scopes the intake and officer roles to their token's
+	// site (see siteOf): each sees and changes only its own site's
+	// custody records and scans.
+	SiteScoped bool
 }
 
 // Defaults.
@@ -127,6 +132,7 @@ type Server struct {
 	photos     *os.Root
 	access     *access.Watcher
 	stopAccess context.CancelFunc
+	siteScoped bool
 	limits     limiters
 
 	tokMu  sync.Mutex
@@ -222,6 +228,7 @@ func New(o *Opts) (*Server, error) {
 	s.limits = limiters{badToken: ratelimit.New(lc.BadToken, s.now), lookup: ratelimit.New(lc.PublicLookup, s.now)}
 	s.access = o.Access
 	s.photos = o.Photos
+	s.siteScoped = o.SiteScoped
 	if s.access == nil {
 		users, _ := s.store.(service.UserService)
 		s.access = access.NewWatcher(&access.WatchOpts{Tokens: s.store, Users: users, Logger: s.log})

@@ -52,6 +52,12 @@ func newHarness(t *testing.T) *harness {
 // newHarnessOn serves the API over st, which it closes at the end.
 func newHarnessOn(t *testing.T, st service.Store) *harness {
 	t.Helper()
+	return newHarnessWith(t, st, nil)
+}
+
+// newHarnessWith is newHarnessOn with opt changing the server's options.
+func newHarnessWith(t *testing.T, st service.Store, opt func(*httpapi.Opts)) *harness {
+	t.Helper()
 	ctx := context.Background()
 	now := func() time.Time { return testNow }
 	rs, err := rules.Embedded()
@@ -79,7 +85,11 @@ func newHarnessOn(t *testing.T, st service.Store) *harness {
 	if err != nil {
 		t.Fatalf("permits.New: %v", err)
 	}
-	api, err := httpapi.New(&httpapi.Opts{Store: st, Lookup: lk, Hub: hub, Scans: pl, Money: mon, Permits: pm, Now: now, MaxBodyBytes: 64 << 10})
+	o := &httpapi.Opts{Store: st, Lookup: lk, Hub: hub, Scans: pl, Money: mon, Permits: pm, Now: now, MaxBodyBytes: 64 << 10}
+	if opt != nil {
+		opt(o)
+	}
+	api, err := httpapi.New(o)
 	if err != nil {
 		t.Fatalf("httpapi.New: %v", err)
 	}

@@ -33,6 +33,7 @@ func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, service.Errorf(service.EFORBIDDEN, "The clinic role may not follow the scan stream."))
 		return
 	}
+	site, scoped := s.siteOf(caller) // a scoped desk follows its own site's scans
 	rc := http.NewResponseController(w)
 	readerName := r.URL.Query().Get("reader")
 	since := r.Header.Get("Last-Event-ID")
@@ -96,6 +97,9 @@ func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 		case ev, ok := <-sub.C():
 			if !ok {
 				return
+			}
+			if scoped && ev.Site != "" && ev.Site != site {
+				continue
 			}
 			buf = buf[:0]
 			buf = append(buf, "id: "...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -87,7 +88,9 @@ func (s *Service) RecordBite(ctx context.Context, b *service.BiteIncident) (*Bit
 		return nil, err
 	}
 	b.ID = 0
-	if err := s.store.CreateBite(ctx, b); err != nil {
+	// The bite's own event: the caller's when the change is the bite,
+	// else one of its own (a bite reported under a report's change).
+	if err := s.store.CreateBite(service.For(ctx, "bite.create", "bite", 0, ""), b); err != nil {
 		return nil, err
 	}
 	out := &Bite{BiteIncident: b, Proposal: p.ProposeDesignation(rec, b)}
@@ -97,7 +100,8 @@ func (s *Service) RecordBite(ctx context.Context, b *service.BiteIncident) (*Bit
 	plan := p.BiteQuarantine(&rec.Animal, rec.Rabies, b.Date)
 	q := &service.Quarantine{AnimalID: b.AnimalID, BiteID: b.ID, Kind: plan.Kind, Place: plan.Place,
 		Start: plan.Start, End: plan.End, Notes: lookup.Cite("Ordered for the bite of "+b.Date.String()+".", plan.Source)}
-	if err := s.store.CreateQuarantine(ctx, q); err != nil {
+	// The quarantine commits with its own audit event, the caller's.
+	if err := s.store.CreateQuarantine(service.Also(ctx, "quarantine.create", "quarantine", 0, "ordered for bite"), q); err != nil {
 		return nil, err
 	}
 	out.Quarantine = q
@@ -403,7 +407,12 @@ func (s *Service) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) 
 	if err != nil || e.Kind != service.DeviceBite || e.Bite.Victim != service.VictimPerson {
 		return applied, recordID, err
 	}
-	return applied, recordID, s.biteQuarantine(ctx, p, rec, e.Bite, recordID)
+	// The quarantine commits with its audit event, under the identity
+	// the bite's event has (the pushing token's).
+	ev := e.BiteAudit(recordID, now.UTC())
+	ev.Action, ev.Entity, ev.EntityID, ev.Detail = "quarantine.create", "quarantine", 0, "ordered for bite "+strconv.FormatInt(recordID, 10)+"; "+ev.Detail
+	qctx, _ := service.WithChange(ctx, ev)
+	return applied, recordID, s.biteQuarantine(qctx, p, rec, e.Bite, recordID)
 }
 
 // biteQuarantine starts the quarantine of bite id of rec's animal unless

@@ -252,3 +252,44 @@ func TestQuarantineReleaseNotInTheFuture(t *testing.T) {
 		t.Errorf("ReleaseQuarantine(day 10) = %v", err)
 	}
 }
+
+// TestBiteAuditsInItsTransaction_66_40: a bite and the quarantine it
+// orders (66.40) each commit with their own audit event, by the caller:
+// under the door's bite.create change, and under another change (a 66.60
+// report that records the bite it reports), whose event stays pending
+// for its own record.
+func TestBiteAuditsInItsTransaction_66_40(t *testing.T) {
+	t.Parallel()
+	apptest.Backends(t, func(t *testing.T, st service.Store) {
+		s := newService(t, st)
+		bg := context.Background()
+		for _, outer := range []string{"bite.create", "report.create"} {
+			dog := apptest.Dog(t, st, "Minneapolis")
+			ev := &service.AuditEvent{Actor: "officer-7", Role: service.RoleOfficer, Site: "north", TokenID: 7, Action: outer, Entity: "bite"}
+			if outer != "bite.create" {
+				ev.Entity = "animal_report"
+			}
+			ctx, ch := service.WithChange(bg, ev)
+			b, err := s.RecordBite(ctx, &service.BiteIncident{AnimalID: dog, Date: d("2026-06-09"), Victim: service.VictimPerson, SkinBroken: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pending := service.PendingChange(ctx) == ch; pending != (outer != "bite.create") {
+				t.Errorf("under %s: the outer change pending = %v after the bite", outer, pending)
+			}
+			for _, want := range []struct {
+				entity string
+				id     int64
+			}{{"bite", b.ID}, {"quarantine", b.Quarantine.ID}} {
+				ent, id := want.entity, want.id
+				evs, n, err := st.FindAuditEvents(bg, service.AuditFilter{Entity: &ent, EntityID: &id})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n != 1 || evs[0].Actor != "officer-7" || evs[0].TokenID != 7 || evs[0].Action != ent+".create" {
+					t.Errorf("under %s: %s %d events %+v, want one %s.create by officer-7", outer, ent, id, evs, ent)
+				}
+			}
+		}
+	})
+}

@@ -156,10 +156,10 @@ func TestSecurityActorFromCaller(t *testing.T) {
 	at := time.Now().UTC().Format(time.RFC3339)
 	events := fmt.Sprintf(`[
 		{"id":"ev-bite-1","device":"hh-1","kind":"bite","at":%q,"user":"sec-admin","site":"siteB",
-		 "bite":{"animalId":1,"date":%q,"victim":"person"}},
+		 "bite":{"animalId":1,"victim":"person"}},
 		{"id":"ev-scan-1","device":"hh-1","kind":"scan","at":%q,"user":"Chief Officer Jones",
 		 "scan":{"reader":"hh-1","chipCode":"982000000000001","chipKind":"iso11784","user":"Chief Officer Jones"}}]`,
-		at, time.Now().AddDate(0, 0, -1).Format(time.DateOnly), at) // yesterday: today in UTC can be tomorrow in Minneapolis
+		at, at) // the bite's date: the event's day where the service is
 	code, _, b := s.do("POST", "/api/v1/sync/events", secret, events)
 	if code != http.StatusOK || strings.Count(string(b), `"applied"`) != 2 {
 		t.Fatalf("push = %d %s, want both applied", code, b)
@@ -438,8 +438,26 @@ func TestSecurityAudit(t *testing.T) {
 	s.do("GET", "/api/v1/tokens", intake, "")
 	s.do("GET", "/api/v1/sync/replica", s.f.tokens[service.RoleOfficer], "")
 	s.browser().do("POST", "/login", url.Values{"name": {"nobody"}, "password": {"not the password"}})
+	// Reads of the tokens, the audit log and the metrics, a stream
+	// subscription and a page search (finding 7).
+	admin := s.f.tokens[service.RoleAdmin]
+	s.do("GET", "/api/v1/tokens", admin, "")
+	s.do("GET", "/metrics", admin, "")
+	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(5*time.Second))
+	req, _ := http.NewRequestWithContext(ctx, "GET", s.url+"/api/v1/scans/stream", nil)
+	req.Header.Set("Authorization", "Bearer "+intake)
+	if resp, err := s.hc.Do(req); err == nil {
+		resp.Body.Close()
+	}
+	cancel()
+	br := s.browser()
+	if code, _, _ := br.do("GET", "/login?token="+url.QueryEscape(intake), nil); code != http.StatusSeeOther {
+		t.Fatalf("sign-in with the intake token = %d", code)
+	}
+	br.do("GET", "/search?q=Lund", nil)
 	want := map[string]bool{"owner.view": false, "vaccination.view": false, "scan.search": false,
-		"owner.update": false, "request.refused": false, "replica.pull": false, "session.failed": false}
+		"owner.update": false, "request.refused": false, "replica.pull": false, "session.failed": false,
+		"token.search": false, "audit.search": false, "metrics.view": false, "scan.subscribe": false, "page.search": false}
 	eventually(t, "audit entries", 3*time.Second, func() bool {
 		for _, e := range s.audit() {
 			if _, ok := want[e.Action]; ok {
@@ -459,7 +477,6 @@ func TestSecurityAudit(t *testing.T) {
 		}
 		return true
 	})
-	admin := s.f.tokens[service.RoleAdmin]
 	for _, m := range []string{"PATCH", "PUT", "DELETE", "POST"} {
 		for _, p := range []string{"/api/v1/audit", "/api/v1/audit/1"} {
 			if code, _, _ := s.do(m, p, admin, `{"actor":"x"}`); code < 400 {
@@ -539,6 +556,16 @@ func TestSecurityHardening(t *testing.T) {
 			t.Errorf("q=%s matched every owner (%d)", q, all.Total)
 		}
 	}
+	// Numbers are bounded: a fee or a tag number of 2^63-1 is refused
+	// with its field named.
+	for _, body := range []string{
+		`{"animal_id":1,"jurisdiction":"minneapolis","fee_cents":9223372036854775807}`,
+		`{"animal_id":1,"jurisdiction":"minneapolis","tag_number":9223372036854775807}`,
+	} {
+		if code, _, b := s.do("POST", "/api/v1/licences", intake, body); code != http.StatusBadRequest || !strings.Contains(string(b), `"field"`) {
+			t.Errorf("licence %s = %d %.200s, want 400 naming the field", body, code, b)
+		}
+	}
 	// The database files are the owner's only.
 	for _, f := range []string{s.f.db, s.f.db + "-audit"} {
 		if st, err := os.Stat(f); err != nil || st.Mode().Perm()&0o077 != 0 {
@@ -569,5 +596,63 @@ func TestSecurityHardening(t *testing.T) {
 	}
 	if !limited {
 		t.Error("200 public lookups were never refused 429: the registry can be walked")
+	}
+}
+
+// TestSecuritySync (findings 7 and 9 on the handhelds' door): the sync
+// endpoints are guarded as the API is: a missing or wrong token is
+// answered 401 and a role that may not sync 403, each refusal audited
+// with its token; wrong tokens are limited per address (429); the
+// replica, a bulk export of owners, is not cached.
+func TestSecuritySync(t *testing.T) {
+	s := newSecServer(t)
+	clinicID, clinic := s.token(service.RoleClinic, "sec-sync-clinic", "clinicA")
+	officer := s.f.tokens[service.RoleOfficer]
+	for _, c := range []struct {
+		method, path, token string
+		want                int
+	}{
+		{"POST", "/api/v1/sync/events", "", http.StatusUnauthorized},
+		{"GET", "/api/v1/sync/replica", "cdk_NOT_A_TOKEN", http.StatusUnauthorized},
+		{"POST", "/api/v1/sync/events", clinic, http.StatusForbidden},
+		{"GET", "/api/v1/sync/replica", clinic, http.StatusForbidden},
+	} {
+		body := ""
+		if c.method == "POST" {
+			body = "[]"
+		}
+		if code, _, b := s.do(c.method, c.path, c.token, body); code != c.want {
+			t.Errorf("%s %s = %d %.200s, want %d", c.method, c.path, code, b, c.want)
+		}
+	}
+	code, h, _ := s.do("GET", "/api/v1/sync/replica", officer, "")
+	if code != http.StatusOK || h.Get("Cache-Control") != "no-store" || h.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("GET /api/v1/sync/replica = %d Cache-Control %q nosniff %q, want 200 no-store nosniff", code, h.Get("Cache-Control"), h.Get("X-Content-Type-Options"))
+	}
+	eventually(t, "the sync refusals audited", 3*time.Second, func() bool {
+		anonymous, byClinic := 0, 0
+		for _, e := range s.audit() {
+			if e.Action != "request.refused" || !strings.Contains(e.Detail, "/api/v1/sync/") {
+				continue
+			}
+			switch {
+			case e.TokenID == clinicID && strings.HasPrefix(e.Detail, "403 "):
+				byClinic++
+			case e.Actor == "anonymous" && strings.HasPrefix(e.Detail, "401 "):
+				anonymous++
+			}
+		}
+		return anonymous == 2 && byClinic == 2
+	})
+	// Guessing tokens on the sync door is limited like on the API.
+	limited := false
+	for range 200 {
+		if code, _, _ := s.do("GET", "/api/v1/sync/replica", "cdk_WRONG", ""); code == http.StatusTooManyRequests {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Error("200 wrong tokens on /api/v1/sync were never refused 429")
 	}
 }

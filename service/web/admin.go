@@ -156,12 +156,13 @@ func (h *Handler) handleCreateToken(w http.ResponseWriter, r *http.Request) {
 	if days, _ := strconv.Atoi(r.PostFormValue("days")); days > 0 {
 		t.ExpiresAt = h.o.Now().UTC().AddDate(0, 0, days)
 	}
-	secret, err := h.o.Store.CreateToken(r.Context(), t)
+	ctx, ch := h.changing(r, "token.create", "token", 0, fmt.Sprintf("%s (%s)", t.Name, t.Role))
+	secret, err := h.o.Store.CreateToken(ctx, t)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	h.audit(r, "token.create", "token", t.ID, fmt.Sprintf("%s (%s)", t.Name, t.Role))
+	h.committed(r, ch, t.ID)
 	d, err := h.adminData(r)
 	if err != nil {
 		h.failErr(w, r, err)
@@ -182,7 +183,8 @@ func (h *Handler) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, service.Errorf(service.ECONFLICT, "You cannot revoke the token you are signed in with."))
 		return
 	}
-	if err := h.o.Store.RevokeToken(r.Context(), id); err != nil {
+	ctx, ch := h.changing(r, "token.revoke", "token", id, "")
+	if err := h.o.Store.RevokeToken(ctx, id); err != nil {
 		h.failErr(w, r, err)
 		return
 	}
@@ -190,6 +192,6 @@ func (h *Handler) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
 	if h.o.Access != nil {
 		h.o.Access.RevokedToken(id) // its API streams end too
 	}
-	h.audit(r, "token.revoke", "token", id, "")
+	h.committed(r, ch, id)
 	seeOther(w, r, "/admin#tokens", "Token revoked.")
 }

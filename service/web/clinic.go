@@ -171,11 +171,20 @@ func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 		req.FeeCents = &c
 	}
 	var l *licensing.IssuedLicence
-	if renews, _ := strconv.ParseInt(r.PostFormValue("renews"), 10, 64); renews > 0 {
-		if r.PostFormValue("confirm_renewal") == "" {
-			h.refuseLicence(w, r, id, service.Invalidf("confirm_renewal", "The licence is still current: tick the box to confirm the owner pays now for the next term."))
-			return
-		}
+	renews, _ := strconv.ParseInt(r.PostFormValue("renews"), 10, 64)
+	if renews > 0 && r.PostFormValue("confirm_renewal") == "" {
+		h.refuseLicence(w, r, id, service.Invalidf("confirm_renewal", "The licence is still current: tick the box to confirm the owner pays now for the next term."))
+		return
+	}
+	action, detail := "licence.create", fmt.Sprintf("animal %d %s", id, req.Jurisdiction)
+	if renews > 0 {
+		action, detail = "licence.renew", "renews licence "+strconv.FormatInt(renews, 10)
+	}
+	ctx, ch := h.changing(r, action, "licence", 0, detail)
+	if v := req.Vaccination; v != nil { // stored in the licence's transaction
+		ch.And("vaccination.create", "vaccination", 0, fmt.Sprintf("animal %d certificate %s", id, v.Certificate))
+	}
+	if renews > 0 {
 		l, err = h.o.Licensing.Renew(ctx, renews, &licensing.RenewRequest{IssuedBy: req.IssuedBy, Clinic: req.Clinic, FeeCents: req.FeeCents,
 			Vaccination: req.Vaccination, Seller: req.Seller})
 	} else {
@@ -185,10 +194,7 @@ func (h *Handler) handleIssueLicence(w http.ResponseWriter, r *http.Request) {
 		h.refuseLicence(w, r, id, err)
 		return
 	}
-	if v := req.Vaccination; v != nil {
-		h.audit(r, "vaccination.create", "vaccination", v.ID, fmt.Sprintf("animal %d certificate %s", id, v.Certificate))
-	}
-	h.audit(r, "licence.create", "licence", l.ID, fmt.Sprintf("animal %d tag %d/%d fee %s", id, l.Year, l.TagNumber, licensing.Money(l.FeeCents)))
+	h.committed(r, ch, l.ID)
 	msg := fmt.Sprintf("Licence issued: tag %d of %d, %s to %s, fee %s.", l.TagNumber, l.Year, l.Issued, l.Expires, licensing.Money(l.FeeCents))
 	for _, w := range l.Warnings {
 		msg += " " + w
@@ -314,14 +320,15 @@ func (h *Handler) handleCreateJob(w http.ResponseWriter, r *http.Request) {
 	}
 	id := l.ID
 	kind := service.JobKind(r.PostFormValue("kind"))
-	j, created, err := h.o.Jobs.Queue(r.Context(), id, kind)
+	ctx, ch := h.changing(r, "job.create", "job", 0, fmt.Sprintf("licence %d %s", id, kind))
+	j, created, err := h.o.Jobs.Queue(ctx, id, kind)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
 	msg := fmt.Sprintf("%s job %d is %s.", title(string(j.Kind)), j.ID, j.State)
 	if created {
-		h.audit(r, "job.create", "job", j.ID, fmt.Sprintf("licence %d %s %s", id, j.Kind, j.Reason))
+		h.committed(r, ch, j.ID)
 		h.wake()
 		msg = fmt.Sprintf("%s job %d queued.", title(string(kind)), j.ID)
 	}
@@ -336,12 +343,13 @@ func (h *Handler) handleReprint(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
-	j, err := h.o.Jobs.Reprint(r.Context(), id)
+	ctx, ch := h.changing(r, "job.reprint", "job", id, "")
+	j, err := h.o.Jobs.Reprint(ctx, id)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	h.audit(r, "job.reprint", "job", j.ID, fmt.Sprintf("licence %d", j.LicenceID))
+	h.committed(r, ch, j.ID)
 	h.wake()
 	seeOther(w, r, fmt.Sprintf("/licences/%d", j.LicenceID), fmt.Sprintf("Job %d queued again.", j.ID))
 }
@@ -366,13 +374,14 @@ func (h *Handler) handleDuplicate(w http.ResponseWriter, r *http.Request) {
 	}
 	ss := sess(r)
 	reason := service.ReplaceReason(r.PostFormValue("reason"))
-	l, err := h.o.Licensing.Duplicate(r.Context(), id, &licensing.DuplicateRequest{Reason: reason, Seller: ss.seller()})
+	ctx, ch := h.changing(r, "licence.duplicate", "licence", 0, fmt.Sprintf("replaces %d (%s)", id, reason))
+	l, err := h.o.Licensing.Duplicate(ctx, id, &licensing.DuplicateRequest{Reason: reason, Seller: ss.seller()})
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
+	h.committed(r, ch, l.ID)
 	fee := licensing.Money(l.DuplicateFeeCents)
-	h.audit(r, "licence.duplicate", "licence", l.ID, fmt.Sprintf("replaces %d (%s) fee %s", id, reason, fee))
 	seeOther(w, r, fmt.Sprintf("/licences/%d", l.ID),
 		fmt.Sprintf("Duplicate tag %d issued for the %s tag of licence %d, fee %s.", l.TagNumber, reason, id, fee))
 }

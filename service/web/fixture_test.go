@@ -103,7 +103,10 @@ type fixture struct {
 	owner  *service.Owner
 }
 
-func newFixture(t *testing.T, tls bool) *fixture {
+func newFixture(t *testing.T, tls bool) *fixture { return newFixtureWith(t, tls, nil) }
+
+// newFixtureWith is newFixture with opt changing the pages' options.
+func newFixtureWith(t *testing.T, tls bool, opt func(*web.Opts)) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	f := &fixture{t: t, clock: &clock{t: start}, tokens: map[service.Role]string{}, wake: make(chan struct{}, 16)}
@@ -142,14 +145,18 @@ func newFixture(t *testing.T, tls bool) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Jobs: f.issuer, Hub: f.hub, Permits: pm, Money: mon,
+	wo := &web.Opts{Store: f.store, Lookup: f.lookup, Jobs: f.issuer, Hub: f.hub, Permits: pm, Money: mon,
 		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: f, Photos: photos(t), Logger: slog.New(slog.NewTextHandler(testLog{t}, nil)),
 		Wake: func() {
 			select {
 			case f.wake <- struct{}{}:
 			default:
 			}
-		}}); err != nil {
+		}}
+	if opt != nil {
+		opt(wo)
+	}
+	if f.web, err = web.New(wo); err != nil {
 		t.Fatal(err)
 	}
 	if tls {

@@ -178,6 +178,9 @@ func (h *Handler) handleStream(w http.ResponseWriter, r *http.Request) {
 			if !ok {
 				return
 			}
+			if h.otherSite(ss, ev.Site) {
+				continue
+			}
 			html, err := h.scanPanel(r, ev.Data)
 			if err != nil {
 				h.o.Logger.Error("web: scan panel", "event", ev.ID, "err", err)
@@ -434,12 +437,13 @@ func (h *Handler) handleImpound(w http.ResponseWriter, r *http.Request) {
 	im := &service.Impoundment{AnimalID: id, Jurisdiction: j, Site: sess(r).site,
 		WhereFound: strings.TrimSpace(r.PostFormValue("where_found")), NoticeOn: notice,
 		BiteCase: r.PostFormValue("bite_case") == "on"}
-	st, err := h.o.Custody.Impound(ctx, im)
+	cctx, ch := h.changing(r, "impoundment.create", "impoundment", 0, fmt.Sprintf("animal %d", id))
+	st, err := h.o.Custody.Impound(cctx, im)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	h.audit(r, "impoundment.create", "impoundment", im.ID, fmt.Sprintf("animal %d hold until %s", id, im.HoldUntil))
+	h.committed(r, ch, im.ID)
 	res := &impoundResult{Impound: im, Hold: st.Hold, Redemption: st.Fees}
 	a, err := h.o.Lookup.ByAnimal(ctx, id)
 	if err != nil {
@@ -464,4 +468,12 @@ func (h *Handler) handlePhoto(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "private, max-age=3600")
 	http.ServeFileFS(w, r, h.o.Photos, name)
+}
+
+// otherSite reports whether a scan at site is another site's than the
+// scoped session ss's (Opts.SiteScoped: intake and officer sessions that
+// name a site see their own site's scans).
+func (h *Handler) otherSite(ss *session, site string) bool {
+	return h.o.SiteScoped && ss.site != "" && site != "" && site != ss.site &&
+		(ss.role == service.RoleIntake || ss.role == service.RoleOfficer)
 }

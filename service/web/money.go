@@ -84,7 +84,11 @@ func (h *Handler) handlePay(w http.ResponseWriter, r *http.Request) {
 	if k := r.FormValue("key"); k != "" {
 		req.Key = "web/" + strconv.FormatInt(ss.tokenID, 10) + "/" + k
 	}
-	p, _, err := h.o.Money.Pay(r.Context(), req)
+	ctx, ch := h.changing(r, "payment."+string(req.Kind), "payment", 0, strconv.FormatInt(req.AmountCents, 10))
+	p, created, err := h.o.Money.Pay(ctx, req)
+	if err == nil && created {
+		h.committed(r, ch, p.ID)
+	}
 	if err != nil {
 		h.render(w, r, http.StatusBadRequest, "charges", "Charges", &view{Error: service.ErrorMessage(err),
 			Data: &chargesPage{Kind: kind, Param: param, ID: id, Settlement: st}})

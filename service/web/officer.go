@@ -126,7 +126,8 @@ func (h *Handler) handleRecordMet(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	c, err := h.o.Incidents.RecordMet(r.Context(), id, req)
+	ctx, ch := h.changing(r, "designation.update", "animal", id, fmt.Sprintf("%s met on %s", what, on))
+	c, err := h.o.Incidents.RecordMet(ctx, id, req)
 	if err != nil {
 		code := service.ErrorCode(err)
 		if code != service.EINVALID && code != service.ECONFLICT {
@@ -140,7 +141,7 @@ func (h *Handler) handleRecordMet(w http.ResponseWriter, r *http.Request) {
 		h.officerPage(w, r, status, service.ErrorMessage(err), at)
 		return
 	}
-	h.audit(r, "designation.update", "animal", id, fmt.Sprintf("%s met on %s", what, on))
+	h.committed(r, ch, id)
 	msg := say(what) + " recorded met on " + on.String() + "."
 	if c.Still != "" {
 		msg = say(what) + " recorded on " + on.String() + ", but " + c.Still + "."
@@ -166,15 +167,15 @@ func (h *Handler) handleBite(w http.ResponseWriter, r *http.Request) {
 	b := &service.BiteIncident{AnimalID: id, Date: on, Victim: service.Victim(r.PostFormValue("victim")),
 		SkinBroken: r.PostFormValue("skin_broken") == "on", Provoked: r.PostFormValue("provoked") == "on",
 		Location: strings.TrimSpace(r.PostFormValue("location")), Notes: strings.TrimSpace(r.PostFormValue("notes"))}
-	out, err := h.o.Incidents.RecordBite(r.Context(), b)
+	ctx, ch := h.changing(r, "bite.create", "bite", 0, fmt.Sprintf("animal %d", id))
+	out, err := h.o.Incidents.RecordBite(ctx, b) // the quarantine it orders carries its own event
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
-	h.audit(r, "bite.create", "bite", b.ID, fmt.Sprintf("animal %d", id))
+	h.committed(r, ch, b.ID)
 	msg := "Bite recorded."
 	if q := out.Quarantine; q != nil {
-		h.audit(r, "quarantine.create", "quarantine", q.ID, fmt.Sprintf("animal %d until %s at %s", id, q.End, q.Place))
 		msg = fmt.Sprintf("Bite recorded. Quarantine at %s from %s to %s. %s", q.Place, q.Start, q.End, q.Notes)
 	}
 	if pr := out.Proposal; pr != nil {

@@ -320,9 +320,10 @@ func (h *Handler) handleApplyPermit(w http.ResponseWriter, r *http.Request) {
 	req, err := applyRequest(r)
 	var p *service.Permit
 	if err == nil {
-		p, err = h.o.Permits.Apply(r.Context(), req)
+		ctx, ch := h.changing(r, "permit.create", "permit", 0, string(req.Kind))
+		p, err = h.o.Permits.Apply(ctx, req)
 		if p != nil && p.ID != 0 {
-			h.audit(r, "permit.create", "permit", p.ID, string(p.Kind)+" "+string(p.State))
+			h.committed(r, ch, p.ID)
 		}
 	}
 	if err != nil {
@@ -352,7 +353,8 @@ func (h *Handler) handlePermitsDue(w http.ResponseWriter, r *http.Request) {
 // handleAgreement records a shelter adoption's sterilisation agreement;
 // an error shows the form again as typed, beside its field.
 func (h *Handler) handleAgreement(w http.ResponseWriter, r *http.Request) {
-	a, err := h.agree(r)
+	ctx, ch := h.changing(r, "agreement.create", "adoption_agreement", 0, "")
+	a, err := h.agree(r.WithContext(ctx))
 	if err != nil {
 		if layerStatus(err) == http.StatusInternalServerError {
 			h.failErr(w, r, err)
@@ -361,7 +363,7 @@ func (h *Handler) handleAgreement(w http.ResponseWriter, r *http.Request) {
 		h.showPermits(w, r, layerStatus(err), "", &permitForm{}, permitFormAgain(r, err, agreementInputs, nil))
 		return
 	}
-	h.audit(r, "agreement.create", "adoption_agreement", a.ID, "")
+	h.committed(r, ch, a.ID)
 	seeOther(w, r, "/permits", fmt.Sprintf("Agreement %d: sterilisation due %s (%s).", a.ID, a.DueOn, a.DueSource))
 }
 
@@ -399,7 +401,8 @@ func (h *Handler) showReportForm(w http.ResponseWriter, r *http.Request, status 
 // handleReport takes a 66.60 or 66.70 report in; an error shows the
 // form again as typed, beside its field.
 func (h *Handler) handleReport(w http.ResponseWriter, r *http.Request) {
-	rep, err := h.report(r)
+	ctx, ch := h.changing(r, "report.create", "animal_report", 0, r.PostFormValue("kind"))
+	rep, err := h.report(r.WithContext(ctx))
 	if err != nil {
 		if layerStatus(err) == http.StatusInternalServerError {
 			h.failErr(w, r, err)
@@ -409,7 +412,7 @@ func (h *Handler) handleReport(w http.ResponseWriter, r *http.Request) {
 			"date": "incident", "reported": "incident"}))
 		return
 	}
-	h.audit(r, "report.create", "animal_report", rep.ID, string(rep.Kind))
+	h.committed(r, ch, rep.ID)
 	seeOther(w, r, "/reports/new", fmt.Sprintf("Report %d taken in; it is on the officer's list.", rep.ID))
 }
 
@@ -501,9 +504,10 @@ func (h *Handler) handlePermitStep(step string) http.HandlerFunc {
 			h.failErr(w, r, err)
 			return
 		}
-		p, err := h.permitStep(r, step, id)
+		ctx, ch := h.changing(r, "permit."+step, "permit", id, "")
+		p, err := h.permitStep(r.WithContext(ctx), step, id)
 		if p != nil && p.ID != 0 {
-			h.audit(r, "permit."+step, "permit", p.ID, string(p.State))
+			h.committed(r, ch, p.ID)
 		}
 		if err != nil {
 			if layerStatus(err) == http.StatusInternalServerError {

@@ -54,6 +54,10 @@ type Devices interface {
 // Opts configures a Handler. Store, Lookup, Rules and Jobs are required.
 type Opts struct {
 	Store service.Store
+	// SiteScoped scopes the intake and officer sessions that name a site
+	// to it, as the API does (httpapi.Opts.SiteScoped): the scan stream
+	// leaves out other sites' scans.
+	SiteScoped bool
 	// Lookup answers chip and tag lookups (the scan panel, the search)
 	// and names the jurisdictions.
 	Lookup *lookup.Service
@@ -520,6 +524,29 @@ func (h *Handler) audit(r *http.Request, action, entity string, id int64, detail
 	}
 	if err := h.o.Store.CreateAuditEvent(r.Context(), e); err != nil {
 		h.o.Logger.Error("web: audit", "action", action, "err", err)
+	}
+}
+
+// changing returns r's context carrying the audit event of the change the
+// page is about to make (service.WithChange): the store writes it in the
+// change's own transaction. An id of 0 is filled in by the store for the
+// record the change creates. Reads and refusals use audit.
+func (h *Handler) changing(r *http.Request, action, entity string, id int64, detail string) (context.Context, *service.Change) {
+	e := &service.AuditEvent{At: h.o.Now().UTC(), Actor: "anonymous", Action: action,
+		Entity: entity, EntityID: id, Detail: detail}
+	if ss := sess(r); ss != nil {
+		e.Actor, e.Role, e.Site, e.TokenID = ss.name, ss.role, ss.site, ss.auditTokenID()
+	}
+	return service.WithChange(r.Context(), e)
+}
+
+// committed stores ch's events, as the change of the record id, unless
+// the store wrote them with the change.
+func (h *Handler) committed(r *http.Request, ch *service.Change, id int64) {
+	for _, e := range ch.Unstored(id) {
+		if err := h.o.Store.CreateAuditEvent(r.Context(), e); err != nil {
+			h.o.Logger.Error("web: audit", "action", e.Action, "err", err)
+		}
 	}
 }
 

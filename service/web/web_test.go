@@ -14,6 +14,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/rules"
+	"github.com/chipdesk/chipdesk/service/web"
 )
 
 // client is a browser stand-in: it keeps the session cookie and reads
@@ -681,5 +682,49 @@ func TestPageMapping(t *testing.T) {
 	}
 	if st, _ := c.post(fmt.Sprintf("/animals/%d/impound", f.rex), url.Values{"jurisdiction": {"duluth"}}); st != http.StatusBadRequest {
 		t.Errorf("impound in duluth = %d, want 400", st)
+	}
+}
+
+// TestStreamSiteScoped: on site-scoped pages an intake session of one
+// shelter follows only its own site's scans (as the API's stream does).
+func TestStreamSiteScoped(t *testing.T) {
+	t.Parallel()
+	f := newFixtureWith(t, false, func(o *web.Opts) { o.SiteScoped = true })
+	secret, err := f.store.CreateToken(context.Background(), &service.Token{Name: "West desk", Role: service.RoleIntake, Site: "shelter-west"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.tokens["west"] = secret
+	c := f.client()
+	c.login("west")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.srv.URL+"/intake/stream", nil)
+	req.AddCookie(c.cookie)
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	for f.hub.Subscribers() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := f.pipe.HandleText(ctx, "east-desk", chipRex, "", "shelter-east"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.pipe.HandleText(ctx, "west-desk", chipRex, "", "shelter-west"); err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	buf := make([]byte, 4096)
+	for !strings.Contains(got.String(), "event: scan") || !strings.HasSuffix(got.String(), "\n\n") {
+		n, err := resp.Body.Read(buf)
+		got.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	if s := got.String(); !strings.Contains(s, "reader west-desk") || strings.Contains(s, "east-desk") {
+		t.Errorf("west's stream, first scan:\n%s\nwant west-desk's, never east-desk's", s)
 	}
 }

@@ -54,6 +54,9 @@ type config struct {
 	LogFormat string `toml:"log_format"`
 	// MaxBodyBytes limits request bodies.
 	MaxBodyBytes int64 `toml:"max_body_bytes"`
+	// SiteScoped scopes intake and officer tokens to their site, for a
+	// county with several shelters (httpapi.Opts.SiteScoped).
+	SiteScoped bool `toml:"site_scoped"`
 	// Limits are the rate limits of sign-in attempts, bad tokens and
 	// public lookups ([limits] sign_in, bad_token, public_lookup, each
 	// with per_minute and burst).

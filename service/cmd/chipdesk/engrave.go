@@ -14,6 +14,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/engravers"
 	"github.com/chipdesk/chipdesk/drivers/engravers/grbl"
 	"github.com/chipdesk/chipdesk/internal/cmdline"
+	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/jobs"
 	"github.com/chipdesk/chipdesk/service/rules"
 	"github.com/chipdesk/chipdesk/tags"
@@ -234,10 +235,11 @@ func engraveTagJob(e *cmdline.Env, sp jobs.Spec, keysPath, designsDir, fontPath,
 	if err != nil {
 		return engravers.Job{}, err
 	}
-	_, code, err := resolveJurisdiction(rs, ds, jur)
+	_, d, err := tagDesign(rs, ds, jur, year)
 	if err != nil {
 		return engravers.Job{}, cmdline.UsageError("engrave: %v", err)
 	}
+	code := d.Jurisdiction
 	keys, err := tagKeys(e, keysPath)
 	if err != nil {
 		return engravers.Job{}, err
@@ -368,51 +370,19 @@ func writeGcode(w io.Writer, js []engravers.Job, maxS int, head []string) error 
 	return err
 }
 
-// resolveJurisdiction reads a jurisdiction typed by name or code: a
-// rules profile id ("minneapolis") or name ("City of Minneapolis"), a
-// design's city name ("Minneapolis") or payload code ("MPLS"), any
-// case. It returns the rules profile id (jobs and batches are stored
-// under it) and the design code (tags are issued under it). This is the
-// one place the commands resolve a jurisdiction; the application's
-// resolver replaces it.
-func resolveJurisdiction(rs *rules.Set, ds *tags.Designs, s string) (profile, code string, err error) {
-	q := strings.ToLower(strings.TrimSpace(s))
-	if q == "" {
-		return "", "", errors.New("jurisdiction: empty")
+// tagDesign finds the jurisdiction a command names (its id, name or
+// code, any case: "minneapolis", "Minneapolis", "MPLS") with the one
+// resolver, rules.Set.Resolve, and its licence tag design for year as
+// the issuer chooses it. It returns the rules profile id (jobs and
+// batches are stored under it) and the design (tags are issued under its
+// code).
+func tagDesign(rs *rules.Set, ds *tags.Designs, jur string, year int) (profile string, d *tags.Design, err error) {
+	p, err := rs.Resolve(jur)
+	if err != nil {
+		return "", nil, errors.New(service.ErrorMessage(err))
 	}
-	for _, id := range rs.IDs() {
-		if p := rs.Profile(id); q == strings.ToLower(id) || q == strings.ToLower(p.Name) {
-			profile = id
-		}
+	if d, err = (&jobs.Issuer{Rules: rs, Designs: ds}).Design(p.ID, year); err != nil {
+		return "", nil, err
 	}
-	for _, d := range ds.All() {
-		if d.Kind != "licence" && d.Kind != "" {
-			continue
-		}
-		if q == strings.ToLower(d.Jurisdiction) || q == strings.ToLower(d.Name) {
-			code = d.Jurisdiction
-		}
-	}
-	// Fill in the other from the rule the Issuer uses: a profile's name
-	// contains its design's city name.
-	for _, d := range ds.All() {
-		if d.Name == "" || d.Kind != "licence" && d.Kind != "" {
-			continue
-		}
-		for _, id := range rs.IDs() {
-			if !strings.Contains(strings.ToLower(rs.Profile(id).Name), strings.ToLower(d.Name)) {
-				continue
-			}
-			if profile == id && code == "" {
-				code = d.Jurisdiction
-			}
-			if code == d.Jurisdiction && profile == "" {
-				profile = id
-			}
-		}
-	}
-	if profile == "" && code == "" {
-		return "", "", fmt.Errorf("jurisdiction %q: not a known name or code (want one of %s)", s, strings.Join(rs.IDs(), ", "))
-	}
-	return profile, code, nil
+	return p.ID, d, nil
 }

@@ -203,7 +203,11 @@ func TestEngraveStation(t *testing.T) {
 	}
 }
 
-func TestResolveJurisdiction(t *testing.T) {
+// TestTagDesignOneResolver: the commands name a jurisdiction as every
+// door does (rules.Set.Resolve): id, name or code in any case give the
+// same profile and design; an unknown one is refused with the known
+// ones listed.
+func TestTagDesignOneResolver(t *testing.T) {
 	t.Parallel()
 	rs, err := rules.Embedded()
 	if err != nil {
@@ -218,15 +222,16 @@ func TestResolveJurisdiction(t *testing.T) {
 		{"mpls", "minneapolis", "MPLS"},
 		{"Minneapolis", "minneapolis", "MPLS"},
 		{"minneapolis", "minneapolis", "MPLS"},
-		{"CHAN", "chanhassen", "CHAN"},
+		{" CHAN ", "chanhassen", "CHAN"},
 		{"Chanhassen", "chanhassen", "CHAN"},
 	} {
-		p, c, err := resolveJurisdiction(rs, ds, tt.in)
-		if err != nil || p != tt.profile || c != tt.code {
-			t.Errorf("resolveJurisdiction(%q) = %q, %q, %v; want %q, %q", tt.in, p, c, err, tt.profile, tt.code)
+		p, d, err := tagDesign(rs, ds, tt.in, 2026)
+		if err != nil || p != tt.profile || d.Jurisdiction != tt.code {
+			t.Errorf("tagDesign(%q) = %q, %v, %v; want %q, design %q", tt.in, p, d, err, tt.profile, tt.code)
 		}
 	}
-	if _, _, err := resolveJurisdiction(rs, ds, "Gotham"); err == nil {
-		t.Error("resolveJurisdiction(Gotham) = nil error")
+	_, _, err = tagDesign(rs, ds, "Gotham", 2026)
+	if err == nil || !strings.Contains(err.Error(), "Gotham") || !strings.Contains(err.Error(), "minneapolis") {
+		t.Errorf("tagDesign(Gotham) = %v, want the name refused with the known ones", err)
 	}
 }

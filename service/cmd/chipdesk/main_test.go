@@ -34,7 +34,7 @@ func TestFlagContract(t *testing.T) {
 		{"import bad flag", []string{"import", "--bogus", "a.csv"}, 2, "bogus"},
 		{"token help", []string{"token", "list", "-h"}, 0, "-db"},
 		{"token bad flag", []string{"token", "revoke", "3", "--bogus"}, 2, "bogus"},
-		{"print help", []string{"print", "jobs", "-h"}, 0, ""},
+		{"print help", []string{"print", "list", "-h"}, 0, ""},
 		{"demo bad flag", []string{"demo", "--bogus"}, 2, "bogus"},
 		{"bench help", []string{"bench", "-h"}, 0, ""},
 		{"serve config bad flag", []string{"serve", "--bogus"}, 2, "bogus"},

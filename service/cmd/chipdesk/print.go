@@ -45,6 +45,17 @@ next blank (or plate, option plate=WxH mm), and without an answer the
 batch pauses until "print resume". Exit status 1 when the device fails.
 common flags: --db FILE, --keys PATH, --designs DIR, --previews DIR (PNG of each tag made)`
 
+// printSubs are the print subcommands, one function each.
+var printSubs = map[string]func(ctx context.Context, c *printCmd, args []string) error{
+	"licence":   printLicence,
+	"duplicate": printDuplicate,
+	"batch":     printBatch,
+	"reprint":   printReprint,
+	"resume":    printResume,
+	"list":      printListCmd,
+	"run":       printRunCmd,
+}
+
 func runPrint(ctx context.Context, e *cmdline.Env, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprintln(e.Stderr, printUsage)
@@ -53,208 +64,348 @@ func runPrint(ctx context.Context, e *cmdline.Env, args []string) error {
 		}
 		return nil
 	}
-	sub, args := args[0], args[1:]
+	sub, ok := printSubs[args[0]]
+	if !ok {
+		return cmdline.UsageError("print: unknown subcommand %q (want licence, duplicate, batch, reprint, resume, list or run)", args[0])
+	}
+	return sub(ctx, newPrintCmd(e, args[0]), args[1:])
+}
+
+// printCmd is what the print subcommands share: the flags naming the
+// database, the keys, the designs and the previews folder, the devices,
+// and what they open from them.
+type printCmd struct {
+	e        *cmdline.Env
+	sub      string
+	fs       *flag.FlagSet
+	db       *string
+	keys     *string
+	designs  *string
+	previews *string
+	engrave  *bool
+	devices  []string
+}
+
+func newPrintCmd(e *cmdline.Env, sub string) *printCmd {
 	fs := flag.NewFlagSet("print "+sub, flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
-	var (
-		db       = fs.String("db", envOr("CHIPDESK_DB", defaultConfig().DB), "SQLite database `file`")
-		keysPath = fs.String("keys", envOr("CHIPDESK_TAG_KEYS", ""), "check-code key `path` (file or directory)")
-		designs  = fs.String("designs", "", "extra tag design `dir`")
-		previews = fs.String("previews", "", "write a PNG of every tag made to `dir`")
-		engrave  = fs.Bool("engrave", false, "engrave rather than print")
-		jur      = fs.String("jurisdiction", "", "jurisdiction `name or code` (batch)")
-		year     = fs.Int("year", 0, "tag `year` (batch)")
-		count    = fs.Int("count", 0, "`number` of tags (batch)")
-		species  = fs.String("species", "", "`species` line of the tags (batch; default the design's first)")
-		key      = fs.String("key", "", "idempotency `key`: a batch with this key is made once (batch)")
-		state    = fs.String("state", "", "only jobs and batches in `state` (list)")
-		reason   = fs.String("reason", "", "why the tag is replaced: lost or stolen (duplicate)")
-		fee      = fs.Int64("fee", -1, "fee charged in `cents` when the rules leave it open (duplicate)")
-	)
-	var devices []string
-	fs.Var(&stringsFlag{vals: &devices}, "device", "make the tags now on `KIND:ADDRESS[,option=value...]` (run: repeatable)")
-	if _, err := cmdline.ParseArgs(fs, args); err != nil {
-		return cmdline.FlagError(err)
+	c := &printCmd{e: e, sub: sub, fs: fs,
+		db:       fs.String("db", envOr("CHIPDESK_DB", defaultConfig().DB), "SQLite database `file`"),
+		keys:     fs.String("keys", envOr("CHIPDESK_TAG_KEYS", ""), "check-code key `path` (file or directory)"),
+		designs:  fs.String("designs", "", "extra tag design `dir`"),
+		previews: fs.String("previews", "", "write a PNG of every tag made to `dir`"),
+		engrave:  fs.Bool("engrave", false, "engrave rather than print"),
 	}
+	fs.Var(&stringsFlag{vals: &c.devices}, "device", "make the tags now on `KIND:ADDRESS[,option=value...]` (run: repeatable)")
+	return c
+}
+
+// parse parses args and returns the positional arguments, want of them
+// (-1: any).
+func (c *printCmd) parse(args []string, want int) ([]string, error) {
+	pos, err := cmdline.ParseArgs(c.fs, args)
+	if err != nil {
+		return nil, cmdline.FlagError(err)
+	}
+	if want >= 0 && len(pos) != want {
+		if want == 0 {
+			return nil, cmdline.UsageError("print %s: unexpected argument %q", c.sub, pos[0])
+		}
+		return nil, cmdline.UsageError("print %s: want one id", c.sub)
+	}
+	return pos, nil
+}
+
+// id parses the one positional argument, a record id.
+func (c *printCmd) id(args []string) (int64, error) {
+	pos, err := c.parse(args, 1)
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseInt(pos[0], 10, 64)
+	if err != nil || n <= 0 {
+		return 0, cmdline.UsageError("print %s: bad id %q", c.sub, pos[0])
+	}
+	return n, nil
+}
+
+// device is the one --device of a subcommand (none: the tags wait in the
+// queue) and the kind of job it makes.
+func (c *printCmd) device() (jobs.Spec, service.JobKind, error) {
 	kind := service.JobPrint
-	if *engrave {
+	if *c.engrave {
 		kind = service.JobEngrave
 	}
-	var spec jobs.Spec
-	if len(devices) > 1 && sub != "run" {
-		return cmdline.UsageError("print %s: one --device", sub)
+	if len(c.devices) > 1 {
+		return jobs.Spec{}, "", cmdline.UsageError("print %s: one --device", c.sub)
 	}
-	if len(devices) > 0 {
-		var err error
-		if spec, err = jobs.ParseSpec(devices[0]); err != nil {
-			return cmdline.UsageError("print: %v", err)
-		}
-		if *engrave && spec.JobKind() != service.JobEngrave {
-			return cmdline.UsageError("print: --engrave with %s, a printer", spec.Name)
-		}
-		kind = spec.JobKind()
+	if len(c.devices) == 0 {
+		return jobs.Spec{}, kind, nil
 	}
-	id := func() (int64, error) {
-		if fs.NArg() != 1 {
-			return 0, cmdline.UsageError("print %s: want one id", sub)
-		}
-		n, err := strconv.ParseInt(fs.Arg(0), 10, 64)
-		if err != nil || n <= 0 {
-			return 0, cmdline.UsageError("print %s: bad id %q", sub, fs.Arg(0))
-		}
-		return n, nil
+	spec, err := jobs.ParseSpec(c.devices[0])
+	if err != nil {
+		return jobs.Spec{}, "", cmdline.UsageError("print: %v", err)
 	}
-	switch sub {
-	case "licence", "reprint", "resume":
-		if _, err := id(); err != nil {
-			return err
-		}
-	case "duplicate":
-		if _, err := id(); err != nil {
-			return err
-		}
-		if *reason != string(service.TagLost) && *reason != string(service.TagStolen) {
-			return cmdline.UsageError("print duplicate: --reason must be lost or stolen (64.40)")
-		}
-	case "batch":
-		if fs.NArg() != 0 {
-			return cmdline.UsageError("print batch: unexpected argument %q", fs.Arg(0))
-		}
-		if *jur == "" || *year == 0 || *count <= 0 {
-			return cmdline.UsageError("print batch: --jurisdiction, --year and --count required")
-		}
-	case "run":
-		if len(devices) == 0 || fs.NArg() != 0 {
-			return cmdline.UsageError("print run: want --device SPEC (repeatable) and no arguments")
-		}
-		for _, d := range devices[1:] {
-			if _, err := jobs.ParseSpec(d); err != nil {
-				return cmdline.UsageError("print: %v", err)
-			}
-		}
-	case "list":
-		if *state != "" && !service.JobState(*state).Valid() {
-			return cmdline.UsageError("print list: --state must be queued, sent, done, failed, unconfirmed or check")
-		}
-	default:
-		return cmdline.UsageError("print: unknown subcommand %q (want licence, duplicate, batch, reprint, resume, list or run)", sub)
+	if *c.engrave && spec.JobKind() != service.JobEngrave {
+		return jobs.Spec{}, "", cmdline.UsageError("print: --engrave with %s, a printer", spec.Name)
 	}
+	return spec, spec.JobKind(), nil
+}
 
-	// Every argument is checked before anything is reserved or queued:
-	// the folders, the designs (and their approval), the jurisdiction,
-	// then the device, opened before a number is taken.
-	for _, dir := range []struct{ flag, path string }{{"--previews", *previews}, {"--designs", *designs}} {
+// issuer checks the folders, then opens the store and loads the rules,
+// the designs and the keys: every argument is checked before anything
+// is reserved or queued. close releases the store.
+func (c *printCmd) issuer(ctx context.Context) (is *jobs.Issuer, close func(), err error) {
+	for _, dir := range []struct{ flag, path string }{{"--previews", *c.previews}, {"--designs", *c.designs}} {
 		if dir.path == "" {
 			continue
 		}
 		if fi, err := os.Stat(dir.path); err != nil || !fi.IsDir() {
-			return cmdline.UsageError("print %s: %s %s is not a folder", sub, dir.flag, dir.path)
+			return nil, nil, cmdline.UsageError("print %s: %s %s is not a folder", c.sub, dir.flag, dir.path)
 		}
 	}
-	store, err := openStore(ctx, *db, e.Now)
+	store, err := openStore(ctx, *c.db, c.e.Now)
+	if err != nil {
+		return nil, nil, err
+	}
+	fail := func(err error) (*jobs.Issuer, func(), error) {
+		store.Close()
+		return nil, nil, err
+	}
+	rs, _, err := loadRules(envOr("CHIPDESK_JURISDICTION", defaultConfig().Jurisdiction))
+	if err != nil {
+		return fail(err)
+	}
+	ds, err := tags.LoadDesigns(*c.designs)
+	if err != nil {
+		return fail(err)
+	}
+	keys, err := tagKeys(c.e, *c.keys)
+	if err != nil {
+		return fail(err)
+	}
+	return &jobs.Issuer{Store: store, Rules: rs, Designs: ds, Keys: keys}, func() { store.Close() }, nil
+}
+
+// prepare checks the device and every argument, opens the store (and
+// check, when given, judges the rest before anything is opened on the
+// device), then the device of --device: everything before a number is
+// taken. done closes what it opened; dev is nil when the tags wait in
+// the queue.
+func (c *printCmd) prepare(ctx context.Context, check func(is *jobs.Issuer) error) (is *jobs.Issuer, dev *jobs.Device, kind service.JobKind, done func(), err error) {
+	spec, kind, err := c.device()
+	if err != nil {
+		return nil, nil, "", nil, err
+	}
+	is, closeStore, err := c.issuer(ctx)
+	if err != nil {
+		return nil, nil, "", nil, err
+	}
+	if check != nil {
+		if err := check(is); err != nil {
+			closeStore()
+			return nil, nil, "", nil, err
+		}
+	}
+	if spec.Kind == "" {
+		return is, nil, kind, closeStore, nil
+	}
+	if dev, err = jobs.Open(ctx, spec); err != nil {
+		closeStore()
+		return nil, nil, "", nil, cmdline.Exit(1, err)
+	}
+	return is, dev, kind, func() { dev.Close(); closeStore() }, nil
+}
+
+// makeJob makes job j on dev (nil: it waits in the queue).
+func (c *printCmd) makeJob(ctx context.Context, is *jobs.Issuer, dev *jobs.Device, j *service.Job) error {
+	fmt.Fprintf(c.e.Stdout, "job %d: licence %d, %s, %s\n", j.ID, j.LicenceID, j.Kind, j.State)
+	if dev == nil {
+		return nil
+	}
+	return printRun(ctx, c.e, is, dev, *c.previews, func() (bool, error) {
+		j, err := is.Store.FindJobByID(ctx, j.ID)
+		if err != nil {
+			return true, err
+		}
+		return jobResult(c.e, j.State, fmt.Sprintf("job %d", j.ID), j.Error)
+	})
+}
+
+// makeBatch makes batch b on dev (nil: it waits in the queue).
+func (c *printCmd) makeBatch(ctx context.Context, is *jobs.Issuer, dev *jobs.Device, b *service.TagBatch) error {
+	fmt.Fprintf(c.e.Stdout, "batch %d: %s %d tags %d-%d, %s, %s\n", b.ID, b.Jurisdiction, b.Year, b.First, b.Last, b.Kind, b.State)
+	if dev == nil {
+		return nil
+	}
+	return printRun(ctx, c.e, is, dev, *c.previews, func() (bool, error) {
+		b, err := is.Store.FindTagBatchByID(ctx, b.ID)
+		if err != nil {
+			return true, err
+		}
+		return jobResult(c.e, b.State, fmt.Sprintf("batch %d", b.ID), b.Error)
+	})
+}
+
+// printLicence queues (and makes) the tag of a licence: one job per
+// licence.
+func printLicence(ctx context.Context, c *printCmd, args []string) error {
+	id, err := c.id(args)
+	if err != nil {
+		return err
+	}
+	return c.queueLicence(ctx, id, nil)
+}
+
+// queueLicence queues the tag of licence id, after before (the duplicate
+// licence's issue) when given, and makes it on the device.
+func (c *printCmd) queueLicence(ctx context.Context, id int64, before func(is *jobs.Issuer) (int64, error)) error {
+	is, dev, kind, done, err := c.prepare(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if before != nil {
+		if id, err = before(is); err != nil {
+			return err
+		}
+	}
+	j, created, err := is.Queue(changeCtx(ctx, c.e, "job.create", "job", 0, string(kind)+" licence "+strconv.FormatInt(id, 10)), id, kind)
+	if err != nil {
+		return err
+	}
+	if !created {
+		fmt.Fprintf(c.e.Stderr, "licence %d already has job %d (%s, %s): one tag per licence\n", id, j.ID, j.Kind, j.State)
+	}
+	return c.makeJob(ctx, is, dev, j)
+}
+
+// printDuplicate issues a duplicate licence for a lost or stolen tag
+// (64.40) and queues (and makes) its tag.
+func printDuplicate(ctx context.Context, c *printCmd, args []string) error {
+	reason := c.fs.String("reason", "", "why the tag is replaced: lost or stolen")
+	fee := c.fs.Int64("fee", -1, "fee charged in `cents` when the rules leave it open")
+	id, err := c.id(args)
+	if err != nil {
+		return err
+	}
+	if *reason != string(service.TagLost) && *reason != string(service.TagStolen) {
+		return cmdline.UsageError("print duplicate: --reason must be lost or stolen (64.40)")
+	}
+	return c.queueLicence(ctx, id, func(is *jobs.Issuer) (int64, error) {
+		return issueDuplicate(ctx, c.e, is.Store, is.Rules, id, service.ReplaceReason(*reason), *fee)
+	})
+}
+
+// printReprint queues a failed job again, with the same tag number.
+func printReprint(ctx context.Context, c *printCmd, args []string) error {
+	id, err := c.id(args)
+	if err != nil {
+		return err
+	}
+	is, dev, _, done, err := c.prepare(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer done()
+	j, err := is.Reprint(changeCtx(ctx, c.e, "job.reprint", "job", id, ""), id)
+	if err != nil {
+		return err
+	}
+	return c.makeJob(ctx, is, dev, j)
+}
+
+// printBatch reserves a run of pre-numbered tags for a year and makes
+// them; a batch with the same key is made once.
+func printBatch(ctx context.Context, c *printCmd, args []string) error {
+	fs := c.fs
+	jur := fs.String("jurisdiction", "", "jurisdiction `name or code`")
+	year := fs.Int("year", 0, "tag `year`")
+	count := fs.Int("count", 0, "`number` of tags")
+	species := fs.String("species", "", "`species` line of the tags (default the design's first)")
+	key := fs.String("key", "", "idempotency `key`: a batch with this key is made once")
+	if _, err := c.parse(args, 0); err != nil {
+		return err
+	}
+	if *jur == "" || *year == 0 || *count <= 0 {
+		return cmdline.UsageError("print batch: --jurisdiction, --year and --count required")
+	}
+	var profile string
+	is, dev, kind, done, err := c.prepare(ctx, func(is *jobs.Issuer) (err error) {
+		if profile, _, err = tagDesign(is.Rules, is.Designs, *jur, *year); err != nil {
+			return cmdline.UsageError("print batch: --jurisdiction: %v", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	defer done()
+	b, created, err := is.QueueBatch(changeCtx(ctx, c.e, "batch.create", "tag-batch", 0, profile), jobs.BatchRequest{Kind: kind, Jurisdiction: profile, Year: *year,
+		Count: *count, Species: *species, Key: *key})
+	if err != nil {
+		return err
+	}
+	if !created {
+		fmt.Fprintf(c.e.Stderr, "batch with key %q exists: no new numbers reserved\n", *key)
+	}
+	return c.makeBatch(ctx, is, dev, b)
+}
+
+// printResume goes on with a failed batch from its next tag.
+func printResume(ctx context.Context, c *printCmd, args []string) error {
+	id, err := c.id(args)
+	if err != nil {
+		return err
+	}
+	is, dev, _, done, err := c.prepare(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer done()
+	b, err := is.ResumeBatch(changeCtx(ctx, c.e, "batch.resume", "tag-batch", id, ""), id)
+	if err != nil {
+		return err
+	}
+	return c.makeBatch(ctx, is, dev, b)
+}
+
+// printListCmd lists the jobs and batches, in a state when asked.
+func printListCmd(ctx context.Context, c *printCmd, args []string) error {
+	state := c.fs.String("state", "", "only jobs and batches in `state`")
+	if _, err := c.parse(args, 0); err != nil {
+		return err
+	}
+	if *state != "" && !service.JobState(*state).Valid() {
+		return cmdline.UsageError("print list: --state must be queued, sent, done, failed, unconfirmed or check")
+	}
+	store, err := openStore(ctx, *c.db, c.e.Now)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if sub == "list" {
-		return printList(ctx, e, store, *state)
-	}
-	rs, _, err := loadRules(envOr("CHIPDESK_JURISDICTION", defaultConfig().Jurisdiction))
-	if err != nil {
-		return err
-	}
-	ds, err := tags.LoadDesigns(*designs)
-	if err != nil {
-		return err
-	}
-	keys, err := tagKeys(e, *keysPath)
-	if err != nil {
-		return err
-	}
-	is := &jobs.Issuer{Store: store, Rules: rs, Designs: ds, Keys: keys}
-	if sub == "run" {
-		return printDaemon(ctx, e, is, devices, *previews)
-	}
-	if sub == "batch" {
-		profile, _, err := resolveJurisdiction(rs, ds, *jur)
-		if err != nil {
-			return cmdline.UsageError("print batch: --jurisdiction: %v", err)
-		}
-		if profile == "" {
-			return cmdline.UsageError("print batch: --jurisdiction %s has tag designs but no licensing rules", *jur)
-		}
-		*jur = profile
-		if _, err := is.Design(profile, *year); err != nil {
-			return cmdline.UsageError("print batch: %v", err)
-		}
-	}
-	var dev *jobs.Device
-	if spec.Kind != "" {
-		if dev, err = jobs.Open(ctx, spec); err != nil {
-			return cmdline.Exit(1, err)
-		}
-		defer dev.Close()
-	}
+	return printList(ctx, c.e, store, *state)
+}
 
-	// target reports whether the job or batch asked for is finished.
-	var target func() (finished bool, err error)
-	switch sub {
-	case "licence", "reprint", "duplicate":
-		n, _ := id()
-		var j *service.Job
-		if sub == "duplicate" {
-			if n, err = printDuplicate(ctx, e, store, rs, n, service.ReplaceReason(*reason), *fee); err != nil {
-				return err
-			}
+// printRunCmd makes queued tags on the devices until interrupted.
+func printRunCmd(ctx context.Context, c *printCmd, args []string) error {
+	if _, err := c.parse(args, 0); err != nil || len(c.devices) == 0 {
+		if err == nil {
+			err = cmdline.UsageError("print run: want --device SPEC (repeatable) and no arguments")
 		}
-		if sub != "reprint" {
-			var created bool
-			if j, created, err = is.Queue(ctx, n, kind); err != nil {
-				return err
-			}
-			if !created {
-				fmt.Fprintf(e.Stderr, "licence %d already has job %d (%s, %s): one tag per licence\n", n, j.ID, j.Kind, j.State)
-			}
-		} else if j, err = is.Reprint(ctx, n); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.Stdout, "job %d: licence %d, %s, %s\n", j.ID, j.LicenceID, j.Kind, j.State)
-		target = func() (bool, error) {
-			if j, err = store.FindJobByID(ctx, j.ID); err != nil {
-				return true, err
-			}
-			return jobResult(e, j.State, fmt.Sprintf("job %d", j.ID), j.Error)
-		}
-	case "batch", "resume":
-		var b *service.TagBatch
-		if sub == "batch" {
-			var created bool
-			b, created, err = is.QueueBatch(ctx, jobs.BatchRequest{Kind: kind, Jurisdiction: *jur, Year: *year,
-				Count: *count, Species: *species, Key: *key})
-			if err != nil {
-				return err
-			}
-			if !created {
-				fmt.Fprintf(e.Stderr, "batch with key %q exists: no new numbers reserved\n", *key)
-			}
-		} else {
-			n, _ := id()
-			if b, err = is.ResumeBatch(ctx, n); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintf(e.Stdout, "batch %d: %s %d tags %d-%d, %s, %s\n", b.ID, b.Jurisdiction, b.Year, b.First, b.Last, b.Kind, b.State)
-		target = func() (bool, error) {
-			if b, err = store.FindTagBatchByID(ctx, b.ID); err != nil {
-				return true, err
-			}
-			return jobResult(e, b.State, fmt.Sprintf("batch %d", b.ID), b.Error)
+		return err
+	}
+	for _, d := range c.devices {
+		if _, err := jobs.ParseSpec(d); err != nil {
+			return cmdline.UsageError("print: %v", err)
 		}
 	}
-	if dev == nil {
-		return nil
+	is, closeStore, err := c.issuer(ctx)
+	if err != nil {
+		return err
 	}
-	return printRun(ctx, e, is, dev, *previews, target)
+	defer closeStore()
+	return printDaemon(ctx, c.e, is, c.devices, *c.previews)
 }
 
 // jobResult says whether a job in state st is finished, and prints the
@@ -447,11 +598,11 @@ func printList(ctx context.Context, e *cmdline.Env, store service.Store, state s
 	return tw.Flush()
 }
 
-// printDuplicate issues the duplicate licence of licence id for a lost
+// issueDuplicate issues the duplicate licence of licence id for a lost
 // or stolen tag, with the fee of the rules (Minneapolis 64.40; fee
 // cents when the ordinance leaves the amount to a resolution), and
 // returns its id. Its tag gets a new number; the old tag is void.
-func printDuplicate(ctx context.Context, e *cmdline.Env, store service.Store, rs *rules.Set, id int64, reason service.ReplaceReason, fee int64) (int64, error) {
+func issueDuplicate(ctx context.Context, e *cmdline.Env, store service.Store, rs *rules.Set, id int64, reason service.ReplaceReason, fee int64) (int64, error) {
 	old, err := store.FindLicenceByID(ctx, id)
 	if err != nil {
 		return 0, err
@@ -464,7 +615,7 @@ func printDuplicate(ctx context.Context, e *cmdline.Env, store service.Store, rs
 	if fee >= 0 {
 		req.FeeCents = &fee
 	}
-	l, err := lic.Duplicate(ctx, old.ID, req)
+	l, err := lic.Duplicate(changeCtx(ctx, e, "licence.duplicate", "licence", 0, fmt.Sprintf("replaces %d (%s)", old.ID, reason)), old.ID, req)
 	if err != nil && service.ErrorCode(err) != service.EINTERNAL {
 		return 0, errors.New(service.ErrorMessage(err))
 	} else if err != nil {
@@ -476,4 +627,14 @@ func printDuplicate(ctx context.Context, e *cmdline.Env, store service.Store, rs
 		fmt.Fprintf(e.Stderr, "warning: %s\n", w)
 	}
 	return l.ID, nil
+}
+
+// changeCtx is ctx carrying the audit event of the change a print
+// command is about to make, by "chipdesk print": the store writes it in
+// the change's own transaction (service.WithChange), and a change found
+// made before (a job or batch of the same key) writes none.
+func changeCtx(ctx context.Context, e *cmdline.Env, action, entity string, id int64, detail string) context.Context {
+	ctx, _ = service.WithChange(ctx, &service.AuditEvent{At: e.Now().UTC(), Actor: "chipdesk print", Action: action,
+		Entity: entity, EntityID: id, Detail: detail})
+	return ctx
 }

@@ -96,6 +96,28 @@ func TestPrintLicence(t *testing.T) {
 	if code != 0 || !strings.Contains(out, dev) || !strings.Contains(out, "done") {
 		t.Errorf("print list = %d\n%s; want the done job on %s", code, out, dev)
 	}
+	// Queued and queued again, each once in the audit log, by the
+	// command; the repeated queue was no change.
+	st, err := openStore(context.Background(), db, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ent := "job"
+	evs, _, err := st.FindAuditEvents(context.Background(), service.AuditFilter{Entity: &ent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, e := range evs {
+		if e.Actor != "chipdesk print" || e.EntityID != 1 {
+			t.Errorf("job event %+v, want job 1 by chipdesk print", e)
+		}
+		n[e.Action]++
+	}
+	if n["job.create"] != 1 || n["job.reprint"] != 1 || len(evs) != 2 {
+		t.Errorf("job events %v, want one job.create and one job.reprint", n)
+	}
 }
 
 func TestPrintBatchProgress(t *testing.T) {

@@ -150,13 +150,13 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
 		Web: pages, Jobs: a.issuer, Runner: a.runner, Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
-		Access: a.access, Limits: &cfg.Limits, Photos: a.photos, Money: a.money, Permits: a.permits,
+		Access: a.access, Limits: &cfg.Limits, Photos: a.photos, Money: a.money, Permits: a.permits, SiteScoped: cfg.SiteScoped,
 	}); err != nil {
 		a.close()
 		return nil, err
 	}
 	a.srv = &http.Server{
-		Handler:           withSync(a.api, a.store, a.inc, log),
+		Handler:           withSync(a.api, a.api.Guard, a.store, a.inc, log),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second, // the scan stream lifts its own

@@ -130,8 +130,9 @@ const syncPrefix = "/api/v1/sync"
 
 // withSync serves the offline handhelds' sync endpoints (offline.Handler,
 // officer and admin tokens) under syncPrefix, and every other path with
-// next.
-func withSync(next http.Handler, st backend, inc *incidents.Service, log *slog.Logger) http.Handler {
+// next. guard, when set, puts the endpoints behind the API's guard (the
+// bad-token limit, refusals audited; httpapi.Server.Guard).
+func withSync(next http.Handler, guard func(http.Handler, ...service.Role) http.Handler, st backend, inc *incidents.Service, log *slog.Logger) http.Handler {
 	cs, ok := st.(offline.CentralStore)
 	if !ok {
 		return next
@@ -140,9 +141,13 @@ func withSync(next http.Handler, st backend, inc *incidents.Service, log *slog.L
 	if inc != nil {
 		central.Events = inc
 	}
+	var h http.Handler = http.StripPrefix(syncPrefix,
+		offline.Handler(central, &offline.HandlerOpts{Tokens: st, Logger: log, Audit: st}))
+	if guard != nil {
+		h = guard(h, service.RoleOfficer)
+	}
 	mux := http.NewServeMux()
-	mux.Handle(syncPrefix+"/", http.StripPrefix(syncPrefix,
-		offline.Handler(central, &offline.HandlerOpts{Tokens: st, Logger: log, Audit: st})))
+	mux.Handle(syncPrefix+"/", h)
 	mux.Handle("/", next)
 	return mux
 }

@@ -145,7 +145,7 @@ func TestWithSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "the api", http.StatusTeapot) })
-	srv := httptest.NewServer(withSync(api, st, nil, nil))
+	srv := httptest.NewServer(withSync(api, nil, st, nil, nil))
 	defer srv.Close()
 	replica := filepath.Join(t.TempDir(), "handheld.db")
 	code, out, errOut := runCLI("sync", "--replica", replica, "--central", srv.URL+syncPrefix, "--token", secret)

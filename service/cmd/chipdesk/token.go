@@ -52,12 +52,17 @@ func runToken(ctx context.Context, e *cmdline.Env, args []string) error {
 		if *ttl > 0 {
 			t.ExpiresAt = e.Now().Add(*ttl).UTC()
 		}
-		secret, err := st.CreateToken(ctx, t)
+		// The event commits with the token (service.WithChange).
+		cctx, ch := service.WithChange(ctx, &service.AuditEvent{At: e.Now().UTC(), Actor: "chipdesk token", Action: "token.create", Entity: "token", Detail: string(r)})
+		secret, err := st.CreateToken(cctx, t)
 		if err != nil {
 			return err
 		}
-		if err := st.CreateAuditEvent(ctx, &service.AuditEvent{At: e.Now().UTC(), Actor: "chipdesk token", Action: "token.create", Entity: "token", EntityID: t.ID, Detail: string(r)}); err != nil {
-			return err
+		if !ch.Stored() {
+			ch.Event.EntityID = t.ID
+			if err := st.CreateAuditEvent(ctx, ch.Event); err != nil {
+				return err
+			}
 		}
 		fmt.Fprintln(e.Stdout, secret)
 		fmt.Fprintf(e.Stderr, "token %d %q, role %s: keep the secret above, it is not shown again\n", t.ID, t.Name, t.Role)
@@ -75,11 +80,14 @@ func runToken(ctx context.Context, e *cmdline.Env, args []string) error {
 			return err
 		}
 		defer st.Close()
-		if err := st.RevokeToken(ctx, id); err != nil {
+		cctx, ch := service.WithChange(ctx, &service.AuditEvent{At: e.Now().UTC(), Actor: "chipdesk token", Action: "token.revoke", Entity: "token", EntityID: id})
+		if err := st.RevokeToken(cctx, id); err != nil {
 			return err
 		}
-		if err := st.CreateAuditEvent(ctx, &service.AuditEvent{At: e.Now().UTC(), Actor: "chipdesk token", Action: "token.revoke", Entity: "token", EntityID: id}); err != nil {
-			return err
+		if !ch.Stored() {
+			if err := st.CreateAuditEvent(ctx, ch.Event); err != nil {
+				return err
+			}
 		}
 		fmt.Fprintf(e.Stderr, "token %d revoked\n", id)
 		return nil

@@ -55,9 +55,27 @@ func runUser(ctx context.Context, e *cmdline.Env, args []string) error {
 		}
 		return st, us, nil
 	}
-	audit := func(st backend, action string, id int64, detail string) error {
-		return st.CreateAuditEvent(ctx, &service.AuditEvent{At: e.Now().UTC(), Actor: "chipdesk user", Action: action,
+	// change runs fn under a context carrying the change's audit event,
+	// which the store writes in fn's transaction.
+	change := func(st backend, action string, id int64, detail string, fn func(ctx context.Context) (int64, error)) error {
+		cctx, ch := service.WithChange(ctx, &service.AuditEvent{At: e.Now().UTC(), Actor: "chipdesk user", Action: action,
 			Entity: "user", EntityID: id, Detail: detail})
+		id, err := fn(cctx)
+		if err != nil || ch.Stored() {
+			return err
+		}
+		if ch.Event.EntityID == 0 {
+			ch.Event.EntityID = id
+		}
+		return st.CreateAuditEvent(ctx, ch.Event)
+	}
+	// byName is the id of the account named.
+	byName := func(us service.UserService) (int64, error) {
+		u, err := us.FindUserByName(ctx, *name)
+		if err != nil {
+			return 0, err
+		}
+		return u.ID, nil
 	}
 	switch sub {
 	case "create", "passwd":
@@ -79,37 +97,44 @@ func runUser(ctx context.Context, e *cmdline.Env, args []string) error {
 		}
 		defer st.Close()
 		if sub == "passwd" {
-			if err := us.SetUserPassword(ctx, *name, hash); err != nil {
-				return err
-			}
-			u, err := us.FindUserByName(ctx, *name)
+			id, err := byName(us)
 			if err != nil {
 				return err
 			}
+			if err := change(st, "user.passwd", id, "", func(ctx context.Context) (int64, error) {
+				return id, us.SetUserPassword(ctx, *name, hash)
+			}); err != nil {
+				return err
+			}
 			fmt.Fprintf(e.Stderr, "account %q: password changed\n", *name)
-			return audit(st, "user.passwd", u.ID, "")
+			return nil
 		}
 		u := &service.User{Name: *name, Role: r, Site: *site, Hash: hash}
-		if err := us.CreateUser(ctx, u); err != nil {
+		if err := change(st, "user.create", 0, string(r), func(ctx context.Context) (int64, error) {
+			err := us.CreateUser(ctx, u)
+			return u.ID, err
+		}); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.Stderr, "account %d %q, role %s created\n", u.ID, u.Name, u.Role)
-		return audit(st, "user.create", u.ID, string(u.Role))
+		return nil
 	case "disable":
 		st, us, err := open()
 		if err != nil {
 			return err
 		}
 		defer st.Close()
-		if err := us.DisableUser(ctx, *name); err != nil {
-			return err
-		}
-		u, err := us.FindUserByName(ctx, *name)
+		id, err := byName(us)
 		if err != nil {
 			return err
 		}
+		if err := change(st, "user.disable", id, "", func(ctx context.Context) (int64, error) {
+			return id, us.DisableUser(ctx, *name)
+		}); err != nil {
+			return err
+		}
 		fmt.Fprintf(e.Stderr, "account %q disabled\n", *name)
-		return audit(st, "user.disable", u.ID, "")
+		return nil
 	case "list":
 		st, us, err := open()
 		if err != nil {

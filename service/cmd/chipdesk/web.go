@@ -124,7 +124,7 @@ func newWeb(a *app, rs *rules.Set, log *slog.Logger, now func() time.Time) (http
 	sl := a.cfg.Limits.SignIn
 	return web.New(&web.Opts{
 		Photos: photos,
-		Users:  users, Access: a.access, SignInLimit: &sl,
+		Users:  users, Access: a.access, SignInLimit: &sl, SiteScoped: a.cfg.SiteScoped,
 		Store: a.store, Lookup: a.lookup, Hub: a.hub,
 		Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
 		Jobs:          a.issuer,

@@ -81,14 +81,16 @@ func (db *DB) AddChip(ctx context.Context, c *service.Chip) error {
 
 // RemoveChip implements service.AnimalService.
 func (db *DB) RemoveChip(ctx context.Context, id int64) error {
-	tag, err := db.pool.Exec(ctx, `DELETE FROM chips WHERE id = $1`, id)
-	if err != nil {
-		return mapErr(err, "Chip")
-	}
-	if tag.RowsAffected() == 0 {
-		return service.Errorf(service.ENOTFOUND, "Chip not found.")
-	}
-	return nil
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM chips WHERE id = $1`, id)
+		if err != nil {
+			return mapErr(err, "Chip")
+		}
+		if tag.RowsAffected() == 0 {
+			return service.Errorf(service.ENOTFOUND, "Chip not found.")
+		}
+		return nil
+	})
 }
 
 // FindChipsByAnimal implements service.AnimalService.

@@ -35,6 +35,7 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 			if kind != e.Kind || device != e.Device {
 				return service.Errorf(service.ECONFLICT, "Device event id %s was used for another event.", e.ID)
 			}
+			service.Replayed(ctx)
 			return nil
 		}
 		switch e.Kind {

@@ -86,14 +86,16 @@ func (db *DB) ReleaseQuarantine(ctx context.Context, id int64, on service.Date) 
 	if on.IsZero() {
 		return service.Errorf(service.EINVALID, "Release date required.")
 	}
-	tag, err := db.pool.Exec(ctx, `UPDATE quarantines SET released_on = $1 WHERE id = $2`, pdate(on), id)
-	if err != nil {
-		return mapErr(err, "Quarantine")
-	}
-	if tag.RowsAffected() == 0 {
-		return service.Errorf(service.ENOTFOUND, "Quarantine not found.")
-	}
-	return nil
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		tag, err := tx.Exec(ctx, `UPDATE quarantines SET released_on = $1 WHERE id = $2`, pdate(on), id)
+		if err != nil {
+			return mapErr(err, "Quarantine")
+		}
+		if tag.RowsAffected() == 0 {
+			return service.Errorf(service.ENOTFOUND, "Quarantine not found.")
+		}
+		return nil
+	})
 }
 
 // FindQuarantines implements service.HealthService.

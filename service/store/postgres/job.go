@@ -36,6 +36,7 @@ func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
 			nullID(n.ID), n.Kind, n.LicenceID, n.Reason, n.Key, n.Device, n.State, n.Error, n.Attempts, now, now))
 		if err == nil {
 			*j, created = *got, true
+			service.Created(ctx, "jobs", j.ID)
 			if n.ID != 0 {
 				return mapErr(bumpSeq(ctx, tx, "jobs"), "Job")
 			}
@@ -48,6 +49,7 @@ func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
 			return mapErr(err, "Job")
 		}
 		*j = *old
+		service.Replayed(ctx)
 		return nil
 	})
 	return created, err

@@ -128,6 +128,7 @@ func (db *DB) CreatePayment(ctx context.Context, r *service.PaymentRequest) (*se
 			old, err := scanPayment(tx.QueryRow(ctx, `SELECT `+columns.Payment+` FROM payments WHERE pay_key = $1`, r.Key))
 			if err == nil {
 				p = old
+				service.Replayed(ctx)
 				return db.paymentLines(ctx, tx, p)
 			} else if !errors.Is(err, pgx.ErrNoRows) {
 				return mapErr(err, "Payment")
@@ -175,6 +176,7 @@ func (db *DB) CreatePayment(ctx context.Context, r *service.PaymentRequest) (*se
 			pdate(n.On), now).Scan(&n.ID); err != nil {
 			return mapErr(err, "Payment")
 		}
+		service.Created(ctx, "payments", n.ID)
 		for _, l := range n.Lines {
 			if _, err := tx.Exec(ctx, `INSERT INTO payment_lines (payment_id, charge_id, cents) VALUES ($1,$2,$3)`,
 				n.ID, l.ChargeID, l.Cents); err != nil {
@@ -355,8 +357,12 @@ func (db *DB) CreateExemption(ctx context.Context, e *service.Exemption) error {
 			e.On = service.DateIn(now, db.loc)
 		}
 		e.CreatedAt = now
-		return mapErr(tx.QueryRow(ctx, `INSERT INTO exemptions (animal_id, kind, section, approved_by, note, on_day, created_at)
-			VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id`, e.AnimalID, e.Kind, e.Section, e.ApprovedBy, e.Note, pdate(e.On), now).Scan(&e.ID), "Exemption")
+		if err := tx.QueryRow(ctx, `INSERT INTO exemptions (animal_id, kind, section, approved_by, note, on_day, created_at)
+			VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING id`, e.AnimalID, e.Kind, e.Section, e.ApprovedBy, e.Note, pdate(e.On), now).Scan(&e.ID); err != nil {
+			return mapErr(err, "Exemption")
+		}
+		service.Created(ctx, "exemptions", e.ID)
+		return nil
 	})
 }
 

@@ -66,6 +66,7 @@ func (db *DB) CreatePermit(ctx context.Context, p *service.Permit) error {
 		err = tx.QueryRow(ctx, `INSERT INTO permits (kind, jurisdiction, state, owner_id, animal_id, holder, expires_on, year, tag_number, body, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`, p.Kind, p.Jurisdiction, p.State, p.OwnerID, p.AnimalID, p.Holder,
 			pdate(p.ExpiresOn), year, p.TagNumber, body, now, now).Scan(&p.ID)
+		service.Created(ctx, "permits", p.ID)
 		return mapErr(err, "Permit")
 	})
 }
@@ -155,6 +156,7 @@ func (db *DB) CreateAdoptionAgreement(ctx context.Context, a *service.AdoptionAg
 		err = tx.QueryRow(ctx, `INSERT INTO adoption_agreements (animal_id, jurisdiction, open, due_on, body, created_at, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, a.AnimalID, a.Jurisdiction, a.SterilisedOn.IsZero(), pdate(a.DueOn), body,
 			now, now).Scan(&a.ID)
+		service.Created(ctx, "adoption_agreements", a.ID)
 		return mapErr(err, "Agreement")
 	})
 }
@@ -228,6 +230,7 @@ func (db *DB) CreateAnimalReport(ctx context.Context, r *service.AnimalReport) e
 		}
 		err = tx.QueryRow(ctx, `INSERT INTO animal_reports (kind, jurisdiction, open, reported_on, body, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, r.Kind, r.Jurisdiction, r.Open, pdate(r.ReportedOn), body, now).Scan(&r.ID)
+		service.Created(ctx, "animal_reports", r.ID)
 		return mapErr(err, "Report")
 	})
 }

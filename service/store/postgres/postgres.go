@@ -177,18 +177,27 @@ func (db *DB) writeTx(ctx context.Context, ch *service.Change, fn func(tx pgx.Tx
 		return fmt.Errorf("postgres: begin: %w", err)
 	}
 	defer tx.Rollback(ctx)
+	undo, committed := ch.Attempt(), false
+	defer func() {
+		if !committed {
+			undo()
+		}
+	}()
 	now := db.stampNow()
 	if err := fn(tx, now); err != nil {
 		return err
 	}
-	if ch != nil {
-		if err := insertAudit(ctx, tx, now, ch.Event); err != nil {
-			return err
+	if ch != nil && !ch.Replay() {
+		for _, ev := range ch.Events() {
+			if err := insertAudit(ctx, tx, now, ev); err != nil {
+				return err
+			}
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return mapErr(err, "Commit")
 	}
+	committed = true
 	if ch != nil {
 		ch.MarkStored()
 	}

@@ -37,6 +37,7 @@ func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int
 			old, err := scanTagBatch(tx.QueryRow(ctx, `SELECT `+columns.TagBatch+` FROM tag_batches WHERE key = $1`, b.Key))
 			if err == nil {
 				*b = *old
+				service.Replayed(ctx)
 				return nil
 			} else if !errors.Is(err, pgx.ErrNoRows) {
 				return mapErr(err, "Tag batch")
@@ -60,6 +61,7 @@ func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int
 				return mapErr(err, "Tag batch")
 			}
 			*b, created = *got, true
+			service.Created(ctx, "tag_batches", b.ID)
 			if n.ID != 0 {
 				return mapErr(bumpSeq(ctx, tx, "tag_batches"), "Tag batch")
 			}

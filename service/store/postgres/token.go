@@ -57,14 +57,16 @@ func (db *DB) Authenticate(ctx context.Context, secret string) (*service.Token, 
 
 // RevokeToken implements service.TokenService.
 func (db *DB) RevokeToken(ctx context.Context, id int64) error {
-	tag, err := db.pool.Exec(ctx, `UPDATE tokens SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2`, db.stampNow(), id)
-	if err != nil {
-		return mapErr(err, "Token")
-	}
-	if tag.RowsAffected() == 0 {
-		return service.Errorf(service.ENOTFOUND, "Token not found.")
-	}
-	return nil
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		tag, err := tx.Exec(ctx, `UPDATE tokens SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2`, now, id)
+		if err != nil {
+			return mapErr(err, "Token")
+		}
+		if tag.RowsAffected() == 0 {
+			return service.Errorf(service.ENOTFOUND, "Token not found.")
+		}
+		return nil
+	})
 }
 
 // FindTokens implements service.TokenService.

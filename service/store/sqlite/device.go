@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -11,14 +10,15 @@ import (
 )
 
 // ApplyDeviceEvent implements service.DeviceEventService: the ledger row
-// and the scan or bite in one IMMEDIATE transaction; a bite's audit event
-// then in the audit log (audit.go).
+// and the scan or bite in one IMMEDIATE transaction, with a bite's audit
+// event in the same transaction (the outbox, moved to the audit log after
+// the commit).
 func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (bool, int64, error) {
 	if err := e.Validate(); err != nil {
 		return false, 0, err
 	}
 	applied, recordID := false, int64(0)
-	var audit *service.AuditEvent
+	audited := false
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		res, err := tx.ExecContext(ctx, `INSERT INTO device_events (id, device, kind, at, received_at, user_name, site)
 			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, e.ID, e.Device, e.Kind, formatStamp(e.At), formatStamp(now), e.User, e.Site)
@@ -34,6 +34,7 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 			if kind != e.Kind || device != e.Device {
 				return service.Errorf(service.ECONFLICT, "Device event id %s was used for another event.", e.ID)
 			}
+			service.Replayed(ctx)
 			return nil
 		}
 		switch e.Kind {
@@ -62,7 +63,12 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 				return mapErr(err, "Bite")
 			}
 			recordID = b.ID
-			audit = e.BiteAudit(b.ID, now)
+			// The bite's event commits with it (the outbox) and is
+			// moved to the audit log below.
+			if err := db.putOutbox(ctx, tx, now, e.BiteAudit(b.ID, now)); err != nil {
+				return err
+			}
+			audited = true
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE device_events SET record_id = ? WHERE id = ?`, recordID, e.ID); err != nil {
 			return mapErr(err, "Device event")
@@ -73,12 +79,9 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 	if err != nil {
 		return false, 0, err
 	}
-	if audit != nil {
-		// The bite is stored; should its audit event fail, the caller's
-		// retry finds the event applied and answers as for a duplicate.
-		if err := db.CreateAuditEvent(ctx, audit); err != nil {
-			return applied, recordID, fmt.Errorf("sqlite: device event %s applied, its audit event not stored: %w", e.ID, err)
-		}
+	if audited {
+		// A move that fails here is done by the next one, or by Open.
+		_ = db.moveOutbox(context.WithoutCancel(ctx), db.rdb)
 	}
 	return applied, recordID, nil
 }

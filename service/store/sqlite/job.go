@@ -29,6 +29,7 @@ func (db *DB) CreateJob(ctx context.Context, j *service.Job) (bool, error) {
 		err := tx.QueryRowContext(ctx, `INSERT INTO jobs (`+columns.Job+`) VALUES (?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(j.ID), j.Kind, j.LicenceID, j.Reason, j.Key, j.Device, j.State, j.Error, j.Attempts,
 			formatStamp(now), formatStamp(now)).Scan(&j.ID)
+		service.Created(ctx, "jobs", j.ID)
 		return mapErr(err, "Job")
 	})
 }
@@ -75,6 +76,7 @@ func createByKey[E any](ctx context.Context, db *DB, table, cols, what string, v
 		old, err := scan(tx.QueryRowContext(ctx, `SELECT `+cols+` FROM `+table+` WHERE key = ?`, key))
 		if err == nil {
 			*v = *old
+			service.Replayed(ctx)
 			return nil
 		} else if !errors.Is(err, sql.ErrNoRows) {
 			return mapErr(err, what)

@@ -53,6 +53,7 @@ func (db *DB) CreateLicence(ctx context.Context, l *service.Licence) error {
 			if err := tx.QueryRowContext(ctx, insertVaccinationSQL, vaccinationArgs(v)...).Scan(&v.ID); err != nil {
 				return mapErr(err, "Vaccination")
 			}
+			service.Created(ctx, "vaccinations", v.ID)
 		}
 		if l.Replaces != 0 {
 			res, err := tx.ExecContext(ctx, `UPDATE licences SET status = ? WHERE id = ? AND status = ?`,

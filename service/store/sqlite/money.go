@@ -129,6 +129,7 @@ func (db *DB) CreatePayment(ctx context.Context, r *service.PaymentRequest) (*se
 			old, err := scanPayment(tx.QueryRowContext(ctx, `SELECT `+columns.Payment+` FROM payments WHERE pay_key = ?`, r.Key))
 			if err == nil {
 				p = old
+				service.Replayed(ctx)
 				return db.paymentLines(ctx, tx, p)
 			} else if !errors.Is(err, sql.ErrNoRows) {
 				return mapErr(err, "Payment")
@@ -171,6 +172,7 @@ func (db *DB) CreatePayment(ctx context.Context, r *service.PaymentRequest) (*se
 			n.On, formatStamp(now)).Scan(&n.ID); err != nil {
 			return mapErr(err, "Payment")
 		}
+		service.Created(ctx, "payments", n.ID)
 		for _, l := range n.Lines {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO payment_lines (payment_id, charge_id, cents) VALUES (?,?,?)`,
 				n.ID, l.ChargeID, l.Cents); err != nil {
@@ -351,8 +353,12 @@ func (db *DB) CreateExemption(ctx context.Context, e *service.Exemption) error {
 			e.On = service.DateIn(now, db.loc)
 		}
 		e.CreatedAt = now
-		return mapErr(tx.QueryRowContext(ctx, `INSERT INTO exemptions (animal_id, kind, section, approved_by, note, on_day, created_at)
-			VALUES (?,?,?,?,?,?,?) RETURNING id`, e.AnimalID, e.Kind, e.Section, e.ApprovedBy, e.Note, e.On, formatStamp(now)).Scan(&e.ID), "Exemption")
+		if err := tx.QueryRowContext(ctx, `INSERT INTO exemptions (animal_id, kind, section, approved_by, note, on_day, created_at)
+			VALUES (?,?,?,?,?,?,?) RETURNING id`, e.AnimalID, e.Kind, e.Section, e.ApprovedBy, e.Note, e.On, formatStamp(now)).Scan(&e.ID); err != nil {
+			return mapErr(err, "Exemption")
+		}
+		service.Created(ctx, "exemptions", e.ID)
+		return nil
 	})
 }
 

@@ -65,6 +65,7 @@ func (db *DB) CreatePermit(ctx context.Context, p *service.Permit) error {
 		err = tx.QueryRowContext(ctx, `INSERT INTO permits (kind, jurisdiction, state, owner_id, animal_id, holder, expires_on, year, tag_number, body, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.Kind, p.Jurisdiction, p.State, p.OwnerID, p.AnimalID, p.Holder,
 			p.ExpiresOn, year, p.TagNumber, body, formatStamp(now), formatStamp(now)).Scan(&p.ID)
+		service.Created(ctx, "permits", p.ID)
 		return mapErr(err, "Permit")
 	})
 }
@@ -154,6 +155,7 @@ func (db *DB) CreateAdoptionAgreement(ctx context.Context, a *service.AdoptionAg
 		err = tx.QueryRowContext(ctx, `INSERT INTO adoption_agreements (animal_id, jurisdiction, open, due_on, body, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, a.AnimalID, a.Jurisdiction, a.SterilisedOn.IsZero(), a.DueOn, body,
 			formatStamp(now), formatStamp(now)).Scan(&a.ID)
+		service.Created(ctx, "adoption_agreements", a.ID)
 		return mapErr(err, "Agreement")
 	})
 }
@@ -227,6 +229,7 @@ func (db *DB) CreateAnimalReport(ctx context.Context, r *service.AnimalReport) e
 		}
 		err = tx.QueryRowContext(ctx, `INSERT INTO animal_reports (kind, jurisdiction, open, reported_on, body, created_at)
 			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, r.Kind, r.Jurisdiction, r.Open, r.ReportedOn, body, formatStamp(now)).Scan(&r.ID)
+		service.Created(ctx, "animal_reports", r.ID)
 		return mapErr(err, "Report")
 	})
 }

@@ -311,13 +311,22 @@ func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx, now time.Time) erro
 		return fmt.Errorf("sqlite: begin: %w", err)
 	}
 	defer tx.Rollback()
+	undo, committed := ch.Attempt(), false
+	defer func() {
+		if !committed {
+			undo()
+		}
+	}()
 	now := db.now().UTC()
 	if err := fn(tx, now); err != nil {
 		return err
 	}
-	if ch != nil {
-		if err := db.putOutbox(ctx, tx, now, ch.Event); err != nil {
-			return err
+	put := ch != nil && !ch.Replay()
+	if put {
+		for _, ev := range ch.Events() {
+			if err := db.putOutbox(ctx, tx, now, ev); err != nil {
+				return err
+			}
 		}
 	}
 	if err := db.pruneOutbox(ctx, tx); err != nil {
@@ -330,12 +339,15 @@ func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx, now time.Time) erro
 		// A deferred reference check fails here.
 		return mapErr(err, "A record")
 	}
+	committed = true
 	select {
 	case db.commits <- struct{}{}:
 	default: // a checkpoint is due already
 	}
 	if ch != nil {
 		ch.MarkStored()
+	}
+	if put {
 		// The change is committed with its event; a move that fails
 		// here is done by the next one, or by Open.
 		_ = db.moveOutbox(context.WithoutCancel(ctx), db.rdb)

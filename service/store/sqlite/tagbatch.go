@@ -35,6 +35,7 @@ func (db *DB) CreateTagBatch(ctx context.Context, b *service.TagBatch, count int
 		err := tx.QueryRowContext(ctx, `INSERT INTO tag_batches (`+columns.TagBatch+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
 			nullID(b.ID), b.Kind, b.Jurisdiction, b.Year, b.First, b.Last, b.Species, b.Key, b.Device, b.State, b.Done,
 			b.Error, b.Attempts, formatStamp(now), formatStamp(now)).Scan(&b.ID)
+		service.Created(ctx, "tag_batches", b.ID)
 		return mapErr(err, "Tag batch")
 	})
 }

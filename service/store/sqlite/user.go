@@ -25,6 +25,7 @@ func (db *DB) CreateUser(ctx context.Context, u *service.User) error {
 		u.CreatedAt = now
 		err := tx.QueryRowContext(ctx, `INSERT INTO users (`+userCols+`) VALUES (?,?,?,?,?,?,?) RETURNING id`,
 			nullID(u.ID), u.Name, u.Role, u.Site, u.Hash, formatStamp(now), formatStamp(u.DisabledAt)).Scan(&u.ID)
+		service.Created(ctx, "users", u.ID)
 		return mapErr(err, "Account")
 	})
 }

@@ -62,6 +62,7 @@ func Run(t *testing.T, open Opener) {
 		{"Scans", testScans},
 		{"Audit", testAudit},
 		{"ChangeAudit", testChangeAudit},
+		{"ChangeAuditKinds", testChangeAuditKinds},
 		{"AuditBatch", testAuditBatch},
 		{"Tokens", testTokens},
 		{"Users", testUsers},
