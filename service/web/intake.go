@@ -41,6 +41,8 @@ type recordView struct {
 	CanCompliance bool
 	// Photos is set when photographs are served (Opts.Photos).
 	Photos bool
+	// Form is a form of these actions refused and shown again.
+	Form *Form
 }
 
 // Danger reports whether the red banner shows: the animal is declared
@@ -52,7 +54,7 @@ func (v *recordView) Danger() bool {
 func (h *Handler) recordView(r *http.Request, a *lookup.Answer) *recordView {
 	ss := sess(r)
 	v := &recordView{A: a, CSRF: ss.csrf, Role: ss.role, Today: h.today(""),
-		Jurisdictions: h.o.Lookup.Jurisdictions(), Default: h.o.Jurisdiction, Photos: h.o.Photos != nil}
+		Jurisdictions: h.o.Lookup.Jurisdictions(), Default: h.o.Jurisdiction, Photos: h.o.Photos != nil, Form: formOf(r)}
 	if a != nil && a.Found && a.Animal != nil {
 		v.CanImpound = allowed(ss.role, intakeRoles) && !held(a)
 		v.CanBite = allowed(ss.role, officerRoles)
@@ -88,6 +90,40 @@ type recentScan struct {
 // handleIntake is the intake desk: the live scan panel (filled by the
 // scan stream), the search box and the latest scans.
 func (h *Handler) handleIntake(w http.ResponseWriter, r *http.Request) {
+	d, err := h.intakeData(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "intake", "Intake desk", &view{Data: d})
+}
+
+// handleRecent is the latest scans table alone; the intake page fetches
+// it again after each scan.
+func (h *Handler) handleRecent(w http.ResponseWriter, r *http.Request) {
+	d, err := h.intakeData(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.fragment(w, r, "recent", d)
+}
+
+// fragment writes the partial template name alone (a part of a page
+// that the page's script fetches again).
+func (h *Handler) fragment(w http.ResponseWriter, r *http.Request, name string, data any) {
+	var b bytes.Buffer
+	if err := h.pages["fragments"].ExecuteTemplate(&b, name, data); err != nil {
+		h.o.Logger.Error("web: fragment", "name", name, "err", err)
+		http.Error(w, "Internal error.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	b.WriteTo(w)
+}
+
+func (h *Handler) intakeData(r *http.Request) (intakeData, error) {
 	d := intakeData{Live: h.o.Hub != nil, Reader: r.URL.Query().Get("reader")}
 	f := service.ScanFilter{Limit: 10}
 	if s := sess(r).site; s != "" {
@@ -95,27 +131,33 @@ func (h *Handler) handleIntake(w http.ResponseWriter, r *http.Request) {
 	}
 	scans, _, err := h.o.Store.FindScans(r.Context(), f)
 	if err != nil {
-		h.failErr(w, r, err)
-		return
+		return d, err
 	}
+	d.Recent, err = h.recentScans(r.Context(), scans)
+	return d, err
+}
+
+// recentScans gives each scan the animal its chip resolved to.
+func (h *Handler) recentScans(ctx context.Context, scans []*service.Scan) ([]recentScan, error) {
+	var out []recentScan
 	animals := map[int64]*service.Animal{}
 	for _, sc := range scans {
 		rs := recentScan{Scan: sc}
 		if sc.AnimalID != 0 {
 			a, seen := animals[sc.AnimalID]
 			if !seen {
-				a, err = h.o.Store.FindAnimalByID(r.Context(), sc.AnimalID)
+				var err error
+				a, err = h.o.Store.FindAnimalByID(ctx, sc.AnimalID)
 				if err != nil && service.ErrorCode(err) != service.ENOTFOUND {
-					h.failErr(w, r, err)
-					return
+					return nil, err
 				}
 				animals[sc.AnimalID] = a
 			}
 			rs.Animal = a
 		}
-		d.Recent = append(d.Recent, rs)
+		out = append(out, rs)
 	}
-	h.render(w, r, http.StatusOK, "intake", "Intake desk", &view{Data: d})
+	return out, nil
 }
 
 // handleStream sends each scan as a Server-Sent Event (WHATWG HTML
@@ -127,6 +169,7 @@ func (h *Handler) handleStream(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "No scan stream.", http.StatusNotFound)
 		return
 	}
+	r = withNothingShown(r)
 	readerName := r.URL.Query().Get("reader")
 	var sub *events.Sub
 	if last, err := strconv.ParseUint(r.Header.Get("Last-Event-ID"), 10, 64); err == nil {
@@ -385,7 +428,11 @@ type impoundResult struct {
 func formDate(r *http.Request, name string) (service.Date, error) {
 	d, err := service.ParseDate(strings.TrimSpace(r.PostFormValue(name)))
 	if err != nil {
-		return 0, service.Errorf(service.EINVALID, "The %s must be a date (YYYY-MM-DD).", strings.ReplaceAll(name, "_", " "))
+		label := strings.ReplaceAll(strings.TrimSuffix(name, "_on"), "_", " ")
+		if !strings.HasSuffix(label, "date") {
+			label += " date"
+		}
+		return 0, service.Invalidf(name, "The %s must be a date, as year-month-day (2026-06-15).", label)
 	}
 	return d, nil
 }
@@ -393,45 +440,36 @@ func formDate(r *http.Request, name string) (service.Date, error) {
 // handleImpound starts an impoundment through custody.Impound, which
 // refuses an animal in custody already and takes the hold from the
 // jurisdiction's rules (Minn. Stat. 346.47 subd. 2, 62.40, 5-73); the
-// page then shows the notice date, the hold-until date and what
-// redemption costs today.
+// browser then goes to the stay's page: the notice date, the hold-until
+// date and what redemption costs today.
 func (h *Handler) handleImpound(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
+	back := backTo(r, fmt.Sprintf("/animals/%d", id))
 	j, err := h.jurisdiction(r.PostFormValue("jurisdiction"))
 	if err != nil {
-		h.failErr(w, r, err)
+		h.formError(w, r, back, err)
 		return
 	}
-	notice, err := formDate(r, "notice_date")
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	ctx := r.Context()
-	if notice.IsZero() {
-		notice = h.today(j)
+	var notice service.Date
+	if strings.TrimSpace(r.PostFormValue("notice_on")) != "" {
+		if notice, err = formDate(r, "notice_on"); err != nil {
+			h.formError(w, r, back, err)
+			return
+		}
 	}
 	im := &service.Impoundment{AnimalID: id, Jurisdiction: j, Site: sess(r).site,
 		WhereFound: strings.TrimSpace(r.PostFormValue("where_found")), NoticeOn: notice,
 		BiteCase: r.PostFormValue("bite_case") == "on"}
-	st, err := h.o.Custody.Impound(ctx, im)
-	if err != nil {
-		h.failErr(w, r, err)
+	if _, err := h.o.Custody.Impound(r.Context(), im); err != nil {
+		h.formError(w, r, back, err)
 		return
 	}
 	h.audit(r, "impoundment.create", "impoundment", im.ID, fmt.Sprintf("animal %d hold until %s", id, im.HoldUntil))
-	res := &impoundResult{Impound: im, Hold: st.Hold, Redemption: st.Fees}
-	a, err := h.o.Lookup.ByAnimal(ctx, id)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	h.render(w, r, http.StatusCreated, "animal", recordTitle(a),
-		&view{Flash: "Impoundment started.", Data: animalData{R: h.recordView(r, a), Impound: res}})
+	seeOther(w, r, fmt.Sprintf("/custody/%d", im.ID), "Impoundment started.")
 }
 
 // photoTypes are the picture files served; nothing a browser would run

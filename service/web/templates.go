@@ -27,6 +27,19 @@ var funcs = template.FuncMap{
 		return strings.ToUpper(s[:1]) + s[1:]
 	},
 	"str": func(v any) string { return fmt.Sprint(v) },
+	// fieldOf is one input of a form that may have been refused and is
+	// shown again (form.go): what was typed, or def, and its error.
+	"fieldOf": func(f *Form, action, name, def, label, typ string, focus bool) fieldView {
+		return fieldView{Name: name, Label: label, Type: typ, Value: f.Value(action, name, def),
+			Error: f.Error(action, name), Focus: focus && !f.For(action) || f.Error(action, name) != ""}
+	},
+	"disposition": func(d service.Disposition) string { return dispositionWords[d] },
+}
+
+// fieldView is one input as the "field" template draws it.
+type fieldView struct {
+	Name, Label, Type, Value, Error string
+	Focus                           bool
 }
 
 // parsePages parses layout.html and partials.html once per page file, so
