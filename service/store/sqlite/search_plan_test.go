@@ -1,0 +1,53 @@
+package sqlite
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestSearchPlans: every search statement finds its rows through an
+// index (the FTS5 tables, owners_phone_digits, the chips' code key),
+// never by scanning owners, animals or chips, so a search costs the same
+// at a million animals as at ten.
+func TestSearchPlans(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTemp(t, nil)
+	for _, tc := range []struct {
+		name, query string
+		args        []any
+		uses        string
+	}{
+		{"owners", ownerSearchSQL, []any{`"ortega"*`, 25}, "VIRTUAL TABLE INDEX"},
+		{"animals", animalSearchSQL, []any{`"rex"*`, 25}, "VIRTUAL TABLE INDEX"},
+		{"phone", phoneSQL(2), []any{"6125550164", "16125550164", 25}, "owners_phone_digits"},
+		{"chip prefix", chipPrefixSQL, []any{"98200", "98200\uffff", 25}, "SEARCH chips USING INDEX"},
+	} {
+		rows, err := db.rdb.QueryContext(ctx, "EXPLAIN QUERY PLAN "+tc.query, tc.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		all := strings.Join(plan, "\n")
+		if !strings.Contains(all, tc.uses) {
+			t.Errorf("%s: plan does not use %s:\n%s", tc.name, tc.uses, all)
+		}
+		for _, d := range plan {
+			for _, table := range []string{"SCAN owners", "SCAN animals", "SCAN chips"} {
+				if d == table || strings.HasPrefix(d, table+" ") {
+					t.Errorf("%s: plan step %q scans a table:\n%s", tc.name, d, all)
+				}
+			}
+		}
+	}
+}
