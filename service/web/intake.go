@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -43,6 +41,10 @@ type recordView struct {
 	Photos bool
 	// Form is a form of these actions refused and shown again.
 	Form *Form
+	// CanRegister: the role adds and changes animals (registry.go).
+	CanRegister bool
+	// Custody is the impoundment holding the animal now, 0 when none.
+	Custody int64
 }
 
 // Danger reports whether the red banner shows: the animal is declared
@@ -55,7 +57,13 @@ func (h *Handler) recordView(r *http.Request, a *lookup.Answer) *recordView {
 	ss := sess(r)
 	v := &recordView{A: a, CSRF: ss.csrf, Role: ss.role, Today: h.today(""),
 		Jurisdictions: h.o.Lookup.Jurisdictions(), Default: h.o.Jurisdiction, Photos: h.o.Photos != nil, Form: formOf(r)}
+	v.CanRegister = allowed(ss.role, deskRoles)
 	if a != nil && a.Found && a.Animal != nil {
+		for _, im := range a.Impounds {
+			if im.Open {
+				v.Custody = im.ID
+			}
+		}
 		v.CanImpound = allowed(ss.role, intakeRoles) && !held(a)
 		v.CanBite = allowed(ss.role, officerRoles)
 		v.CanLicence = allowed(ss.role, counterRoles)
@@ -252,129 +260,55 @@ func (h *Handler) scanPanel(r *http.Request, data []byte) (string, error) {
 	return b.String(), nil
 }
 
-// tagQuery is a licence tag as typed: "1234", "2026/1234" or
-// "minneapolis 2026/1234".
-var tagQuery = regexp.MustCompile(`^(?:([a-z-]+)\s+)?(?:(\d{4})\s*/\s*)?(\d{1,7})$`)
-
-type hit struct {
-	Animal *service.Animal
-	Owner  *service.Owner
-}
-
 type searchData struct {
 	Q string
 	// Reader, on the officer page, names a reader whose scans show live.
 	Reader string
 	Answer *recordView // a chip or tag answer
-	Hits   []hit
+	// Tags are the records of a tag number several cities use.
+	Tags []*recordView
+	Hits []lookup.Hit
 	// Candidates are the chips a typed number could be; the page links
 	// each so that the person chooses.
 	Candidates []*lookup.Chip
 	Note       string
+	Kind       string
+	More       bool
 }
 
-// handleSearch finds animals by chip (any form reader/chipid reads), by
-// licence tag, or by the owner's name or address.
+// handleSearch finds animals the way clerks search (lookup.Search): a
+// chip in any form, a phone number in any format, a tag number (every
+// city's), the first digits of a chip, an owner's name or address, a
+// pet's name.
 func (h *Handler) handleSearch(w http.ResponseWriter, r *http.Request) {
 	h.searchPage(w, r, "search", "Search", searchData{}, "/animals/%d")
 }
 
 // searchPage answers the search ?q= on page name. When the search finds
-// one animal and to is not empty, the browser goes to
+// one animal by its chip or tag and to is not empty, the browser goes to
 // fmt.Sprintf(to, animal id) instead.
 func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request, name, title string, d searchData, to string) {
 	d.Q = strings.TrimSpace(r.URL.Query().Get("q"))
 	if d.Q != "" {
-		ans, hits, err := h.search(r.Context(), d.Q)
-		var amb *lookup.AmbiguousChipError
-		if errors.As(err, &amb) {
-			d.Candidates, err = amb.Candidates, nil
-		}
-		if err != nil && service.ErrorCode(err) != service.EINVALID {
+		res, err := h.o.Lookup.Search(r.Context(), d.Q)
+		if err != nil {
 			h.failErr(w, r, err)
 			return
 		}
-		if to != "" && ans != nil && ans.Found && ans.Animal != nil && len(hits) == 0 {
-			seeOther(w, r, fmt.Sprintf(to, ans.Animal.ID), "")
+		ans := res.Answer
+		if to != "" && ans != nil && ans.Found && ans.Animal != nil {
+			http.Redirect(w, r, fmt.Sprintf(to, ans.Animal.ID), http.StatusSeeOther)
 			return
 		}
 		if ans != nil {
 			d.Answer = h.recordView(r, ans)
 		}
-		d.Hits = hits
-		if ans == nil && len(hits) == 0 && len(d.Candidates) == 0 {
-			d.Note = fmt.Sprintf("Nothing matches %q.", d.Q)
+		for _, a := range res.Tags {
+			d.Tags = append(d.Tags, h.recordView(r, a))
 		}
+		d.Hits, d.Candidates, d.Note, d.Kind, d.More = res.Hits, res.Candidates, res.Note, res.Kind, res.More
 	}
 	h.render(w, r, http.StatusOK, name, title, &view{Data: d})
-}
-
-// search tries, in turn, a tag number, a chip and an owner's name or
-// address.
-func (h *Handler) search(ctx context.Context, q string) (*lookup.Answer, []hit, error) {
-	if m := tagQuery.FindStringSubmatch(strings.ToLower(q)); m != nil {
-		year, _ := strconv.Atoi(m[2])
-		tag, _ := strconv.Atoi(m[3])
-		j := m[1]
-		if j == "" {
-			j = h.o.Jurisdiction
-		}
-		a, err := h.o.Lookup.ByTag(ctx, j, year, tag)
-		if err != nil || a.Found {
-			return a, nil, err
-		}
-	}
-	id, err := h.o.Lookup.ParseChip(q)
-	if err == nil {
-		a, err := h.o.Lookup.ByID(ctx, id)
-		return a, nil, err
-	}
-	if service.ErrorCode(err) == service.EAMBIGUOUS {
-		return nil, nil, err // the page lists the candidates
-	}
-	hits, err := h.ownerHits(ctx, q)
-	return nil, hits, err
-}
-
-// maxHits bounds an owner search.
-const maxHits = 25
-
-func (h *Handler) ownerHits(ctx context.Context, q string) ([]hit, error) {
-	owners, _, err := h.o.Store.FindOwners(ctx, service.OwnerFilter{Name: &q, Limit: maxHits})
-	if err != nil {
-		return nil, err
-	}
-	seen := map[int64]bool{}
-	for _, o := range owners {
-		seen[o.ID] = true
-	}
-	// The store filters by name only; addresses are matched here.
-	lq := strings.ToLower(q)
-	stop := fmt.Errorf("enough")
-	err = h.o.Store.EachOwner(ctx, func(o *service.Owner) error {
-		if len(owners) >= maxHits {
-			return stop
-		}
-		addr := strings.ToLower(strings.Join([]string{o.Address, o.City, o.Postcode}, " "))
-		if !seen[o.ID] && strings.Contains(addr, lq) {
-			owners = append(owners, o)
-		}
-		return nil
-	})
-	if err != nil && err != stop {
-		return nil, err
-	}
-	var hits []hit
-	for _, o := range owners {
-		animals, _, err := h.o.Store.FindAnimals(ctx, service.AnimalFilter{OwnerID: &o.ID, Limit: maxHits})
-		if err != nil {
-			return nil, err
-		}
-		for _, a := range animals {
-			hits = append(hits, hit{Animal: a, Owner: o})
-		}
-	}
-	return hits, nil
 }
 
 func pathID(r *http.Request) (int64, error) {
