@@ -31,6 +31,8 @@ type Search struct {
 	// Hits are the animals found by owner, phone, pet name, address or
 	// partial chip, each with its status.
 	Hits []Hit `json:"hits,omitempty"`
+	// Owners are the owners found who have no animal on file.
+	Owners []*service.Owner `json:"owners,omitempty"`
 	// MissingDigits is how many digits a partial chip still lacks.
 	MissingDigits int `json:"missing_digits,omitempty"`
 	// More is true when there were more hits than shown.
@@ -203,11 +205,8 @@ func (s *Service) searchPhone(ctx context.Context, res *Search, d string) error 
 	if err := s.ownersHits(ctx, res, owners, "phone"); err != nil {
 		return err
 	}
-	if len(res.Hits) == 0 {
+	if len(owners) == 0 {
 		res.Note = fmt.Sprintf("Read as the phone number %s: no owner has it.", shown)
-		if len(owners) > 0 {
-			res.Note = fmt.Sprintf("Read as the phone number %s: %d owner(s) with no animal on file.", shown, len(owners))
-		}
 		return nil
 	}
 	res.Note = fmt.Sprintf("Read as the phone number %s.", shown)
@@ -259,7 +258,7 @@ func (s *Service) searchWords(ctx context.Context, res *Search, words []string) 
 			return err
 		}
 	}
-	if len(res.Hits) == 0 {
+	if len(res.Hits) == 0 && len(res.Owners) == 0 {
 		res.Note = fmt.Sprintf("Nothing matches %q.", res.Query)
 	}
 	return nil
@@ -271,6 +270,9 @@ func (s *Service) ownersHits(ctx context.Context, res *Search, owners []*service
 		as, _, err := s.store.FindAnimals(ctx, service.AnimalFilter{OwnerID: &o.ID, Limit: MaxHits})
 		if err != nil {
 			return err
+		}
+		if len(as) == 0 {
+			res.Owners = append(res.Owners, o)
 		}
 		for _, a := range as {
 			if len(res.Hits) >= MaxHits {

@@ -266,8 +266,9 @@ type searchData struct {
 	Reader string
 	Answer *recordView // a chip or tag answer
 	// Tags are the records of a tag number several cities use.
-	Tags []*recordView
-	Hits []lookup.Hit
+	Tags   []*recordView
+	Hits   []lookup.Hit
+	Owners []*service.Owner
 	// Candidates are the chips a typed number could be; the page links
 	// each so that the person chooses.
 	Candidates []*lookup.Chip
@@ -306,7 +307,7 @@ func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request, name, title
 		for _, a := range res.Tags {
 			d.Tags = append(d.Tags, h.recordView(r, a))
 		}
-		d.Hits, d.Candidates, d.Note, d.Kind, d.More = res.Hits, res.Candidates, res.Note, res.Kind, res.More
+		d.Hits, d.Owners, d.Candidates, d.Note, d.Kind, d.More = res.Hits, res.Owners, res.Candidates, res.Note, res.Kind, res.More
 	}
 	h.render(w, r, http.StatusOK, name, title, &view{Data: d})
 }
