@@ -127,6 +127,7 @@ func (h *Handler) handleStay(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
+	a.Redemption = nil // the stay's own fee table shows it
 	ss := sess(r)
 	d := stayData{stayRow: rows[0], R: h.recordView(r, a), CSRF: ss.csrf, Form: formOf(r),
 		CanAct: allowed(ss.role, intakeRoles), Today: st.AsOf, Words: dispositionWords}

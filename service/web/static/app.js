@@ -77,7 +77,7 @@
     if (notice) {
       notice.querySelector("button").addEventListener("click", showPending);
       document.addEventListener("keydown", function (e) {
-        if (notice.hidden || e.ctrlKey || e.metaKey || (e.key !== "n" && e.key !== "N")) return;
+        if (notice.hidden || e.ctrlKey || e.metaKey || (e.key !== "n" && e.key !== "N" && e.code !== "KeyN")) return;
         var t = e.target;
         var typing = t && t.matches && t.matches("input, select, textarea");
         if (typing && !e.altKey) return;
