@@ -33,8 +33,12 @@ var funcs = template.FuncMap{
 		return fieldView{Name: name, Label: label, Type: typ, Value: f.Value(action, name, def),
 			Error: f.Error(action, name), Focus: focus && !f.For(action) || f.Error(action, name) != ""}
 	},
+	"searchIn": func(action, q string) searchBox { return searchBox{Action: action, Q: q} },
 	"disposition": func(d service.Disposition) string { return dispositionWords[d] },
 }
+
+// searchBox is the search form: where it goes, what was searched.
+type searchBox struct{ Action, Q string }
 
 // fieldView is one input as the "field" template draws it.
 type fieldView struct {
