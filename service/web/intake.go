@@ -120,15 +120,7 @@ func (h *Handler) handleRecent(w http.ResponseWriter, r *http.Request) {
 // fragment writes the partial template name alone (a part of a page
 // that the page's script fetches again).
 func (h *Handler) fragment(w http.ResponseWriter, r *http.Request, name string, data any) {
-	var b bytes.Buffer
-	if err := h.pages["fragments"].ExecuteTemplate(&b, name, data); err != nil {
-		h.o.Logger.Error("web: fragment", "name", name, "err", err)
-		http.Error(w, "Internal error.", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	b.WriteTo(w)
+	h.execute(w, http.StatusOK, h.pages["fragments"], name, name, data)
 }
 
 func (h *Handler) intakeData(r *http.Request) (intakeData, error) {

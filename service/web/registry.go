@@ -171,6 +171,32 @@ func ownerFromForm(r *http.Request, prefix string) (*service.Owner, error) {
 	return o, nil
 }
 
+// formOwner is the owner the form's owner_id names, nil when it names
+// none; an id not on file is refused beside the field.
+func (h *Handler) formOwner(ctx context.Context, r *http.Request) (*service.Owner, error) {
+	o := strings.TrimSpace(r.PostFormValue("owner_id"))
+	if o == "" {
+		return nil, nil
+	}
+	id, err := strconv.ParseInt(o, 10, 64)
+	var owner *service.Owner
+	if err == nil {
+		owner, err = h.o.Store.FindOwnerByID(ctx, id)
+	}
+	if err != nil {
+		return nil, service.Invalidf("owner_id", "No owner %s is on file.", truncateText(o, 20))
+	}
+	return owner, nil
+}
+
+// truncateText is s cut to n runes, for a message.
+func truncateText(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
 // photoFromForm keeps the photograph of field "photo", when one was
 // sent, and returns its id ("" for none).
 func (h *Handler) photoFromForm(r *http.Request) (string, error) {
@@ -228,22 +254,13 @@ func (h *Handler) handleRegister(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
-	var owner *service.Owner
-	if o := strings.TrimSpace(r.PostFormValue("owner_id")); o != "" {
-		id, err := strconv.ParseInt(o, 10, 64)
-		if err == nil {
-			owner, err = h.o.Store.FindOwnerByID(ctx, id)
-		}
-		if err != nil {
-			fail(service.Invalidf("owner_id", "No owner %s is on file.", o))
-			return
-		}
-	} else {
-		var err error
-		if owner, err = ownerFromForm(r, "owner_"); err != nil {
-			fail(err)
-			return
-		}
+	owner, err := h.formOwner(ctx, r)
+	if err == nil && owner == nil {
+		owner, err = ownerFromForm(r, "owner_")
+	}
+	if err != nil {
+		fail(err)
+		return
 	}
 	chip, err := h.chipFromForm(ctx, r, "chip")
 	if err != nil {
@@ -366,16 +383,13 @@ func (h *Handler) handleAnimalUpdate(w http.ResponseWriter, r *http.Request) {
 	}
 	u := service.AnimalUpdate{Name: &a.Name, Species: &a.Species, Breed: &a.Breed, Colour: &a.Colour, Sex: &a.Sex,
 		Altered: &a.Altered, Description: &a.Description, BirthDate: &a.BirthDate}
-	if o := strings.TrimSpace(r.PostFormValue("owner_id")); o != "" {
-		oid, err := strconv.ParseInt(o, 10, 64)
-		if err == nil {
-			_, err = h.o.Store.FindOwnerByID(ctx, oid)
-		}
-		if err != nil {
-			h.formError(w, r, back, service.Invalidf("owner_id", "No owner %s is on file.", o))
-			return
-		}
-		u.OwnerID = &oid
+	owner, err := h.formOwner(ctx, r)
+	if err != nil {
+		h.formError(w, r, back, err)
+		return
+	}
+	if owner != nil {
+		u.OwnerID = &owner.ID
 	}
 	chip, err := h.chipFromForm(ctx, r, "chip")
 	if err != nil {

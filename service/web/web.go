@@ -468,9 +468,16 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 	if v.Form == nil {
 		v.Form = formOf(r)
 	}
+	h.execute(w, status, t, "layout", name, v)
+}
+
+// execute writes template def of t with data, or, when it fails, logs
+// what (the page's name) and answers a plain 500: a page is written whole
+// or not at all.
+func (h *Handler) execute(w http.ResponseWriter, status int, t *template.Template, def, what string, data any) {
 	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
-		h.o.Logger.Error("web: template", "name", name, "err", err)
+	if err := t.ExecuteTemplate(&buf, def, data); err != nil {
+		h.o.Logger.Error("web: template", "name", what, "err", err)
 		http.Error(w, "Internal error.", http.StatusInternalServerError)
 		return
 	}
