@@ -33,7 +33,7 @@ var funcs = template.FuncMap{
 		return fieldView{Name: name, Label: label, Type: typ, Value: f.Value(action, name, def),
 			Error: f.Error(action, name), Focus: focus && !f.For(action) || f.Error(action, name) != ""}
 	},
-	"searchIn": func(action, q string) searchBox { return searchBox{Action: action, Q: q} },
+	"searchIn":    func(action, q string) searchBox { return searchBox{Action: action, Q: q} },
 	"disposition": func(d service.Disposition) string { return dispositionWords[d] },
 }
 
