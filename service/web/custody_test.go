@@ -1,7 +1,13 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
+	"image"
+	"image/png"
+	"mime/multipart"
+	"os"
+	"path/filepath"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -175,5 +181,57 @@ func TestOwnersAndAnimals(t *testing.T) {
 		if !strings.Contains(body, w) {
 			t.Errorf("animal page lacks %q", w)
 		}
+	}
+}
+
+// TestPhotoUpload: a photograph sent with the change form is kept under
+// an id the server issues; a file that is no image is refused beside the
+// photo field and nothing is kept.
+func TestPhotoUpload(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleIntake)
+	send := func(name string, data []byte) (int, string) {
+		var b bytes.Buffer
+		mw := multipart.NewWriter(&b)
+		for k, v := range map[string]string{"csrf": c.csrf, "name": "Tom", "species": "cat"} {
+			mw.WriteField(k, v)
+		}
+		fw, _ := mw.CreateFormFile("photo", name)
+		fw.Write(data)
+		mw.Close()
+		req, _ := http.NewRequest("POST", f.srv.URL+"/animals/"+itoa(f.tom), &b)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.Header.Set("Origin", f.srv.URL)
+		req.AddCookie(c.cookie)
+		resp, err := c.hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header.Get("Location")
+	}
+	if st, loc := send("notes.html", []byte("<script>alert(1)</script>")); st != http.StatusSeeOther || !strings.HasSuffix(loc, "/edit") {
+		t.Errorf("upload of a script = %d %q, want 303 back to the form", st, loc)
+	}
+	if _, body := c.get("/animals/" + itoa(f.tom) + "/edit"); !strings.Contains(body, `id="f-photo-err"`) {
+		t.Errorf("the refused photo is not said beside its field")
+	}
+	if ents, _ := os.ReadDir(f.photoDir); len(ents) != 0 {
+		t.Errorf("a refused file was kept: %v", ents)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	var png1 bytes.Buffer
+	png.Encode(&png1, img)
+	if st, loc := send("tom.png", png1.Bytes()); st != http.StatusSeeOther || loc != "/animals/"+itoa(f.tom) {
+		t.Fatalf("upload = %d %q", st, loc)
+	}
+	a, err := f.store.FindAnimalByID(context.Background(), f.tom)
+	if err != nil || !service.ValidPhotoID(a.Photo) || !strings.HasSuffix(a.Photo, ".png") {
+		t.Fatalf("photo id %q (%v), want a server-issued .png id", a.Photo, err)
+	}
+	if _, err := os.Stat(filepath.Join(f.photoDir, a.Photo)); err != nil {
+		t.Errorf("the photo is not in the photos folder: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/png"
 	"log/slog"
+	"os"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -97,7 +98,9 @@ type fixture struct {
 	// devices, when set, replaces the fixed device list.
 	devices web.Devices
 
-	tokens map[service.Role]string // secret per role
+	// photoDir holds the photographs uploaded on the forms (PhotoRoot).
+	photoDir string
+	tokens   map[service.Role]string // secret per role
 	rex    int64                   // animal ids
 	tom    int64
 	owner  *service.Owner
@@ -142,7 +145,13 @@ func newFixture(t *testing.T, tls bool) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.web, err = web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Jobs: f.issuer, Hub: f.hub, Permits: pm, Money: mon,
+	f.photoDir = t.TempDir()
+	photoRoot, err := os.OpenRoot(f.photoDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { photoRoot.Close() })
+	if f.web, err = web.New(&web.Opts{Store: f.store, PhotoRoot: photoRoot, Lookup: f.lookup, Jobs: f.issuer, Hub: f.hub, Permits: pm, Money: mon,
 		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: f, Photos: photos(t), Logger: slog.New(slog.NewTextHandler(testLog{t}, nil)),
 		Wake: func() {
 			select {
