@@ -94,6 +94,9 @@
     var fs = new EventSource(follow.getAttribute("data-follow"));
     var busy = false;
     fs.addEventListener("open", function () { document.body.setAttribute("data-stream", "open"); });
+    // Intakes and releases made at another desk carry no scan: fetch
+    // again every half minute as well.
+    setInterval(function () { fs.dispatchEvent(new Event("scan")); }, 30000);
     fs.addEventListener("scan", function () {
       if (busy) return;
       busy = true;
