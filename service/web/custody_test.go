@@ -147,6 +147,46 @@ func TestIntakeLoop_62_40(t *testing.T) {
 	}
 }
 
+// TestMinneapolis_62_50_AdoptAfterHold: once the hold is over the stay
+// page offers adoption, and records it.
+func TestMinneapolis_62_50_AdoptAfterHold(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleIntake)
+	st, stay := c.postRaw("/animals", url.Values{"chip": {chipStray}, "species": {"cat"}, "impound": {"on"}, "jurisdiction": {"minneapolis"}})
+	if st != http.StatusSeeOther || !strings.HasPrefix(stay, "/custody/") {
+		t.Fatalf("register a stray = %d %q", st, stay)
+	}
+	if _, body := c.get(stay); strings.Contains(body, `value="adopted"`) {
+		t.Errorf("adoption offered during the hold")
+	}
+	f.clock.Add(10 * 24 * time.Hour)
+	c.login(service.RoleIntake)
+	if _, body := c.get(stay); !strings.Contains(body, `value="adopted"`) || !strings.Contains(body, "May be adopted out") {
+		t.Fatalf("adoption not offered after the hold")
+	}
+	if st, _ := c.postRaw(stay+"/release", url.Values{"disposition": {"adopted"}, "note": {"to the Nguyen family"}}); st != http.StatusSeeOther {
+		t.Fatalf("adopt = %d", st)
+	}
+	if _, body := c.get(stay); !strings.Contains(body, "adopted out") || !strings.Contains(body, "to the Nguyen family") {
+		t.Errorf("the adoption is not shown")
+	}
+	evs, _, err := f.store.FindAuditEvents(context.Background(), service.AuditFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, e := range evs {
+		seen[e.Action]++
+	}
+	for _, a := range []string{"animal.create", "chip.add", "impoundment.create", "impoundment.update"} {
+		if seen[a] != 1 {
+			t.Errorf("audit %s: %d events, want 1 (%v)", a, seen[a], seen)
+		}
+	}
+}
+
 // TestOwnersAndAnimals adds an owner, changes them, adds an animal of
 // theirs and changes it, with a refused change shown again.
 func TestOwnersAndAnimals(t *testing.T) {

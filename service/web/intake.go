@@ -391,11 +391,12 @@ func (h *Handler) handleImpound(w http.ResponseWriter, r *http.Request) {
 	im := &service.Impoundment{AnimalID: id, Jurisdiction: j, Site: sess(r).site,
 		WhereFound: strings.TrimSpace(r.PostFormValue("where_found")), NoticeOn: notice,
 		BiteCase: r.PostFormValue("bite_case") == "on"}
-	if _, err := h.o.Custody.Impound(r.Context(), im); err != nil {
+	ctx, done := h.changing(r, "impoundment.create", "impoundment", 0, fmt.Sprintf("animal %d", id))
+	if _, err := h.o.Custody.Impound(ctx, im); err != nil {
 		h.formError(w, r, back, err)
 		return
 	}
-	h.audit(r, "impoundment.create", "impoundment", im.ID, fmt.Sprintf("animal %d hold until %s", id, im.HoldUntil))
+	done(im.ID)
 	seeOther(w, r, fmt.Sprintf("/custody/%d", im.ID), "Impoundment started.")
 }
 

@@ -318,11 +318,12 @@ func (h *Handler) handleRegister(w http.ResponseWriter, r *http.Request) {
 	}
 	im := &service.Impoundment{AnimalID: a.ID, Jurisdiction: jur, Site: sess(r).site,
 		WhereFound: strings.TrimSpace(r.PostFormValue("where_found"))}
-	if _, err := h.o.Custody.Impound(ctx, im); err != nil {
+	ictx, idone := h.changing(r, "impoundment.create", "impoundment", 0, fmt.Sprintf("animal %d", a.ID))
+	if _, err := h.o.Custody.Impound(ictx, im); err != nil {
 		seeOther(w, r, fmt.Sprintf("/animals/%d", a.ID), msg+" Not taken into custody: "+service.ErrorMessage(err))
 		return
 	}
-	h.audit(r, "impoundment.create", "impoundment", im.ID, fmt.Sprintf("animal %d hold until %s", a.ID, im.HoldUntil))
+	idone(im.ID)
 	seeOther(w, r, fmt.Sprintf("/custody/%d", im.ID), msg+" Taken into custody.")
 }
 

@@ -15,9 +15,9 @@ const phoneDigits = `replace(replace(replace(replace(replace(replace(phone, ' ',
 // The search statements (their plans are checked by TestSearchPlans).
 var (
 	ownerSearchSQL = `SELECT ` + columns.Owner + ` FROM owners WHERE id IN
-		(SELECT rowid FROM search_owners WHERE search_owners MATCH ? ORDER BY rank LIMIT ?) ORDER BY name, id`
+		(SELECT rowid FROM search_owners WHERE search_owners MATCH ? LIMIT ?) ORDER BY name, id`
 	animalSearchSQL = `SELECT ` + columns.Animal + ` FROM animals WHERE id IN
-		(SELECT rowid FROM search_animals WHERE search_animals MATCH ? ORDER BY rank LIMIT ?) ORDER BY name, id`
+		(SELECT rowid FROM search_animals WHERE search_animals MATCH ? LIMIT ?) ORDER BY name, id`
 	chipPrefixSQL = `SELECT ` + columns.Chip + ` FROM chips WHERE code >= ? AND code < ? ORDER BY code LIMIT ?`
 )
 

@@ -2,7 +2,7 @@
 -- owners' names and addresses and of animals' names in FTS5 indexes kept
 -- by triggers, and owners' phones by their digits alone. Both are
 -- derived (DerivedTable): a copy rebuilds them.
-CREATE VIRTUAL TABLE search_owners USING fts5(name, address, city, postcode, content='owners', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE search_owners USING fts5(name, address, city, postcode, content='owners', content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='2 3');
 CREATE TRIGGER search_owners_ai AFTER INSERT ON owners BEGIN
 	INSERT INTO search_owners (rowid, name, address, city, postcode) VALUES (new.id, new.name, new.address, new.city, new.postcode);
 END;
@@ -15,7 +15,7 @@ CREATE TRIGGER search_owners_au AFTER UPDATE OF name, address, city, postcode ON
 END;
 INSERT INTO search_owners (search_owners) VALUES ('rebuild');
 
-CREATE VIRTUAL TABLE search_animals USING fts5(name, content='animals', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE search_animals USING fts5(name, content='animals', content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='2 3');
 CREATE TRIGGER search_animals_ai AFTER INSERT ON animals BEGIN
 	INSERT INTO search_animals (rowid, name) VALUES (new.id, new.name);
 END;
