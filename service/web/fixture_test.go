@@ -8,8 +8,8 @@ import (
 	"image/color"
 	"image/png"
 	"log/slog"
-	"os"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -101,9 +101,9 @@ type fixture struct {
 	// photoDir holds the photographs uploaded on the forms (PhotoRoot).
 	photoDir string
 	tokens   map[service.Role]string // secret per role
-	rex    int64                   // animal ids
-	tom    int64
-	owner  *service.Owner
+	rex      int64                   // animal ids
+	tom      int64
+	owner    *service.Owner
 }
 
 func newFixture(t *testing.T, tls bool) *fixture {
