@@ -202,6 +202,13 @@ func (h *Handler) formError(w http.ResponseWriter, r *http.Request, back string,
 	_ = r.ParseForm()
 	f := &Form{Action: r.URL.Path, Values: url.Values{}, Field: service.ErrorField(err),
 		Message: service.ErrorMessage(err), fields: map[string]bool{}}
+	// Shown beside its field, a message needs no field code before it
+	// ("notice_on: 2026-07-01 is in the future").
+	if f.Field != "" {
+		if m, ok := strings.CutPrefix(f.Message, f.Field+": "); ok && m != "" {
+			f.Message = strings.ToUpper(m[:1]) + m[1:]
+		}
+	}
 	for k, v := range r.PostForm {
 		if k == "csrf" || k == "password" {
 			continue
