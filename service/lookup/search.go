@@ -238,6 +238,19 @@ func (s *Service) searchChipPrefix(ctx context.Context, res *Search, d string) e
 
 func (s *Service) searchWords(ctx context.Context, res *Search, words []string) error {
 	res.Kind = "words"
+	// A word of one letter would match a good part of the index (every
+	// word starting so): it narrows nothing worth its cost.
+	long := words[:0:0]
+	for _, w := range words {
+		if len([]rune(w)) > 1 {
+			long = append(long, w)
+		}
+	}
+	if len(long) == 0 {
+		res.Note = "Type at least two letters of a name or address."
+		return nil
+	}
+	words = long
 	owners, err := s.store.SearchOwners(ctx, words, MaxHits)
 	if err != nil {
 		return err

@@ -62,6 +62,8 @@ func TestSearchLikeClerks(t *testing.T) {
 		{"tag in one city", "chanhassen 2026/1", []string{"Tom"}, []string{"Pepper"}},
 		{"underscore", "_", []string{"Type a chip number"}, []string{"Rex", "Pepper"}},
 		{"percent", "%", []string{"Type a chip number"}, []string{"Rex", "Pepper"}},
+		{"one letter", "o", []string{"at least two letters"}, []string{"Rex", "Pepper"}},
+		{"initial and surname", "L Ortega", []string{"Pepper"}, nil},
 	} {
 		st, body := c.get("/search?q=" + url.QueryEscape(tc.q))
 		if st != http.StatusOK {
