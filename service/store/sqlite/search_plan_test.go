@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -12,7 +11,6 @@ import (
 // at a million animals as at ten.
 func TestSearchPlans(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	db := openTemp(t, nil)
 	for _, tc := range []struct {
 		name, query string
@@ -24,20 +22,7 @@ func TestSearchPlans(t *testing.T) {
 		{"phone", phoneSQL(2), []any{"6125550164", "16125550164", 25}, "owners_phone_digits"},
 		{"chip prefix", chipPrefixSQL, []any{"98200", "98200\uffff", 25}, "SEARCH chips USING INDEX"},
 	} {
-		rows, err := db.rdb.QueryContext(ctx, "EXPLAIN QUERY PLAN "+tc.query, tc.args...)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
+		plan := queryPlan(t, db, tc.query, tc.args...)
 		all := strings.Join(plan, "\n")
 		if !strings.Contains(all, tc.uses) {
 			t.Errorf("%s: plan does not use %s:\n%s", tc.name, tc.uses, all)
