@@ -135,8 +135,18 @@ func (s *Service) Search(ctx context.Context, text string) (*Search, error) {
 	switch {
 	case err == nil:
 		res.Kind = "chip"
-		res.Answer, err = s.ByID(ctx, id)
-		return res, err
+		if res.Answer, err = s.ByID(ctx, id); err != nil || res.Answer.Found {
+			return res, err
+		}
+		// A short number nobody registered may be the start of an ISO
+		// chip, as a clerk types it from a worn label.
+		if d := digitsOf(q); digitsText.MatchString(q) && len(d) >= 3 && len(d) < isoDigits {
+			part := &Search{Query: q}
+			if err := s.searchChipPrefix(ctx, part, d); err != nil || len(part.Hits) > 0 {
+				return part, err
+			}
+		}
+		return res, nil
 	case errors.As(err, &amb):
 		res.Kind, res.Candidates = "chip", amb.Candidates
 		res.Note = service.ErrorMessage(err)
