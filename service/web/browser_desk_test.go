@@ -208,6 +208,10 @@ func TestBrowserLivePanelKept(t *testing.T) {
 	if v := p.eval(`document.getElementById("scan-notice").hidden ? "hidden" : "shown"`); v != "hidden" {
 		t.Errorf("notice after Alt+N is %s", v)
 	}
+	// The latest scans follow the stream too (the page was loaded before any).
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](`document.getElementById("recent-scans").textContent.includes("Rex")`)); err != nil {
+		t.Errorf("Latest scans did not update: %v", err)
+	}
 	// Today follows the stream.
 	p.do("today", chromedp.Navigate(f.srv.URL+"/today"), chromedp.WaitVisible(`body[data-stream="open"]`))
 	before := p.text("#n-scans")

@@ -13,6 +13,13 @@
   var state = document.getElementById("stream-state");
   var notice = document.getElementById("scan-notice");
   var pending = [];
+  // One EventSource per stream address, shared by the parts of a page
+  // (a browser allows few connections per site).
+  var sources = {};
+  function source(url) {
+    if (!sources[url]) sources[url] = new EventSource(url);
+    return sources[url];
+  }
   function inUse() {
     if (panel.contains(document.activeElement) && document.activeElement.matches("input, select, textarea")) return true;
     var fields = panel.querySelectorAll("input, select, textarea");
@@ -52,7 +59,7 @@
     return s ? s.getAttribute("data-summary") : "a new scan";
   }
   if (panel && window.EventSource) {
-    var es = new EventSource(panel.getAttribute("data-stream"));
+    var es = source(panel.getAttribute("data-stream"));
     es.addEventListener("open", function () {
       if (state) state.textContent = "Connected: scans appear here as they are read.";
       document.body.setAttribute("data-stream", "open");
@@ -91,13 +98,10 @@
   // part is fetched again after each scan.
   var follow = document.querySelector("[data-follow]");
   if (follow && window.EventSource && window.fetch) {
-    var fs = new EventSource(follow.getAttribute("data-follow"));
+    var fs = source(follow.getAttribute("data-follow"));
     var busy = false;
     fs.addEventListener("open", function () { document.body.setAttribute("data-stream", "open"); });
-    // Intakes and releases made at another desk carry no scan: fetch
-    // again every half minute as well.
-    setInterval(function () { fs.dispatchEvent(new Event("scan")); }, 30000);
-    fs.addEventListener("scan", function () {
+    var refetch = function () {
       if (busy) return;
       busy = true;
       fetch(follow.getAttribute("data-src"), { credentials: "same-origin", headers: { "Accept": "text/html" } })
@@ -111,7 +115,11 @@
         })
         .catch(function () {})
         .then(function () { busy = false; });
-    });
+    };
+    fs.addEventListener("scan", refetch);
+    // Intakes and releases made at another desk carry no scan: fetch
+    // again every half minute as well.
+    setInterval(refetch, 30000);
   }
 
   // Tables that refresh themselves: #jobs while a job is pending,
