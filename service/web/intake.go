@@ -64,22 +64,12 @@ func (h *Handler) recordView(r *http.Request, a *lookup.Answer) *recordView {
 				v.Custody = im.ID
 			}
 		}
-		v.CanImpound = allowed(ss.role, intakeRoles) && !held(a)
+		v.CanImpound = allowed(ss.role, intakeRoles) && v.Custody == 0
 		v.CanBite = allowed(ss.role, officerRoles)
 		v.CanLicence = allowed(ss.role, counterRoles)
 		v.CanCompliance = a.Dangerous != nil && allowed(ss.role, deskRoles)
 	}
 	return v
-}
-
-// held reports whether the animal is impounded now.
-func held(a *lookup.Answer) bool {
-	for _, im := range a.Impounds {
-		if im.Open {
-			return true
-		}
-	}
-	return false
 }
 
 type intakeData struct {
