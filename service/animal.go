@@ -27,7 +27,7 @@ type Owner struct {
 // Validate reports an EINVALID error when o lacks required fields.
 func (o *Owner) Validate() error {
 	if o.Name == "" {
-		return Errorf(EINVALID, "Owner name required.")
+		return Invalidf("name", "Owner name required.")
 	}
 	return checkFields(MaxNameLen, map[string]string{"name": o.Name, "address": o.Address, "city": o.City,
 		"state": o.State, "postcode": o.Postcode, "phone": o.Phone, "email": o.Email})
@@ -162,13 +162,13 @@ type Animal struct {
 func (a *Animal) Validate() error {
 	switch {
 	case !a.Species.Valid():
-		return Errorf(EINVALID, "Species must be dog, cat, ferret or other.")
+		return Invalidf("species", "Species must be dog, cat, ferret or other.")
 	case !a.Sex.Valid():
-		return Errorf(EINVALID, "Sex must be male, female or empty.")
+		return Invalidf("sex", "Sex must be male, female or empty.")
 	case !a.Programme.Valid():
-		return Errorf(EINVALID, "Programme must be service-dog, foster or empty.")
+		return Invalidf("programme", "Programme must be service-dog, foster or empty.")
 	case a.Photo != "" && !ValidPhotoID(a.Photo):
-		return Errorf(EINVALID, "Photo must be the id of an uploaded photograph.")
+		return Invalidf("photo", "Photo must be the id of an uploaded photograph.")
 	}
 	if err := CheckText("description", a.Description, MaxTextLen); err != nil {
 		return err

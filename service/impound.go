@@ -116,8 +116,11 @@ func (i *Impoundment) Apply(u ImpoundUpdate) error {
 type ImpoundFilter struct {
 	AnimalID *int64
 	// Open selects those still held (true) or ended (false).
-	Open          *bool
-	Since         *Date // intake on or after
+	Open  *bool
+	Since *Date // intake on or after
+	// EndedSince selects those that ended (any disposition) on or
+	// after the date.
+	EndedSince    *Date
 	Site          *string
 	Offset, Limit int
 }

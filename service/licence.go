@@ -152,6 +152,8 @@ type LicenceFilter struct {
 	// ExpiresBefore selects licences expiring before the date (renewal
 	// reminders).
 	ExpiresBefore *Date
+	// IssuedSince selects licences issued on or after the date.
+	IssuedSince *Date
 	// Site selects licences issued at that site.
 	Site          *string
 	Offset, Limit int

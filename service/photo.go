@@ -1,6 +1,12 @@
 package service
 
-import "strings"
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"net/http"
+	"os"
+	"strings"
+)
 
 // A photo reference (Animal.Photo) is an id that the server issued for
 // an uploaded image: 32 lowercase hexadecimal digits (128 random bits)
@@ -27,4 +33,50 @@ func ValidPhotoID(s string) bool {
 		}
 	}
 	return true
+}
+
+// photoExt maps the image types accepted to the extension of their id.
+var photoExt = func() map[string]string {
+	m := map[string]string{}
+	for ext, typ := range PhotoTypes {
+		m[typ] = ext
+	}
+	return m
+}()
+
+// MaxPhotoBytes bounds an uploaded photograph.
+const MaxPhotoBytes = 8 << 20
+
+// SavePhoto keeps image b, a JPEG, PNG, WebP or GIF (its type read from
+// its first bytes, never from what a client says), in root under a new
+// id (ValidPhotoID), and returns the id. Anything else is EINVALID for
+// the field "photo". The file is new (O_EXCL) and readable by the owner
+// only; a failed write leaves none.
+func SavePhoto(root *os.Root, b []byte) (string, error) {
+	ext := photoExt[http.DetectContentType(b)]
+	if ext == "" || len(b) == 0 {
+		return "", Invalidf("photo", "The photograph must be a JPEG, PNG, WebP or GIF image.")
+	}
+	if len(b) > MaxPhotoBytes {
+		return "", Invalidf("photo", "The photograph is larger than %d MB.", MaxPhotoBytes>>20)
+	}
+	var rnd [16]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return "", err
+	}
+	name := hex.EncodeToString(rnd[:]) + ext
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		root.Remove(name)
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		root.Remove(name)
+		return "", err
+	}
+	return name, nil
 }

@@ -34,17 +34,17 @@ func CheckText(field, s string, max int) error {
 
 func checkText(field, s string, max int, lines bool) error {
 	if !utf8.ValidString(s) {
-		return Errorf(EINVALID, "The %s is not valid UTF-8.", field)
+		return FieldErrorf(EINVALID, field, "The %s is not valid UTF-8.", field)
 	}
 	if n := utf8.RuneCountInString(s); n > max {
-		return Errorf(EINVALID, "The %s is too long (%d characters; at most %d).", field, n, max)
+		return FieldErrorf(EINVALID, field, "The %s is too long (%d characters; at most %d).", field, n, max)
 	}
 	for _, r := range s {
 		if lines && (r == '\n' || r == '\r' || r == '\t') {
 			continue
 		}
 		if unicode.IsControl(r) || IsBidiControl(r) {
-			return Errorf(EINVALID, "The %s holds a control or text-direction character (U+%04X).", field, r)
+			return FieldErrorf(EINVALID, field, "The %s holds a control or text-direction character (U+%04X).", field, r)
 		}
 	}
 	return nil

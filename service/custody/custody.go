@@ -59,6 +59,8 @@ type Stay struct {
 	AsOf       service.Date       `json:"as_of"`
 	// Fees is the redemption as the rules break it down, for the pages.
 	Fees *Breakdown `json:"-"`
+	// Steps is what the stay allows on AsOf (list.go).
+	Steps Steps `json:"steps"`
 }
 
 // Breakdown is a list of fee lines with their total.
@@ -134,6 +136,7 @@ func (s *Service) open(ctx context.Context, animalID int64) (*service.Impoundmen
 func (s *Service) stay(ctx context.Context, p *rules.Profile, im *service.Impoundment, on service.Date) (*Stay, error) {
 	h := p.HoldFor(im)
 	st := &Stay{Impoundment: im, AsOf: on, Hold: Hold{Until: h.Until, Section: h.Source, Provisional: h.Provisional, Note: h.Note}}
+	var rec *service.Record
 	if im.Disposition == service.Redeemed {
 		fees, err := s.store.FindReleaseFees(ctx, im.ID)
 		if err != nil {
@@ -144,13 +147,14 @@ func (s *Service) stay(ctx context.Context, p *rules.Profile, im *service.Impoun
 		}
 	}
 	if im.Disposition == service.Held {
-		rec, err := s.store.FindRecordByAnimal(ctx, im.AnimalID)
-		if err != nil {
+		var err error
+		if rec, err = s.store.FindRecordByAnimal(ctx, im.AnimalID); err != nil {
 			return nil, err
 		}
 		st.Fees = p.Redemption(withStay(rec, im), im, on)
 		st.Redemption = lookup.RedemptionOf(st.Fees)
 	}
+	st.Steps = s.steps(p, rec, st)
 	return st, nil
 }
 

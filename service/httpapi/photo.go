@@ -1,11 +1,8 @@
 package httpapi
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"io"
 	"net/http"
-	"os"
 
 	"github.com/chipdesk/chipdesk/service"
 )
@@ -17,15 +14,6 @@ import (
 func (s *Server) photoRoutes() []route {
 	return []route{{"POST /api/v1/animals/{id}/photo", counter, s.handleUploadPhoto}}
 }
-
-// photoExt maps the image types accepted to the extension of their id.
-var photoExt = func() map[string]string {
-	m := map[string]string{}
-	for ext, typ := range service.PhotoTypes {
-		m[typ] = ext
-	}
-	return m
-}()
 
 // handleUploadPhoto stores the request body, a JPEG, PNG, WebP or GIF
 // image (its type read from its first bytes, not from the client's
@@ -49,30 +37,8 @@ func (s *Server) handleUploadPhoto(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	ext := photoExt[http.DetectContentType(b)]
-	if ext == "" || len(b) == 0 {
-		s.writeError(w, r, service.Errorf(service.EINVALID, "The photograph must be a JPEG, PNG, WebP or GIF image."))
-		return
-	}
-	var rnd [16]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	name := hex.EncodeToString(rnd[:]) + ext
-	f, err := s.photos.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	name, err := service.SavePhoto(s.photos, b)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		s.photos.Remove(name)
-		s.writeError(w, r, err)
-		return
-	}
-	if err := f.Close(); err != nil {
-		s.photos.Remove(name)
 		s.writeError(w, r, err)
 		return
 	}

@@ -89,6 +89,7 @@ func (h *Handler) handleAdmin(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
+	d.Secret, d.NewName = sess(r).kept.takeOnce("token-secret"), sess(r).kept.takeOnce("token-name")
 	h.render(w, r, http.StatusOK, "admin", "Admin", &view{Data: d})
 }
 
@@ -150,7 +151,7 @@ func (h *Handler) handleCreateToken(w http.ResponseWriter, r *http.Request) {
 	t := &service.Token{Name: strings.TrimSpace(r.PostFormValue("name")), Role: service.Role(r.PostFormValue("role")),
 		Site: strings.TrimSpace(r.PostFormValue("site"))}
 	if t.Name == "" || !t.Role.Valid() {
-		h.failErr(w, r, service.Errorf(service.EINVALID, "A token needs a name and a role."))
+		h.formError(w, r, "/admin#tokens", service.Invalidf("name", "A token needs a name and a role."))
 		return
 	}
 	if days, _ := strconv.Atoi(r.PostFormValue("days")); days > 0 {
@@ -163,13 +164,11 @@ func (h *Handler) handleCreateToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.committed(r, ch, t.ID)
-	d, err := h.adminData(r)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	d.Secret, d.NewName = secret, t.Name
-	h.render(w, r, http.StatusCreated, "admin", "Admin", &view{Flash: "Token created. Copy the secret now: it is not shown again.", Data: d})
+	// The secret is shown once, on the page the browser is sent to, and
+	// never travels in an address.
+	sess(r).kept.keepOnce("token-secret", secret)
+	sess(r).kept.keepOnce("token-name", t.Name)
+	seeOther(w, r, "/admin#tokens", "Token created. Copy the secret now: it is not shown again.")
 }
 
 // handleRevokeToken revokes a token and ends its sessions.

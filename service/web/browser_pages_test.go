@@ -240,23 +240,6 @@ func checkNoOverflow(t *testing.T, p *page, path string) {
 	}
 }
 
-// tabTo presses Tab until the element with id has the focus.
-func (p *page) tabTo(id string) {
-	p.t.Helper()
-	for i := 0; i < 80; i++ {
-		got, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.activeElement ? document.activeElement.id : ""`))
-		if err != nil {
-			p.t.Fatal(err)
-		}
-		if got == id {
-			return
-		}
-		p.do("tab", chromedp.KeyEvent("\t"))
-	}
-	p.shot("FAILED-tab-to-" + id)
-	p.t.Fatalf("Tab never reached #%s", id)
-}
-
 // typeKeys types s into the focused element, key by key.
 func (p *page) typeKeys(s string) {
 	p.t.Helper()

@@ -12,6 +12,12 @@
 //     animal or a quarantine; one action starts an impoundment (notice
 //     date, hold-until and redemption fees from service/custody); search by
 //     chip, tag, owner or address.
+//   - In custody (/custody), one stay (/custody/{id}: notice, redemption,
+//     the ends allowed after the hold), Today (/today, following the scan
+//     stream), the register (/animals/new, /animals/{id}/edit, /owners):
+//     custody.go and registry.go.
+//   - Search (/search): lookup.Search reads a phone, a name, a pet, an
+//     address, a chip or part of one, a tag of several cities.
 //   - Officer (/officer): lookup by typing or scanning (a keyboard-wedge
 //     reader types into the focused box), bite records that start the
 //     rules' quarantine, the dangerous-dog compliance view.
@@ -26,6 +32,13 @@
 // service/incidents, service/lookup) and render its answer or its
 // typed error; fees, dates, holds, quarantines and deadlines come from
 // there, and jurisdictions are shown by name ("Minneapolis").
+//
+// # Forms
+//
+// Every POST answers 303 See Other (or a 4xx error page): form.go keeps
+// the next page's notice, and a refused form with what was typed and its
+// error, in the session (post/redirect/get); nothing travels in the
+// address. A scan never replaces a live panel a person is using (app.js).
 //
 // # Signing in
 //

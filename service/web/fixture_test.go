@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"log/slog"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -97,10 +98,12 @@ type fixture struct {
 	// devices, when set, replaces the fixed device list.
 	devices web.Devices
 
-	tokens map[service.Role]string // secret per role
-	rex    int64                   // animal ids
-	tom    int64
-	owner  *service.Owner
+	// photoDir holds the photographs uploaded on the forms (PhotoRoot).
+	photoDir string
+	tokens   map[service.Role]string // secret per role
+	rex      int64                   // animal ids
+	tom      int64
+	owner    *service.Owner
 }
 
 func newFixture(t *testing.T, tls bool) *fixture { return newFixtureWith(t, tls, nil) }
@@ -145,7 +148,13 @@ func newFixtureWith(t *testing.T, tls bool, opt func(*web.Opts)) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wo := &web.Opts{Store: f.store, Lookup: f.lookup, Jobs: f.issuer, Hub: f.hub, Permits: pm, Money: mon,
+	f.photoDir = t.TempDir()
+	photoRoot, err := os.OpenRoot(f.photoDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { photoRoot.Close() })
+	wo := &web.Opts{Store: f.store, PhotoRoot: photoRoot, Lookup: f.lookup, Jobs: f.issuer, Hub: f.hub, Permits: pm, Money: mon,
 		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: f, Photos: photos(t), Logger: slog.New(slog.NewTextHandler(testLog{t}, nil)),
 		Wake: func() {
 			select {

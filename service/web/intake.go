@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -41,6 +39,12 @@ type recordView struct {
 	CanCompliance bool
 	// Photos is set when photographs are served (Opts.Photos).
 	Photos bool
+	// Form is a form of these actions refused and shown again.
+	Form *Form
+	// CanRegister: the role adds and changes animals (registry.go).
+	CanRegister bool
+	// Custody is the impoundment holding the animal now, 0 when none.
+	Custody int64
 }
 
 // Danger reports whether the red banner shows: the animal is declared
@@ -52,24 +56,20 @@ func (v *recordView) Danger() bool {
 func (h *Handler) recordView(r *http.Request, a *lookup.Answer) *recordView {
 	ss := sess(r)
 	v := &recordView{A: a, CSRF: ss.csrf, Role: ss.role, Today: h.today(""),
-		Jurisdictions: h.o.Lookup.Jurisdictions(), Default: h.o.Jurisdiction, Photos: h.o.Photos != nil}
+		Jurisdictions: h.o.Lookup.Jurisdictions(), Default: h.o.Jurisdiction, Photos: h.o.Photos != nil, Form: formOf(r)}
+	v.CanRegister = allowed(ss.role, deskRoles)
 	if a != nil && a.Found && a.Animal != nil {
-		v.CanImpound = allowed(ss.role, intakeRoles) && !held(a)
+		for _, im := range a.Impounds {
+			if im.Open {
+				v.Custody = im.ID
+			}
+		}
+		v.CanImpound = allowed(ss.role, intakeRoles) && v.Custody == 0
 		v.CanBite = allowed(ss.role, officerRoles)
 		v.CanLicence = allowed(ss.role, counterRoles)
 		v.CanCompliance = a.Dangerous != nil && allowed(ss.role, deskRoles)
 	}
 	return v
-}
-
-// held reports whether the animal is impounded now.
-func held(a *lookup.Answer) bool {
-	for _, im := range a.Impounds {
-		if im.Open {
-			return true
-		}
-	}
-	return false
 }
 
 type intakeData struct {
@@ -88,6 +88,32 @@ type recentScan struct {
 // handleIntake is the intake desk: the live scan panel (filled by the
 // scan stream), the search box and the latest scans.
 func (h *Handler) handleIntake(w http.ResponseWriter, r *http.Request) {
+	d, err := h.intakeData(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "intake", "Intake desk", &view{Data: d})
+}
+
+// handleRecent is the latest scans table alone; the intake page fetches
+// it again after each scan.
+func (h *Handler) handleRecent(w http.ResponseWriter, r *http.Request) {
+	d, err := h.intakeData(r)
+	if err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.fragment(w, r, "recent", d)
+}
+
+// fragment writes the partial template name alone (a part of a page
+// that the page's script fetches again).
+func (h *Handler) fragment(w http.ResponseWriter, r *http.Request, name string, data any) {
+	h.execute(w, http.StatusOK, h.pages["fragments"], name, name, data)
+}
+
+func (h *Handler) intakeData(r *http.Request) (intakeData, error) {
 	d := intakeData{Live: h.o.Hub != nil, Reader: r.URL.Query().Get("reader")}
 	f := service.ScanFilter{Limit: 10}
 	if s := sess(r).site; s != "" {
@@ -95,27 +121,33 @@ func (h *Handler) handleIntake(w http.ResponseWriter, r *http.Request) {
 	}
 	scans, _, err := h.o.Store.FindScans(r.Context(), f)
 	if err != nil {
-		h.failErr(w, r, err)
-		return
+		return d, err
 	}
+	d.Recent, err = h.recentScans(r.Context(), scans)
+	return d, err
+}
+
+// recentScans gives each scan the animal its chip resolved to.
+func (h *Handler) recentScans(ctx context.Context, scans []*service.Scan) ([]recentScan, error) {
+	var out []recentScan
 	animals := map[int64]*service.Animal{}
 	for _, sc := range scans {
 		rs := recentScan{Scan: sc}
 		if sc.AnimalID != 0 {
 			a, seen := animals[sc.AnimalID]
 			if !seen {
-				a, err = h.o.Store.FindAnimalByID(r.Context(), sc.AnimalID)
+				var err error
+				a, err = h.o.Store.FindAnimalByID(ctx, sc.AnimalID)
 				if err != nil && service.ErrorCode(err) != service.ENOTFOUND {
-					h.failErr(w, r, err)
-					return
+					return nil, err
 				}
 				animals[sc.AnimalID] = a
 			}
 			rs.Animal = a
 		}
-		d.Recent = append(d.Recent, rs)
+		out = append(out, rs)
 	}
-	h.render(w, r, http.StatusOK, "intake", "Intake desk", &view{Data: d})
+	return out, nil
 }
 
 // handleStream sends each scan as a Server-Sent Event (WHATWG HTML
@@ -127,6 +159,7 @@ func (h *Handler) handleStream(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "No scan stream.", http.StatusNotFound)
 		return
 	}
+	r = withNothingShown(r)
 	readerName := r.URL.Query().Get("reader")
 	var sub *events.Sub
 	if last, err := strconv.ParseUint(r.Header.Get("Last-Event-ID"), 10, 64); err == nil {
@@ -219,131 +252,58 @@ func (h *Handler) scanPanel(r *http.Request, data []byte) (string, error) {
 	return b.String(), nil
 }
 
-// tagQuery is a licence tag as typed: "1234", "2026/1234" or
-// "minneapolis 2026/1234".
-var tagQuery = regexp.MustCompile(`^(?:([a-z-]+)\s+)?(?:(\d{4})\s*/\s*)?(\d{1,7})$`)
-
-type hit struct {
-	Animal *service.Animal
-	Owner  *service.Owner
-}
-
 type searchData struct {
 	Q string
 	// Reader, on the officer page, names a reader whose scans show live.
 	Reader string
 	Answer *recordView // a chip or tag answer
-	Hits   []hit
+	// Tags are the records of a tag number several cities use.
+	Tags   []*recordView
+	Hits   []lookup.Hit
+	Owners []*service.Owner
 	// Candidates are the chips a typed number could be; the page links
 	// each so that the person chooses.
 	Candidates []*lookup.Chip
 	Note       string
 	// Officer is the rest of the officer's page (officer.go).
 	Officer *officerData
+	Kind    string
+	More    bool
 }
 
-// handleSearch finds animals by chip (any form reader/chipid reads), by
-// licence tag, or by the owner's name or address.
+// handleSearch finds animals the way clerks search (lookup.Search): a
+// chip in any form, a phone number in any format, a tag number (every
+// city's), the first digits of a chip, an owner's name or address, a
+// pet's name.
 func (h *Handler) handleSearch(w http.ResponseWriter, r *http.Request) {
 	h.searchPage(w, r, "search", "Search", searchData{}, "/animals/%d")
 }
 
 // searchPage answers the search ?q= on page name. When the search finds
-// one animal and to is not empty, the browser goes to
+// one animal by its chip or tag and to is not empty, the browser goes to
 // fmt.Sprintf(to, animal id) instead.
 func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request, name, title string, d searchData, to string) {
 	d.Q = strings.TrimSpace(r.URL.Query().Get("q"))
 	if d.Q != "" {
-		ans, hits, err := h.search(r.Context(), d.Q)
-		var amb *lookup.AmbiguousChipError
-		if errors.As(err, &amb) {
-			d.Candidates, err = amb.Candidates, nil
-		}
-		if err != nil && service.ErrorCode(err) != service.EINVALID {
+		res, err := h.o.Lookup.Search(r.Context(), d.Q)
+		if err != nil {
 			h.failErr(w, r, err)
 			return
 		}
-		if to != "" && ans != nil && ans.Found && ans.Animal != nil && len(hits) == 0 {
-			seeOther(w, r, fmt.Sprintf(to, ans.Animal.ID), "")
+		ans := res.Answer
+		if to != "" && ans != nil && ans.Found && ans.Animal != nil {
+			http.Redirect(w, r, fmt.Sprintf(to, ans.Animal.ID), http.StatusSeeOther)
 			return
 		}
 		if ans != nil {
 			d.Answer = h.recordView(r, ans)
 		}
-		d.Hits = hits
-		if ans == nil && len(hits) == 0 && len(d.Candidates) == 0 {
-			d.Note = fmt.Sprintf("Nothing matches %q.", d.Q)
+		for _, a := range res.Tags {
+			d.Tags = append(d.Tags, h.recordView(r, a))
 		}
+		d.Hits, d.Owners, d.Candidates, d.Note, d.Kind, d.More = res.Hits, res.Owners, res.Candidates, res.Note, res.Kind, res.More
 	}
 	h.render(w, r, http.StatusOK, name, title, &view{Data: d})
-}
-
-// search tries, in turn, a tag number, a chip and an owner's name or
-// address.
-func (h *Handler) search(ctx context.Context, q string) (*lookup.Answer, []hit, error) {
-	if m := tagQuery.FindStringSubmatch(strings.ToLower(q)); m != nil {
-		year, _ := strconv.Atoi(m[2])
-		tag, _ := strconv.Atoi(m[3])
-		j := m[1]
-		if j == "" {
-			j = h.o.Jurisdiction
-		}
-		a, err := h.o.Lookup.ByTag(ctx, j, year, tag)
-		if err != nil || a.Found {
-			return a, nil, err
-		}
-	}
-	id, err := h.o.Lookup.ParseChip(q)
-	if err == nil {
-		a, err := h.o.Lookup.ByID(ctx, id)
-		return a, nil, err
-	}
-	if service.ErrorCode(err) == service.EAMBIGUOUS {
-		return nil, nil, err // the page lists the candidates
-	}
-	hits, err := h.ownerHits(ctx, q)
-	return nil, hits, err
-}
-
-// maxHits bounds an owner search.
-const maxHits = 25
-
-func (h *Handler) ownerHits(ctx context.Context, q string) ([]hit, error) {
-	owners, _, err := h.o.Store.FindOwners(ctx, service.OwnerFilter{Name: &q, Limit: maxHits})
-	if err != nil {
-		return nil, err
-	}
-	seen := map[int64]bool{}
-	for _, o := range owners {
-		seen[o.ID] = true
-	}
-	// The store filters by name only; addresses are matched here.
-	lq := strings.ToLower(q)
-	stop := fmt.Errorf("enough")
-	err = h.o.Store.EachOwner(ctx, func(o *service.Owner) error {
-		if len(owners) >= maxHits {
-			return stop
-		}
-		addr := strings.ToLower(strings.Join([]string{o.Address, o.City, o.Postcode}, " "))
-		if !seen[o.ID] && strings.Contains(addr, lq) {
-			owners = append(owners, o)
-		}
-		return nil
-	})
-	if err != nil && err != stop {
-		return nil, err
-	}
-	var hits []hit
-	for _, o := range owners {
-		animals, _, err := h.o.Store.FindAnimals(ctx, service.AnimalFilter{OwnerID: &o.ID, Limit: maxHits})
-		if err != nil {
-			return nil, err
-		}
-		for _, a := range animals {
-			hits = append(hits, hit{Animal: a, Owner: o})
-		}
-	}
-	return hits, nil
 }
 
 func pathID(r *http.Request) (int64, error) {
@@ -404,7 +364,11 @@ type impoundResult struct {
 func formDate(r *http.Request, name string) (service.Date, error) {
 	d, err := service.ParseDate(strings.TrimSpace(r.PostFormValue(name)))
 	if err != nil {
-		return 0, service.Errorf(service.EINVALID, "The %s must be a date (YYYY-MM-DD).", strings.ReplaceAll(name, "_", " "))
+		label := strings.ReplaceAll(strings.TrimSuffix(name, "_on"), "_", " ")
+		if !strings.HasSuffix(label, "date") {
+			label += " date"
+		}
+		return 0, service.Invalidf(name, "The %s must be a date, as year-month-day (2026-06-15).", label)
 	}
 	return d, nil
 }
@@ -412,46 +376,37 @@ func formDate(r *http.Request, name string) (service.Date, error) {
 // handleImpound starts an impoundment through custody.Impound, which
 // refuses an animal in custody already and takes the hold from the
 // jurisdiction's rules (Minn. Stat. 346.47 subd. 2, 62.40, 5-73); the
-// page then shows the notice date, the hold-until date and what
-// redemption costs today.
+// browser then goes to the stay's page: the notice date, the hold-until
+// date and what redemption costs today.
 func (h *Handler) handleImpound(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err != nil {
 		h.failErr(w, r, err)
 		return
 	}
+	back := backTo(r, fmt.Sprintf("/animals/%d", id))
 	j, err := h.jurisdiction(r.PostFormValue("jurisdiction"))
 	if err != nil {
-		h.failErr(w, r, err)
+		h.formError(w, r, back, err)
 		return
 	}
-	notice, err := formDate(r, "notice_date")
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	ctx := r.Context()
-	if notice.IsZero() {
-		notice = h.today(j)
+	var notice service.Date
+	if strings.TrimSpace(r.PostFormValue("notice_on")) != "" {
+		if notice, err = formDate(r, "notice_on"); err != nil {
+			h.formError(w, r, back, err)
+			return
+		}
 	}
 	im := &service.Impoundment{AnimalID: id, Jurisdiction: j, Site: sess(r).site,
 		WhereFound: strings.TrimSpace(r.PostFormValue("where_found")), NoticeOn: notice,
 		BiteCase: r.PostFormValue("bite_case") == "on"}
-	cctx, ch := h.changing(r, "impoundment.create", "impoundment", 0, fmt.Sprintf("animal %d", id))
-	st, err := h.o.Custody.Impound(cctx, im)
-	if err != nil {
-		h.failErr(w, r, err)
+	ctx, ch := h.changing(r, "impoundment.create", "impoundment", 0, fmt.Sprintf("animal %d", id))
+	if _, err := h.o.Custody.Impound(ctx, im); err != nil {
+		h.formError(w, r, back, err)
 		return
 	}
 	h.committed(r, ch, im.ID)
-	res := &impoundResult{Impound: im, Hold: st.Hold, Redemption: st.Fees}
-	a, err := h.o.Lookup.ByAnimal(ctx, id)
-	if err != nil {
-		h.failErr(w, r, err)
-		return
-	}
-	h.render(w, r, http.StatusCreated, "animal", recordTitle(a),
-		&view{Flash: "Impoundment started.", Data: animalData{R: h.recordView(r, a), Impound: res}})
+	seeOther(w, r, fmt.Sprintf("/custody/%d", im.ID), "Impoundment started.")
 }
 
 // photoTypes are the picture files served; nothing a browser would run

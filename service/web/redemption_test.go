@@ -19,9 +19,9 @@ func TestLookupRedemptionNotSet_5_74(t *testing.T) {
 	f := newFixture(t, false)
 	c := f.client()
 	c.login(service.RoleIntake)
-	st, body := c.post(fmt.Sprintf("/animals/%d/impound", f.tom), url.Values{"notice_date": {"2026-06-15"}, "where_found": {"Lake Ann Park"}, "jurisdiction": {"chanhassen"}})
-	if st != http.StatusCreated {
-		t.Fatalf("impound = %d, want 201\n%s", st, body)
+	st, body := c.post(fmt.Sprintf("/animals/%d/impound", f.tom), url.Values{"notice_on": {"2026-06-15"}, "where_found": {"Lake Ann Park"}, "jurisdiction": {"chanhassen"}})
+	if st != http.StatusOK || !strings.Contains(body, "Impoundment started.") {
+		t.Fatalf("impound = %d, want the stay's page\n%s", st, body)
 	}
 	st, body = c.get("/search?q=" + url.QueryEscape(chipTom))
 	if st != http.StatusOK {

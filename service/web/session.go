@@ -30,6 +30,9 @@ type session struct {
 	seen time.Time
 	// done is closed when the session ends, which ends its streams.
 	done chan struct{}
+	// kept is what the next page shows once: notices and a refused
+	// form (form.go).
+	kept kept
 }
 
 // auditTokenID is the TokenID of the session's audit entries.

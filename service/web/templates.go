@@ -29,6 +29,22 @@ var funcs = template.FuncMap{
 	"str":   func(v any) string { return fmt.Sprint(v) },
 	"say":   say, // words.go: the one glossary of codes
 	"lower": strings.ToLower,
+	// fieldOf is one input of a form that may have been refused and is
+	// shown again (form.go): what was typed, or def, and its error.
+	"fieldOf": func(f *Form, action, name, def, label, typ string, focus bool) fieldView {
+		return fieldView{Name: name, Label: label, Type: typ, Value: f.Value(action, name, def),
+			Error: f.Error(action, name), Focus: focus && !f.For(action) || f.Error(action, name) != ""}
+	},
+	"searchIn": func(action, q string) searchBox { return searchBox{Action: action, Q: q} },
+}
+
+// searchBox is the search form: where it goes, what was searched.
+type searchBox struct{ Action, Q string }
+
+// fieldView is one input as the "field" template draws it.
+type fieldView struct {
+	Name, Label, Type, Value, Error string
+	Focus                           bool
 }
 
 // parsePages parses layout.html and partials.html once per page file, so

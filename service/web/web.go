@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -79,6 +80,9 @@ type Opts struct {
 	// ("rex.jpg"); nil shows none. JPEG, PNG, WebP and GIF files are
 	// served to signed-in staff at /photos/NAME.
 	Photos fs.FS
+	// PhotoRoot, when set, keeps the photographs uploaded on the
+	// animal forms (service.SavePhoto); nil takes none.
+	PhotoRoot *os.Root
 	// Devices lists readers and printers for the admin page; nil lists
 	// none.
 	Devices Devices
@@ -215,6 +219,7 @@ func (h *Handler) routes() {
 
 	m.HandleFunc("GET /intake", h.page(deskRoles, h.handleIntake))
 	m.HandleFunc("GET /intake/stream", h.page(deskRoles, h.handleStream))
+	m.HandleFunc("GET /intake/recent", h.page(deskRoles, h.handleRecent))
 	m.HandleFunc("GET /search", h.page(staffRoles, h.handleSearch))
 	m.HandleFunc("GET /animals/{id}", h.page(staffRoles, h.handleAnimal))
 	m.HandleFunc("GET /photos/{name}", h.page(staffRoles, h.handlePhoto))
@@ -239,6 +244,8 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /favicon.ico", h.handleFavicon)
 
 	h.documentRoutes(m) // documents.go
+	h.custodyRoutes()   // custody.go
+	h.registryRoutes()  // registry.go
 	h.stationRoutes(m)
 	if h.o.Money != nil {
 		h.moneyRoutes(m)
@@ -292,7 +299,7 @@ func (h *Handler) page(roles []service.Role, f http.HandlerFunc) http.HandlerFun
 			h.fail(w, r, nil, http.StatusUnauthorized, "Please sign in again.")
 			return
 		}
-		r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, ss))
+		r = withShown(r.WithContext(context.WithValue(r.Context(), ctxKey{}, ss)), ss)
 		if roles != nil && !allowed(ss.role, roles) {
 			h.auditRefused(r, http.StatusForbidden)
 			h.fail(w, r, ss, http.StatusForbidden, "Your role ("+string(ss.role)+") may not use this page.")
@@ -392,7 +399,9 @@ type view struct {
 	Active string
 	Flash  string
 	Error  string
-	Data   any
+	// Form is a form refused and shown again (form.go), nil when none.
+	Form *Form
+	Data any
 	// DevKeys marks every page while tags are made with the public
 	// development keys.
 	DevKeys bool
@@ -413,7 +422,7 @@ type navItem struct {
 func nav(role service.Role) []navItem {
 	var n []navItem
 	if allowed(role, deskRoles) {
-		n = append(n, navItem{"/intake", "Intake desk"})
+		n = append(n, navItem{"/intake", "Intake desk"}, navItem{"/custody", "In custody"}, navItem{"/today", "Today"})
 	}
 	if allowed(role, officerRoles) {
 		n = append(n, navItem{"/officer", "Officer"})
@@ -463,12 +472,22 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 	if v.Active == "" {
 		v.Active = "/" + strings.SplitN(strings.TrimPrefix(r.URL.Path, "/"), "/", 2)[0]
 	}
-	if v.Flash == "" {
-		v.Flash = r.URL.Query().Get("done")
+	if sh := taken(r); v.Flash == "" {
+		v.Flash = strings.Join(sh.flash, " ")
 	}
+	if v.Form == nil {
+		v.Form = formOf(r)
+	}
+	h.execute(w, status, t, "layout", name, v)
+}
+
+// execute writes template def of t with data, or, when it fails, logs
+// what (the page's name) and answers a plain 500: a page is written whole
+// or not at all.
+func (h *Handler) execute(w http.ResponseWriter, status int, t *template.Template, def, what string, data any) {
 	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
-		h.o.Logger.Error("web: template", "name", name, "err", err)
+	if err := t.ExecuteTemplate(&buf, def, data); err != nil {
+		h.o.Logger.Error("web: template", "name", what, "err", err)
 		http.Error(w, "Internal error.", http.StatusInternalServerError)
 		return
 	}
@@ -494,24 +513,6 @@ func (h *Handler) failErr(w http.ResponseWriter, r *http.Request, err error) {
 		h.o.Logger.Error("web: request", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	h.fail(w, r, nil, status, service.ErrorMessage(err))
-}
-
-// seeOther redirects after a POST, with a message for the next page.
-func seeOther(w http.ResponseWriter, r *http.Request, path, done string) {
-	if done != "" {
-		path, frag, hasFrag := strings.Cut(path, "#")
-		sep := "?"
-		if strings.Contains(path, "?") {
-			sep = "&"
-		}
-		path += sep + "done=" + url.QueryEscape(done)
-		if hasFrag {
-			path += "#" + frag
-		}
-		http.Redirect(w, r, path, http.StatusSeeOther)
-		return
-	}
-	http.Redirect(w, r, path, http.StatusSeeOther)
 }
 
 // audit records an action of the signed-in person (or, before sign-in,

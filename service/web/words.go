@@ -58,6 +58,7 @@ var glossary = map[string]string{
 	"person": "A person",
 	"animal": "An animal",
 	// Impound outcomes (service.Disposition).
+	"held":        "Held",
 	"redeemed":    "Redeemed by the owner",
 	"adopted":     "Adopted",
 	"transferred": "Transferred",

@@ -123,8 +123,8 @@ func newWeb(a *app, rs *rules.Set, log *slog.Logger, now func() time.Time) (http
 	users, _ := a.store.(service.UserService)
 	sl := a.cfg.Limits.SignIn
 	return web.New(&web.Opts{
-		Photos: photos,
-		Users:  users, Access: a.access, SignInLimit: &sl, SiteScoped: a.cfg.SiteScoped,
+		Photos: photos, PhotoRoot: a.photos,
+		Users: users, Access: a.access, SignInLimit: &sl, SiteScoped: a.cfg.SiteScoped,
 		Store: a.store, Lookup: a.lookup, Hub: a.hub,
 		Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
 		Jobs:          a.issuer,

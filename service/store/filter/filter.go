@@ -65,6 +65,7 @@ func Licences(f service.LicenceFilter) []Cond {
 	cs = eq(cs, "year", f.Year)
 	cs = eq(cs, "status", f.Status)
 	cs = cmp(cs, "expires_on", Lt, f.ExpiresBefore)
+	cs = cmp(cs, "issued_on", Ge, f.IssuedSince)
 	return eq(cs, "site", f.Site)
 }
 
@@ -79,6 +80,9 @@ func Impounds(f service.ImpoundFilter) []Cond {
 		cs = append(cs, Cond{Col: "disposition", Op: op})
 	}
 	cs = cmp(cs, "intake_on", Ge, f.Since)
+	if f.EndedSince != nil {
+		cs = append(cs, Cond{Col: "disposition", Op: NotEmpty}, Cond{Col: "disposition_on", Op: Ge, Val: *f.EndedSince})
+	}
 	return eq(cs, "site", f.Site)
 }
 

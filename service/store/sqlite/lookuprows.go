@@ -210,7 +210,8 @@ func DerivedTable(name string) bool {
 		// Kept by triggers as licences are written; a view.
 		return true
 	}
-	return false
+	// The search indexes (0110_search.sql) and their FTS5 shadow tables.
+	return strings.HasPrefix(name, "search_")
 }
 
 // errLookupBody reports a body that does not have the layout written.

@@ -12,7 +12,6 @@ import (
 // animals as at ten.
 func TestRecordPlans(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	db := openTemp(t, nil)
 	live := 0
 	for _, p := range recordParts {
@@ -34,23 +33,7 @@ func TestRecordPlans(t *testing.T) {
 		{"lookupRebuildSQL", lookupRebuildSQL()[1], 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rows, err := db.rdb.QueryContext(ctx, "EXPLAIN QUERY PLAN "+tc.query, "2025-01-01", 1, 0, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rows.Close()
-			var plan []string
-			for rows.Next() {
-				var id, parent, unused int
-				var detail string
-				if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-					t.Fatal(err)
-				}
-				plan = append(plan, detail)
-			}
-			if err := rows.Err(); err != nil {
-				t.Fatal(err)
-			}
+			plan := queryPlan(t, db, tc.query, "2025-01-01", 1, 0, nil)
 			searches := 0
 			for _, d := range plan {
 				switch {
@@ -65,4 +48,28 @@ func TestRecordPlans(t *testing.T) {
 			}
 		})
 	}
+}
+
+// queryPlan is the EXPLAIN QUERY PLAN of query with args, one detail
+// line per step.
+func queryPlan(t *testing.T, db *DB, query string, args ...any) []string {
+	t.Helper()
+	rows, err := db.rdb.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return plan
 }

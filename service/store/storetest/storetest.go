@@ -44,6 +44,7 @@ func Run(t *testing.T, open Opener) {
 		fn   func(t *testing.T, s service.Store, c *Clock)
 	}{
 		{"Owners", testOwners},
+		{"Search", testSearch}, // search.go
 		{"Animals", testAnimals},
 		{"Chips", testChips},
 		{"LicenceNumbering", testLicenceNumbering},
