@@ -22,6 +22,7 @@ type Store interface {
 	IdempotencyService
 	MoneyService
 	PermitService // permit.go
+	ChangeFeed    // changefeed.go
 
 	// Ping checks the backend is reachable.
 	Ping(ctx context.Context) error
