@@ -104,3 +104,28 @@ type DeviceEventService interface {
 	// is ECONFLICT.
 	ApplyDeviceEvent(ctx context.Context, e *DeviceEvent) (applied bool, recordID int64, err error)
 }
+
+// DeviceEventState is where an event a device recorded is: queued on
+// the device until the central store answers, then applied (including a
+// duplicate of an event applied before) or rejected.
+type DeviceEventState string
+
+// Device event states.
+const (
+	DeviceQueued   DeviceEventState = "queued"
+	DeviceApplied  DeviceEventState = "applied"
+	DeviceRejected DeviceEventState = "rejected"
+)
+
+// DeviceOutcome is what became of one pushed event: the answer of the
+// sync endpoint's POST events, one per event, in order.
+type DeviceOutcome struct {
+	ID string `json:"id"`
+	// State is applied (Duplicate tells a repeat of an event applied
+	// before) or rejected (Code and Message say why).
+	State     DeviceEventState `json:"state"`
+	Duplicate bool             `json:"duplicate,omitempty"`
+	RecordID  int64            `json:"record_id,omitempty"`
+	Code      string           `json:"code,omitempty"`
+	Message   string           `json:"message,omitempty"`
+}

@@ -16,7 +16,7 @@ import (
 type Opts struct {
 	// Store finds records (service.RecordService) and stores the records
 	// Service writes (licences, impoundments, quarantines).
-	Store service.Store
+	Store service.RecordService
 	// Rules holds the jurisdiction profiles.
 	Rules *rules.Set
 	// Jurisdiction is the profile that applies when nothing in a record
@@ -31,7 +31,7 @@ type Opts struct {
 
 // Service answers lookups.
 type Service struct {
-	store  service.Store
+	store  service.RecordService
 	rules  *rules.Set
 	home   string
 	locale string

@@ -2,9 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -46,7 +51,7 @@ func TestSyncCommand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			srv := httptest.NewServer(offline.Handler(&offline.StoreCentral{Store: st}, nil))
+			srv := httptest.NewServer(http.StripPrefix(offline.SyncPath, offline.Handler(&offline.StoreCentral{Store: st}, nil)))
 			t.Cleanup(srv.Close)
 			return srv.URL, st
 		}},
@@ -77,7 +82,7 @@ func TestSyncCommand(t *testing.T) {
 			// Offline: the 16-hex form of the same chip, as some readers
 			// print it, is normalised by chipid.
 			code, out, errOut = runCLI(append([]string{"sync", "scan", "985141000123456"}, common...)...)
-			if code != 0 || !strings.Contains(out, `"name": "Ada Lund"`) || strings.Contains(out, "Lake St") || !strings.Contains(errOut, "queued scan") {
+			if code != 0 || !strings.Contains(out, "owner: Ada Lund, phone 612-555-0101") || strings.Contains(out, "Lake St") || !strings.Contains(errOut, "queued scan") {
 				t.Fatalf("sync scan: exit %d, stdout %s, stderr %s; want the record with the owner's name but no address", code, out, errOut)
 			}
 			code, out, _ = runCLI(append([]string{"sync", "scan", "900000000000001"}, common...)...)
@@ -148,7 +153,7 @@ func TestWithSync(t *testing.T) {
 	srv := httptest.NewServer(withSync(api, st, nil, nil))
 	defer srv.Close()
 	replica := filepath.Join(t.TempDir(), "handheld.db")
-	code, out, errOut := runCLI("sync", "--replica", replica, "--central", srv.URL+syncPrefix, "--token", secret)
+	code, out, errOut := runCLI("sync", "--replica", replica, "--central", srv.URL, "--token", secret)
 	if code != 0 || !strings.Contains(out, "replica: 0 records") {
 		t.Fatalf("sync through serve's handler: exit %d\n%s%s", code, out, errOut)
 	}
@@ -160,8 +165,115 @@ func TestWithSync(t *testing.T) {
 	if resp.StatusCode != http.StatusTeapot {
 		t.Fatalf("GET /api/v1/lookup = %s, want the API's answer", resp.Status)
 	}
-	code, _, errOut = runCLI("sync", "--replica", replica, "--central", srv.URL+syncPrefix, "--token", "cdk_wrong")
+	code, _, errOut = runCLI("sync", "--replica", replica, "--central", srv.URL, "--token", "cdk_wrong")
 	if code != 1 || !strings.Contains(errOut, "401") {
 		t.Fatalf("sync with a bad token: exit %d, %s", code, errOut)
+	}
+}
+
+// TestSyncContract drives the handheld against the service as serve
+// wires it: pull with the service's base URL and a device token, a
+// second pull with nothing changed sends under 1 % of the bytes of the
+// first, a bite queued offline and pushed starts its quarantine through
+// incidents (66.40, 5-39(a)), and every pull and push is in the audit
+// log under the device's token.
+func TestSyncContract(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg := defaultConfig()
+	cfg.DB = filepath.Join(t.TempDir(), "central.db")
+	cfg.DevKeys = true
+	a, err := openApp(ctx, &cfg, slog.New(slog.DiscardHandler), migrateClock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.close()
+	srv := httptest.NewServer(a.srv.Handler)
+	defer srv.Close()
+	// A thousand dogs, each with its owner and chip, imported at once.
+	const n = 1000
+	b := &service.Batch{}
+	for i := 1; i <= n; i++ {
+		b.Owners = append(b.Owners, &service.Owner{ID: int64(i), Name: fmt.Sprintf("Owner %d", i), Phone: fmt.Sprintf("612-555-%04d", i),
+			Address: fmt.Sprintf("%d Lake St", i), Email: fmt.Sprintf("owner%d@example.org", i)})
+		b.Animals = append(b.Animals, &service.Animal{ID: int64(i), OwnerID: int64(i), Name: fmt.Sprintf("Dog %d", i), Species: service.Dog})
+		b.Chips = append(b.Chips, &service.Chip{AnimalID: int64(i), Code: fmt.Sprintf("985141%09d", i*7919), Kind: chipid.KindISO})
+	}
+	if err := a.store.Import(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	rex := b.Animals[0]
+	rexChip := b.Chips[0].Code
+	device, err := a.store.CreateToken(ctx, &service.Token{Name: "handheld-3", Role: service.RoleOfficer, Site: "north"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clerk, err := a.store.CreateToken(ctx, &service.Token{Name: "clerk", Role: service.RoleAdmin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replica := filepath.Join(t.TempDir(), "handheld.db")
+	common := []string{"--central", srv.URL, "--token", device, "--replica", replica}
+	received := regexp.MustCompile(`(\d+) bytes received`)
+	pull := func(what string) int {
+		t.Helper()
+		code, out, errOut := runCLI(append([]string{"sync", "pull"}, common...)...)
+		m := received.FindStringSubmatch(out)
+		if code != 0 || m == nil || !strings.Contains(out, "replica: 1000 records") {
+			t.Fatalf("sync pull (%s): exit %d\n%s%s", what, code, out, errOut)
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	first := pull("first")
+	second := pull("nothing changed")
+	if second*100 >= first {
+		t.Errorf("second pull received %d bytes, first %d: want under 1 %%", second, first)
+	}
+	code, out, errOut := runCLI("sync", "bite", "--replica", replica, "--chip", rexChip, "--victim", "person", "--date", "2026-03-14")
+	if code != 0 || !strings.Contains(out, "queued bite") {
+		t.Fatalf("sync bite: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(append([]string{"sync", "push"}, common...)...)
+	if code != 0 || !strings.Contains(out, "pushed 1: 1 applied, 0 duplicates, 0 rejected; 0 still queued") {
+		t.Fatalf("sync push: exit %d\n%s%s", code, out, errOut)
+	}
+	req, _ := http.NewRequest("GET", fmt.Sprintf("%s/api/v1/animals/%d/record", srv.URL, rex.ID), nil)
+	req.Header.Set("Authorization", "Bearer "+clerk)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Quarantines []struct {
+			BiteID int64        `json:"bite_id"`
+			Start  service.Date `json:"start"`
+		} `json:"quarantines"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&rec)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || len(rec.Quarantines) != 1 || rec.Quarantines[0].BiteID == 0 {
+		t.Fatalf("GET record = %d %+v (%v); want the quarantine of the pushed bite", resp.StatusCode, rec, err)
+	}
+	// The quarantine is in the handheld's copy after the next pull.
+	pull("after the bite")
+	code, out, _ = runCLI("sync", "lookup", rexChip, "--replica", replica)
+	if code != 0 || !strings.Contains(out, "QUARANTINE") || !strings.Contains(out, "copy as of 2026-03-15") {
+		t.Fatalf("sync lookup after the bite: exit %d\n%s", code, out)
+	}
+	actor := "handheld-3"
+	evs, _, err := a.store.FindAuditEvents(ctx, service.AuditFilter{Actor: &actor, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, ev := range evs {
+		if ev.TokenID == 0 {
+			t.Errorf("audit %s by handheld-3 names no token", ev.Action)
+		}
+		got[ev.Action]++
+	}
+	if got["replica.pull"] != 3 || got["replica.push"] != 1 || got["bite.create"] != 1 {
+		t.Errorf("audit of handheld-3 = %v, want 3 pulls, 1 push, 1 bite", got)
 	}
 }
