@@ -2,6 +2,9 @@ package service
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"time"
 )
 
@@ -57,6 +60,43 @@ func (e *DeviceEvent) Validate() error {
 	return nil
 }
 
+// Digest is the SHA-256 of what the device recorded: the kind, device
+// and time, and the scan's reader, chip and time or the bite's facts;
+// not what the server stamps (user, site, token, the scan's animal,
+// ids). A store keeps it with the event id, so that the id pushed again
+// with other content is refused rather than answered "duplicate".
+func (e *DeviceEvent) Digest() string {
+	type scan struct {
+		Reader, Chip string
+		Kind         string
+		At           time.Time
+	}
+	type bite struct {
+		AnimalID             int64
+		Date                 Date
+		Victim               Victim
+		SkinBroken, Provoked bool
+		Location, Notes      string
+	}
+	v := struct {
+		Kind   DeviceEventKind
+		Device string
+		At     time.Time
+		Scan   *scan
+		Bite   *bite
+	}{Kind: e.Kind, Device: e.Device, At: e.At.UTC().Truncate(time.Microsecond)}
+	if s := e.Scan; s != nil {
+		v.Scan = &scan{Reader: s.Reader, Chip: s.ChipCode, Kind: string(s.ChipKind), At: s.At.UTC().Truncate(time.Microsecond)}
+	}
+	if b := e.Bite; b != nil {
+		v.Bite = &bite{AnimalID: b.AnimalID, Date: b.Date, Victim: b.Victim, SkinBroken: b.SkinBroken, Provoked: b.Provoked,
+			Location: b.Location, Notes: b.Notes}
+	}
+	j, _ := json.Marshal(v)
+	h := sha256.Sum256(j)
+	return hex.EncodeToString(h[:])
+}
+
 // FillScan gives e's scan the event's time, user and site where the
 // scan has none, as ApplyDeviceEvent documents.
 func (e *DeviceEvent) FillScan() {
@@ -100,8 +140,8 @@ type DeviceEventService interface {
 	// User and Site default to the event's. A bite must name an animal
 	// the store has (EINVALID otherwise); its audit event ("bite.create",
 	// the event's user as actor, its site) is written in the same
-	// transaction. An id reused for an event of another kind or device
-	// is ECONFLICT.
+	// transaction. An id reused for an event of another kind, device or
+	// content (Digest) is ECONFLICT.
 	ApplyDeviceEvent(ctx context.Context, e *DeviceEvent) (applied bool, recordID int64, err error)
 }
 

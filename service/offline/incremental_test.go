@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
@@ -119,5 +121,103 @@ func TestForeignCursorPullsInFull(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEventIDReusedRefused: an event id pushed again with other content
+// (another chip, another time) is rejected as a conflict, not answered
+// "applied, duplicate" with the first event's record; the same event
+// pushed again is a duplicate.
+func TestEventIDReusedRefused(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			s := be.open(t)
+			seed(t, s)
+			c := &offline.StoreCentral{Store: s}
+			e := service.DeviceEvent{ID: "5e0c6a1e-8d1f-4a57-9b1e-0d6f1a2b3c4d", Device: "handheld-3", Kind: service.DeviceScan, At: day,
+				Scan: &service.Scan{Reader: "handheld-3", ChipCode: dogChip, ChipKind: chipid.KindISO, At: day}}
+			again := e
+			againScan := *e.Scan
+			again.Scan = &againScan
+			other := e
+			otherScan := *e.Scan
+			otherScan.ChipCode, otherScan.At = catChip, day.Add(time.Minute)
+			other.Scan, other.At = &otherScan, day.Add(time.Minute)
+			out, err := c.Push(ctx, []service.DeviceEvent{e, again, other})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out[0].State != offline.Applied || out[0].Duplicate || out[1].State != offline.Applied || !out[1].Duplicate ||
+				out[2].State != offline.Rejected || out[2].Code != service.ECONFLICT {
+				t.Fatalf("outcomes = %+v; want applied, duplicate, rejected as a conflict", out)
+			}
+			if _, n, _ := s.FindScans(ctx, service.ScanFilter{}); n != 1 {
+				t.Fatalf("central has %d scans, want 1", n)
+			}
+		})
+	}
+}
+
+// TestSalvageDamagedReplica: a replica whose records pages are damaged
+// (the file overwritten in the middle) gives up its queue: Salvage
+// copies every queued event, with its id, into a new replica, from which
+// a sync applies each once.
+func TestSalvageDamagedReplica(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := backends[0].open(t)
+	seed(t, s)
+	dir := t.TempDir()
+	path := dir + "/damaged.db"
+	r, err := offline.Open(ctx, path, &offline.Opts{Device: "handheld-3", Now: func() time.Time { return day }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := offline.Sync(ctx, r, &many{Central: &offline.StoreCentral{Store: s}, n: 3000, hook: func(int) {}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for range 5 {
+		ev, err := r.RecordScan(ctx, parse(t, dogChip), "handheld-3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, ev.ID)
+	}
+	r.Close()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := f.Stat()
+	junk := make([]byte, fi.Size()/3)
+	for i := range junk {
+		junk[i] = 0xA5
+	}
+	if _, err := f.WriteAt(junk, fi.Size()/3); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	got, err := offline.Salvage(ctx, path, dir+"/salvaged.db", &offline.Opts{Device: "handheld-3", Now: func() time.Time { return day }})
+	if err != nil || got.Events[offline.Queued] != 5 {
+		t.Fatalf("Salvage = %+v, %v; want the 5 queued events", got, err)
+	}
+	nr, err := offline.Open(ctx, dir+"/salvaged.db", &offline.Opts{Device: "handheld-3", Now: func() time.Time { return day }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nr.Close()
+	queued, _ := nr.Events(ctx, offline.Queued)
+	for i, q := range queued {
+		if q.Event.ID != ids[i] {
+			t.Fatalf("salvaged event %d is %s, want %s (same ids, same order)", i, q.Event.ID, ids[i])
+		}
+	}
+	if rep := syncOK(t, nr, &offline.StoreCentral{Store: s}); rep.Applied != 5 {
+		t.Fatalf("sync of the salvaged queue = %+v, want 5 applied", rep)
 	}
 }

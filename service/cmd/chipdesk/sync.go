@@ -35,6 +35,7 @@ const syncUsage = `usage:
   chipdesk sync status                     when the copy was pulled; queued, applied and rejected events
   chipdesk sync rejected [--json]          list (or export as JSON lines) the events the central service refused
   chipdesk sync retry [ID...]              queue rejected events again (all without ids)
+  chipdesk sync salvage --to NEW           copy the queue of a damaged replica into a new one
 --central is the central service's base URL, http(s)://HOST:PORT (the handler is at
 HOST:PORT/api/v1/sync, which is added; a URL with a path is taken as it is), with --token, the
 handheld's own device token (chipdesk token create --role officer --name DEVICE); or a database
@@ -45,7 +46,7 @@ common flags: --replica FILE (default $CHIPDESK_REPLICA, else chipdesk-replica.d
 The conflict rules are in service/offline/README.md.`
 
 var syncSubs = map[string]bool{"pull": true, "push": true, "scan": true, "bite": true, "lookup": true,
-	"status": true, "rejected": true, "retry": true}
+	"status": true, "rejected": true, "retry": true, "salvage": true}
 
 // runSync is "chipdesk sync [pull|push|lookup|scan|bite|status|rejected|retry]":
 // the offline handheld's replica and its reconciliation with the central
@@ -83,6 +84,7 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 		year     = fs.Int("year", 0, "the tag's year (lookup; default this year)")
 		doScan   = fs.Bool("scan", false, "also queue the chip read as a scan (lookup)")
 		asJSON   = fs.Bool("json", false, "print JSON (lookup, rejected)")
+		to       = fs.String("to", "", "the new replica `file` (salvage)")
 	)
 	pos, err := cmdline.ParseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -92,6 +94,18 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 	}
 	if sub == "" && *pushOnly {
 		sub = "push"
+	}
+	if sub == "salvage" {
+		if *to == "" || len(pos) != 0 {
+			return cmdline.UsageError("sync salvage: want --replica DAMAGED --to NEW")
+		}
+		got, err := offline.Salvage(ctx, *replica, *to, &offline.Opts{Device: *device, User: *user, Site: *site, Now: e.Now, MaxAge: *maxAge})
+		if err != nil {
+			return cmdline.Exit(1, err)
+		}
+		fmt.Fprintf(e.Stdout, "salvaged %d queued, %d applied, %d rejected events into %s; %d unreadable\nsync pull --replica %s before the next lookup\n",
+			got.Events[offline.Queued], got.Events[offline.Applied], got.Events[offline.Rejected], *to, got.Lost, *to)
+		return nil
 	}
 	r, err := offline.Open(ctx, *replica, &offline.Opts{Device: *device, User: *user, Site: *site, Now: e.Now, MaxAge: *maxAge})
 	if err != nil {

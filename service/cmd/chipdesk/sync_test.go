@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"net/http/httptest"
 	"path/filepath"
 	"regexp"
@@ -275,5 +276,37 @@ func TestSyncContract(t *testing.T) {
 	}
 	if got["replica.pull"] != 3 || got["replica.push"] != 1 || got["bite.create"] != 1 {
 		t.Errorf("audit of handheld-3 = %v, want 3 pulls, 1 push, 1 bite", got)
+	}
+}
+
+// TestReplicaAndCentralNotMistaken: --replica refuses the central
+// database (and leaves it as it was), serve's store refuses a replica.
+func TestReplicaAndCentralNotMistaken(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	central := filepath.Join(t.TempDir(), "central.db")
+	st, err := openBackend(ctx, central, migrateClock, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	code, _, errOut := runCLI("sync", "status", "--replica", central)
+	if code == 0 || !strings.Contains(errOut, "central service's database") {
+		t.Fatalf("sync status --replica CENTRAL: exit %d, %s; want a refusal", code, errOut)
+	}
+	if st, err := openBackend(ctx, central, migrateClock, nil); err != nil {
+		t.Fatalf("the central database after the refusal: %v", err)
+	} else {
+		st.Close()
+	}
+	replica := filepath.Join(t.TempDir(), "handheld.db")
+	if code, out, errOut := runCLI("sync", "status", "--replica", replica); code != 0 {
+		t.Fatalf("sync status: exit %d %s%s", code, out, errOut)
+	}
+	if fi, err := os.Stat(replica); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("replica file mode %v (%v), want 0600", fi.Mode().Perm(), err)
+	}
+	if _, err := openBackend(ctx, replica, migrateClock, nil); err == nil || !strings.Contains(err.Error(), "offline replica") {
+		t.Fatalf("openBackend(replica) = %v, want a refusal", err)
 	}
 }
