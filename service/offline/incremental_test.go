@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"reflect"
 	"strings"
@@ -219,5 +220,91 @@ func TestSalvageDamagedReplica(t *testing.T) {
 	}
 	if rep := syncOK(t, nr, &offline.StoreCentral{Store: s}); rep.Applied != 5 {
 		t.Fatalf("sync of the salvaged queue = %+v, want 5 applied", rep)
+	}
+}
+
+// TestReplicaFileHoldsNoAddress: the replica file itself (and its
+// write-ahead log), byte for byte, holds no owner's address or e-mail
+// and no veterinarian, after a pull over HTTP on either store.
+func TestReplicaFileHoldsNoAddress(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			s := be.open(t)
+			seed(t, s)
+			path := t.TempDir() + "/handheld.db"
+			r, err := offline.Open(context.Background(), path, &offline.Opts{Device: "handheld-3", Now: now})
+			if err != nil {
+				t.Fatal(err)
+			}
+			syncOK(t, r, transports[1].wrap(t, s))
+			r.Close()
+			var all []byte
+			for _, p := range []string{path, path + "-wal"} {
+				b, err := os.ReadFile(p)
+				if err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+				all = append(all, b...)
+			}
+			if !strings.Contains(string(all), "612-555-0101") {
+				t.Fatalf("the replica holds no owner phone: the check below would pass on an empty file")
+			}
+			for _, secret := range []string{"12 Lake St", "ada@example.org", "Dr. Vik", "Minneapolis\""} {
+				if strings.Contains(string(all), secret) {
+					t.Errorf("the replica file holds %q", secret)
+				}
+			}
+			if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+				t.Errorf("replica mode %v (%v), want 0600", fi.Mode().Perm(), err)
+			}
+		})
+	}
+}
+
+// TestRevokedDeviceCannotSync: a handheld's device token, once revoked,
+// neither pulls nor pushes; its queued events stay queued on the device.
+func TestRevokedDeviceCannotSync(t *testing.T) {
+	t.Parallel()
+	for _, be := range backends {
+		t.Run(be.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			s := be.open(t)
+			seed(t, s)
+			srv := httptest.NewServer(offline.Handler(&offline.StoreCentral{Store: s}, &offline.HandlerOpts{Tokens: s, Audit: s}))
+			defer srv.Close()
+			secret, err := s.CreateToken(ctx, &service.Token{Name: "handheld-3", Role: service.RoleOfficer})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := &offline.HTTPClient{URL: srv.URL, Token: secret}
+			r := openReplica(t)
+			syncOK(t, r, c)
+			if _, err := r.RecordScan(ctx, parse(t, dogChip), "handheld-3"); err != nil {
+				t.Fatal(err)
+			}
+			toks, err := s.FindTokens(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tk := range toks {
+				if tk.Name == "handheld-3" {
+					if err := s.RevokeToken(ctx, tk.ID); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			for _, o := range []*offline.SyncOpts{{NoPull: true}, {NoPush: true}} {
+				rep, err := offline.Sync(ctx, r, c, o)
+				if err == nil || !strings.Contains(err.Error(), "401") || rep.Queued != 1 {
+					t.Errorf("Sync %+v with a revoked token = %+v, %v; want 401 and the scan still queued", o, rep, err)
+				}
+			}
+			if _, n, _ := s.FindScans(ctx, service.ScanFilter{}); n != 0 {
+				t.Errorf("central has %d scans from a revoked device", n)
+			}
+		})
 	}
 }
