@@ -308,3 +308,41 @@ func TestRevokedDeviceCannotSync(t *testing.T) {
 		})
 	}
 }
+
+// TestStaleCopyRefusesLookups: a copy pulled longer than MaxAge ago
+// answers no lookup (by chip or tag) until it syncs, and still queues
+// scans; a never-pulled copy answers none either.
+func TestStaleCopyRefusesLookups(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := backends[0].open(t)
+	sd := seed(t, s)
+	clock := day
+	r, err := offline.Open(ctx, t.TempDir()+"/h.db", &offline.Opts{Device: "handheld-3", Now: func() time.Time { return clock }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if _, err := r.FindRecordByChip(ctx, dogChip); service.ErrorCode(err) != service.ECONFLICT {
+		t.Fatalf("lookup before any pull: %v, want a refusal", err)
+	}
+	syncOK(t, r, &offline.StoreCentral{Store: s})
+	clock = day.Add(offline.DefaultMaxAge - time.Minute)
+	if _, err := r.FindRecordByChip(ctx, dogChip); err != nil {
+		t.Fatalf("lookup of a fresh copy: %v", err)
+	}
+	clock = day.Add(offline.DefaultMaxAge + time.Minute)
+	if _, err := r.FindRecordByChip(ctx, dogChip); service.ErrorCode(err) != service.ECONFLICT || !strings.Contains(err.Error(), "sync") {
+		t.Fatalf("lookup of a stale copy: %v, want a refusal that says to sync", err)
+	}
+	if _, err := r.FindRecordByTag(ctx, "minneapolis", 2026, sd.tag); service.ErrorCode(err) != service.ECONFLICT {
+		t.Fatalf("tag lookup of a stale copy: %v, want a refusal", err)
+	}
+	if _, err := r.RecordScan(ctx, parse(t, dogChip), "handheld-3"); err != nil {
+		t.Fatalf("a scan on a stale copy: %v, want it queued", err)
+	}
+	syncOK(t, r, &offline.StoreCentral{Store: s})
+	if _, err := r.FindRecordByChip(ctx, dogChip); err != nil {
+		t.Fatalf("lookup after the sync: %v", err)
+	}
+}

@@ -209,7 +209,7 @@ func (r *Replica) settle(ctx context.Context, outcomes []Outcome, rep *Report) e
 
 // pullBatch is the number of records written per transaction while a
 // pull fills the new tables; between batches, events can be queued.
-const pullBatch = 500
+const pullBatch = 2000
 
 // pull fills fresh tables with what the central sends, a batch per
 // transaction, then in one short transaction swaps them for the live
@@ -233,6 +233,7 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 		}
 	}
 	var tx *sql.Tx
+	var gone, putRecord, putChip, putTag *sql.Stmt
 	defer func() {
 		if tx != nil {
 			tx.Rollback()
@@ -245,10 +246,25 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 			if tx, err = r.db.BeginTx(ctx, nil); err != nil {
 				return err
 			}
+			// Prepared once a batch: parsing each statement anew was
+			// most of a large pull's time.
+			for _, p := range []struct {
+				st **sql.Stmt
+				q  string
+			}{
+				{&gone, `INSERT OR IGNORE INTO gone_next (animal_id) VALUES (?)`},
+				{&putRecord, `INSERT OR REPLACE INTO records_next (animal_id, body) VALUES (?, ?)`},
+				{&putChip, `INSERT OR REPLACE INTO chips_next (code, animal_id) VALUES (?, ?)`},
+				{&putTag, `INSERT OR REPLACE INTO tags_next (jurisdiction, year, tag, animal_id) VALUES (?, ?, ?, ?)`},
+			} {
+				if *p.st, err = tx.PrepareContext(ctx, p.q); err != nil {
+					return err
+				}
+			}
 		}
 		if it.Record == nil {
 			dropped++
-			_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO gone_next (animal_id) VALUES (?)`, it.Deleted)
+			_, err := gone.ExecContext(ctx, it.Deleted)
 			return err
 		}
 		rec := it.Record
@@ -256,17 +272,16 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO records_next (animal_id, body) VALUES (?, ?)`, rec.Animal.ID, string(body)); err != nil {
+		if _, err := putRecord.ExecContext(ctx, rec.Animal.ID, string(body)); err != nil {
 			return err
 		}
 		for _, ch := range rec.Chips {
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO chips_next (code, animal_id) VALUES (?, ?)`, ch.Code, rec.Animal.ID); err != nil {
+			if _, err := putChip.ExecContext(ctx, ch.Code, rec.Animal.ID); err != nil {
 				return err
 			}
 		}
 		for _, l := range rec.Licences {
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tags_next (jurisdiction, year, tag, animal_id) VALUES (?, ?, ?, ?)`,
-				l.Jurisdiction, l.Year, l.TagNumber, rec.Animal.ID); err != nil {
+			if _, err := putTag.ExecContext(ctx, l.Jurisdiction, l.Year, l.TagNumber, rec.Animal.ID); err != nil {
 				return err
 			}
 		}
