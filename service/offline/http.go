@@ -441,6 +441,40 @@ func (h *HTTPClient) Push(ctx context.Context, events []service.DeviceEvent) ([]
 
 // Pull implements Central. A stream without its end line is an error.
 func (h *HTTPClient) Pull(ctx context.Context, since string, fn func(Item) error) (Pulled, error) {
+	return h.stream(ctx, since, func(line []byte, deleted int64) error {
+		if deleted != 0 {
+			return fn(Item{Deleted: deleted})
+		}
+		var r service.Record
+		if err := unmarshal(line, &r); err != nil {
+			return fmt.Errorf("offline: replica stream: %w", err)
+		}
+		return fn(Item{Record: &r})
+	})
+}
+
+// pullRaw implements rawPuller: each record line is kept as it came
+// (upgraded to today's names), decoded only for its keys.
+func (h *HTTPClient) pullRaw(ctx context.Context, since string, fn func(rawItem) error) (Pulled, error) {
+	return h.stream(ctx, since, func(line []byte, deleted int64) error {
+		if deleted != 0 {
+			return fn(rawItem{Deleted: deleted})
+		}
+		b, err := upgradeJSON(line)
+		if err != nil {
+			return fmt.Errorf("offline: replica stream: %w", err)
+		}
+		it := rawItem{Body: bytes.Clone(b)}
+		if err := json.Unmarshal(b, &it.keys); err != nil || it.keys.Animal.ID <= 0 {
+			return fmt.Errorf("offline: replica stream: a record without its animal: %.80s", line)
+		}
+		return fn(it)
+	})
+}
+
+// stream reads a pull's answer, calling fn with each record line or
+// deletion, and returns its end line. A stream without one is an error.
+func (h *HTTPClient) stream(ctx context.Context, since string, fn func(line []byte, deleted int64) error) (Pulled, error) {
 	rc, err := h.do(ctx, http.MethodGet, "replica", "since="+url.QueryEscape(since), nil)
 	if err != nil {
 		return Pulled{}, err
@@ -466,16 +500,12 @@ func (h *HTTPClient) Pull(ctx context.Context, since string, fn func(Item) error
 			if err := json.Unmarshal(line, &d); err != nil || d.Deleted <= 0 {
 				return Pulled{}, fmt.Errorf("offline: replica stream: bad line %s", line)
 			}
-			if err := fn(Item{Deleted: d.Deleted}); err != nil {
+			if err := fn(nil, d.Deleted); err != nil {
 				return Pulled{}, err
 			}
 			continue
 		}
-		var r service.Record
-		if err := unmarshal(line, &r); err != nil {
-			return Pulled{}, fmt.Errorf("offline: replica stream: %w", err)
-		}
-		if err := fn(Item{Record: &r}); err != nil {
+		if err := fn(line, 0); err != nil {
 			return Pulled{}, err
 		}
 	}

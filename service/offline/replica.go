@@ -45,6 +45,13 @@ CREATE TABLE IF NOT EXISTS tags` + suffix + ` (
 `
 }
 
+// keyIndexes index the live tables' keys by animal, for an incremental
+// pull's merge; a full pull's new tables get them once filled.
+const keyIndexes = `
+CREATE INDEX IF NOT EXISTS chips_animal ON chips (animal_id);
+CREATE INDEX IF NOT EXISTS tags_animal ON tags (animal_id);
+`
+
 // State is where a queued event is (service.DeviceEventState).
 type State = service.DeviceEventState
 
@@ -146,7 +153,7 @@ func (r *Replica) init(ctx context.Context) error {
 			return err
 		}
 	}
-	_, err := r.db.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d;`, ApplicationID)+replicaSchema+recordTables("")+
+	_, err := r.db.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d;`, ApplicationID)+replicaSchema+recordTables("")+keyIndexes+
 		`INSERT OR IGNORE INTO meta (key, value) VALUES ('kind', 'chipdesk handheld replica');`)
 	return err
 }
