@@ -15,6 +15,9 @@ type DeviceEventKind string
 const (
 	DeviceScan DeviceEventKind = "scan" // a chip read in the field
 	DeviceBite DeviceEventKind = "bite" // a bite reported to the officer
+	// DeviceImpound is an animal picked up in the field and taken into
+	// custody (an impoundment, its hold computed at the central service).
+	DeviceImpound DeviceEventKind = "impound"
 )
 
 // DeviceEvent is one event a handheld recorded while offline, pushed to
@@ -36,9 +39,11 @@ type DeviceEvent struct {
 	// Role and TokenID are the pushing token's, set by the server.
 	Role    Role  `json:"-"`
 	TokenID int64 `json:"-"`
-	// Scan is set for DeviceScan, Bite for DeviceBite.
-	Scan *Scan         `json:"scan,omitempty"`
-	Bite *BiteIncident `json:"bite,omitempty"`
+	// Scan is set for DeviceScan, Bite for DeviceBite, Impound for
+	// DeviceImpound.
+	Scan    *Scan         `json:"scan,omitempty"`
+	Bite    *BiteIncident `json:"bite,omitempty"`
+	Impound *Impoundment  `json:"impound,omitempty"`
 }
 
 // Validate checks the event's shape.
@@ -50,12 +55,14 @@ func (e *DeviceEvent) Validate() error {
 		return Errorf(EINVALID, "Device event device required.")
 	case e.At.IsZero():
 		return Errorf(EINVALID, "Device event time required.")
-	case e.Kind == DeviceScan && (e.Scan == nil || e.Bite != nil):
+	case e.Kind == DeviceScan && (e.Scan == nil || e.Bite != nil || e.Impound != nil):
 		return Errorf(EINVALID, "A scan event carries a scan only.")
-	case e.Kind == DeviceBite && (e.Bite == nil || e.Scan != nil):
+	case e.Kind == DeviceBite && (e.Bite == nil || e.Scan != nil || e.Impound != nil):
 		return Errorf(EINVALID, "A bite event carries a bite only.")
-	case e.Kind != DeviceScan && e.Kind != DeviceBite:
-		return Errorf(EINVALID, "Device event kind must be scan or bite.")
+	case e.Kind == DeviceImpound && (e.Impound == nil || e.Scan != nil || e.Bite != nil):
+		return Errorf(EINVALID, "An impound event carries an impoundment only.")
+	case e.Kind != DeviceScan && e.Kind != DeviceBite && e.Kind != DeviceImpound:
+		return Errorf(EINVALID, "Device event kind must be scan, bite or impound.")
 	}
 	return nil
 }
@@ -78,12 +85,18 @@ func (e *DeviceEvent) Digest() string {
 		SkinBroken, Provoked bool
 		Location, Notes      string
 	}
+	type impound struct {
+		AnimalID   int64
+		WhereFound string
+		IntakeAt   time.Time
+	}
 	v := struct {
-		Kind   DeviceEventKind
-		Device string
-		At     time.Time
-		Scan   *scan
-		Bite   *bite
+		Kind    DeviceEventKind
+		Device  string
+		At      time.Time
+		Scan    *scan
+		Bite    *bite
+		Impound *impound `json:",omitempty"`
 	}{Kind: e.Kind, Device: e.Device, At: e.At.UTC().Truncate(time.Microsecond)}
 	if s := e.Scan; s != nil {
 		v.Scan = &scan{Reader: s.Reader, Chip: s.ChipCode, Kind: string(s.ChipKind), At: s.At.UTC().Truncate(time.Microsecond)}
@@ -91,6 +104,9 @@ func (e *DeviceEvent) Digest() string {
 	if b := e.Bite; b != nil {
 		v.Bite = &bite{AnimalID: b.AnimalID, Date: b.Date, Victim: b.Victim, SkinBroken: b.SkinBroken, Provoked: b.Provoked,
 			Location: b.Location, Notes: b.Notes}
+	}
+	if im := e.Impound; im != nil {
+		v.Impound = &impound{AnimalID: im.AnimalID, WhereFound: im.WhereFound, IntakeAt: im.IntakeAt.UTC().Truncate(time.Microsecond)}
 	}
 	j, _ := json.Marshal(v)
 	h := sha256.Sum256(j)

@@ -321,12 +321,28 @@ func (r *Replica) RecordBite(ctx context.Context, b *service.BiteIncident) (*ser
 	return r.enqueue(ctx, &service.DeviceEvent{Kind: service.DeviceBite, Bite: b})
 }
 
+// RecordImpound queues an animal picked up in the field (its central id,
+// from a lookup): the central service makes the impoundment and its hold
+// when the event is pushed; the intake time is the event's.
+func (r *Replica) RecordImpound(ctx context.Context, im *service.Impoundment) (*service.DeviceEvent, error) {
+	if im.AnimalID == 0 {
+		return nil, service.Invalidf("animal_id", "Impound animal required: look the animal up first.")
+	}
+	e, err := r.enqueue(ctx, &service.DeviceEvent{Kind: service.DeviceImpound, Impound: im}, func(e *service.DeviceEvent) {
+		im.IntakeAt, im.Site = e.At, e.Site
+	})
+	return e, err
+}
+
 // enqueue gives e its id (a random UUID: the idempotency key of every
 // push), device, user, site and time, and stores it durably.
-func (r *Replica) enqueue(ctx context.Context, e *service.DeviceEvent) (*service.DeviceEvent, error) {
+func (r *Replica) enqueue(ctx context.Context, e *service.DeviceEvent, fill ...func(*service.DeviceEvent)) (*service.DeviceEvent, error) {
 	e.ID = uuid.NewString()
 	e.Device, e.User, e.Site = r.o.Device, r.o.User, r.o.Site
 	e.At = r.o.Now().UTC()
+	for _, f := range fill {
+		f(e)
+	}
 	if e.Scan != nil {
 		e.Scan.At, e.Scan.User, e.Scan.Site = e.At, e.User, e.Site
 	}

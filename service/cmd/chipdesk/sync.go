@@ -17,6 +17,7 @@ import (
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/custody"
 	"github.com/chipdesk/chipdesk/service/incidents"
 	"github.com/chipdesk/chipdesk/service/lookup"
 	"github.com/chipdesk/chipdesk/service/offline"
@@ -32,6 +33,8 @@ const syncUsage = `usage:
   chipdesk sync bite --chip CHIP --victim person|animal --date YYYY-MM-DD [--skin-broken] [--provoked]
                      [--location TEXT] [--notes TEXT]
                                            queue a bite report; pushed, it starts the quarantine the law orders
+  chipdesk sync impound --chip CHIP [--where TEXT] [--jurisdiction J]
+                                           queue a pickup: pushed, it is an impoundment with the hold the law sets
   chipdesk sync status                     when the copy was pulled; queued, applied and rejected events
   chipdesk sync rejected [--json]          list (or export as JSON lines) the events the central service refused
   chipdesk sync retry [ID...]              queue rejected events again (all without ids)
@@ -46,7 +49,7 @@ common flags: --replica FILE (default $CHIPDESK_REPLICA, else chipdesk-replica.d
 The conflict rules are in service/offline/README.md.`
 
 var syncSubs = map[string]bool{"pull": true, "push": true, "scan": true, "bite": true, "lookup": true,
-	"status": true, "rejected": true, "retry": true, "salvage": true}
+	"impound": true, "status": true, "rejected": true, "retry": true, "salvage": true}
 
 // runSync is "chipdesk sync [pull|push|lookup|scan|bite|status|rejected|retry]":
 // the offline handheld's replica and its reconciliation with the central
@@ -79,8 +82,9 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 		provoked = fs.Bool("provoked", false, "the bite was provoked (bite)")
 		location = fs.String("location", "", "where it happened (bite)")
 		notes    = fs.String("notes", "", "notes (bite)")
+		where    = fs.String("where", "", "where the animal was picked up (impound)")
 		tag      = fs.Int("tag", 0, "licence tag `number` (lookup)")
-		juris    = fs.String("jurisdiction", "", "the tag's jurisdiction (lookup)")
+		juris    = fs.String("jurisdiction", "", "the tag's jurisdiction (lookup), the impounding city (impound; default the service's)")
 		year     = fs.Int("year", 0, "the tag's year (lookup; default this year)")
 		doScan   = fs.Bool("scan", false, "also queue the chip read as a scan (lookup)")
 		asJSON   = fs.Bool("json", false, "print JSON (lookup, rejected)")
@@ -130,6 +134,28 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 			return cmdline.UsageError("sync bite: unexpected argument %q", pos[0])
 		}
 		return syncBite(ctx, e, r, *chip, *victim, *date, &service.BiteIncident{SkinBroken: *skin, Provoked: *provoked, Location: *location, Notes: *notes})
+	case "impound":
+		if len(pos) != 0 || *chip == "" {
+			return cmdline.UsageError("sync impound: want --chip CHIP [--where TEXT]")
+		}
+		id, err := chipid.Parse(*chip, nil)
+		if err != nil {
+			return cmdline.Exit(1, fmt.Errorf("sync impound: --chip: %w", err))
+		}
+		animal, err := r.AnimalOfChip(ctx, id.Code)
+		if err != nil {
+			return cmdline.Exit(1, err)
+		}
+		j := *juris
+		if j == "" {
+			j = envOr("CHIPDESK_JURISDICTION", defaultConfig().Jurisdiction)
+		}
+		ev, err := r.RecordImpound(ctx, &service.Impoundment{AnimalID: animal, WhereFound: *where, Jurisdiction: j})
+		if err != nil {
+			return cmdline.Exit(1, err)
+		}
+		fmt.Fprintf(e.Stdout, "queued pickup %s of animal %d; pushed at the next sync\n", ev.ID, animal)
+		return nil
 	case "status":
 		if len(pos) != 0 {
 			return cmdline.UsageError("sync status: unexpected argument %q", pos[0])
@@ -373,14 +399,14 @@ func syncRejected(ctx context.Context, e *cmdline.Env, r *offline.Replica, asJSO
 // withSync serves the offline handhelds' sync endpoints (offline.Handler,
 // officer and admin tokens) under offline.SyncPath, and every other path with
 // next.
-func withSync(next http.Handler, st backend, inc *incidents.Service, log *slog.Logger) http.Handler {
+func withSync(next http.Handler, st backend, inc *incidents.Service, cus *custody.Service, log *slog.Logger) http.Handler {
 	cs, ok := st.(offline.CentralStore)
 	if !ok {
 		return next
 	}
 	central := &offline.StoreCentral{Store: cs}
-	if inc != nil {
-		central.Events = inc
+	if inc != nil && cus != nil {
+		central.Events = &deviceEvents{inc: inc, custody: cus}
 	}
 	mux := http.NewServeMux()
 	mux.Handle(offline.SyncPath+"/", http.StripPrefix(offline.SyncPath,
@@ -416,7 +442,26 @@ func openCentral(ctx context.Context, target, token string, timeout time.Duratio
 		st.Close()
 		return nil, nil, err
 	}
-	return &offline.StoreCentral{Store: cs, Events: inc}, func() { st.Close() }, nil
+	cus, err := custody.New(&custody.Opts{Store: st, Rules: rs, Now: e.Now})
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return &offline.StoreCentral{Store: cs, Events: &deviceEvents{inc: inc, custody: cus}}, func() { st.Close() }, nil
+}
+
+// deviceEvents hands each pushed event to the application service that
+// owns its kind: a pickup to custody, scans and bites to incidents.
+type deviceEvents struct {
+	inc     *incidents.Service
+	custody *custody.Service
+}
+
+func (d *deviceEvents) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (bool, int64, error) {
+	if e.Kind == service.DeviceImpound {
+		return d.custody.ApplyDeviceEvent(ctx, e)
+	}
+	return d.inc.ApplyDeviceEvent(ctx, e)
 }
 
 func syncStatus(ctx context.Context, e *cmdline.Env, r *offline.Replica) error {

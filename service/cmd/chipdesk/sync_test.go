@@ -151,7 +151,7 @@ func TestWithSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "the api", http.StatusTeapot) })
-	srv := httptest.NewServer(withSync(api, st, nil, nil))
+	srv := httptest.NewServer(withSync(api, st, nil, nil, nil))
 	defer srv.Close()
 	replica := filepath.Join(t.TempDir(), "handheld.db")
 	code, out, errOut := runCLI("sync", "--replica", replica, "--central", srv.URL, "--token", secret)
@@ -235,9 +235,14 @@ func TestSyncContract(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "queued bite") {
 		t.Fatalf("sync bite: exit %d\n%s%s", code, out, errOut)
 	}
+	code, out, errOut = runCLI("sync", "impound", "--replica", replica, "--chip", b.Chips[1].Code, "--where", "Lake St and 4th Ave")
+	if code != 0 || !strings.Contains(out, "queued pickup") {
+		t.Fatalf("sync impound: exit %d\n%s%s", code, out, errOut)
+	}
 	code, out, errOut = runCLI(append([]string{"sync", "push"}, common...)...)
-	if code != 0 || !strings.Contains(out, "pushed 1: 1 applied, 0 duplicates, 0 rejected; 0 still queued") {
-		t.Fatalf("sync push: exit %d\n%s%s", code, out, errOut)
+	if code != 0 || !strings.Contains(out, "pushed 2: 2 applied, 0 duplicates, 0 rejected; 0 still queued") {
+		_, rej, _ := runCLI("sync", "rejected", "--replica", replica)
+		t.Fatalf("sync push: exit %d\n%s%s%s", code, out, errOut, rej)
 	}
 	req, _ := http.NewRequest("GET", fmt.Sprintf("%s/api/v1/animals/%d/record", srv.URL, rex.ID), nil)
 	req.Header.Set("Authorization", "Bearer "+clerk)
@@ -255,6 +260,26 @@ func TestSyncContract(t *testing.T) {
 	resp.Body.Close()
 	if err != nil || resp.StatusCode != http.StatusOK || len(rec.Quarantines) != 1 || rec.Quarantines[0].BiteID == 0 {
 		t.Fatalf("GET record = %d %+v (%v); want the quarantine of the pushed bite", resp.StatusCode, rec, err)
+	}
+	// The pickup is an impoundment with its hold, made by custody.
+	req, _ = http.NewRequest("GET", fmt.Sprintf("%s/api/v1/animals/%d/record", srv.URL, b.Animals[1].ID), nil)
+	req.Header.Set("Authorization", "Bearer "+clerk)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held struct {
+		Impounds []struct {
+			WhereFound string       `json:"where_found"`
+			HoldUntil  service.Date `json:"hold_until"`
+			Open       bool         `json:"open"`
+		} `json:"impounds"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&held)
+	resp.Body.Close()
+	if err != nil || len(held.Impounds) != 1 || !held.Impounds[0].Open || held.Impounds[0].HoldUntil.IsZero() ||
+		held.Impounds[0].WhereFound != "Lake St and 4th Ave" {
+		t.Fatalf("GET record of the picked-up dog = %+v (%v); want one open impoundment with its hold", held, err)
 	}
 	// The quarantine is in the handheld's copy after the next pull.
 	pull("after the bite")

@@ -71,6 +71,17 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 				return mapErr(err, "Audit event")
 			}
 		}
+		if e.Kind == service.DeviceImpound {
+			im := e.Impound
+			if err := im.Validate(); err != nil {
+				return err
+			}
+			im.ID = 0
+			if err := insertImpoundment(ctx, tx, im, now); err != nil {
+				return err
+			}
+			recordID = im.ID
+		}
 		if _, err := tx.Exec(ctx, `UPDATE device_events SET record_id = $1 WHERE id = $2`, recordID, e.ID); err != nil {
 			return mapErr(err, "Device event")
 		}

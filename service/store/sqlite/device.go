@@ -64,6 +64,16 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 			}
 			recordID = b.ID
 			audit = e.BiteAudit(b.ID, now)
+		case service.DeviceImpound:
+			im := e.Impound
+			if err := im.Validate(); err != nil {
+				return err
+			}
+			im.ID = 0
+			if err := insertImpoundment(ctx, tx, im, now); err != nil {
+				return err
+			}
+			recordID = im.ID
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE device_events SET record_id = ? WHERE id = ?`, recordID, e.ID); err != nil {
 			return mapErr(err, "Device event")
