@@ -45,7 +45,7 @@ handheld's own device token (chipdesk token create --role officer --name DEVICE)
 (SQLite file or postgres:// URL) reached directly. Default $CHIPDESK_CENTRAL, $CHIPDESK_TOKEN.
 common flags: --replica FILE (default $CHIPDESK_REPLICA, else chipdesk-replica.db),
 --device NAME (default $CHIPDESK_DEVICE, else the host name), --user NAME, --site NAME,
---timeout D (each request; default 30s), --max-age D (refuse lookups from an older copy; default 72h).
+--timeout D (each request; default 30s), --attempts N (default 4), --max-age D (refuse lookups from an older copy; default 72h).
 The conflict rules are in service/offline/README.md.`
 
 var syncSubs = map[string]bool{"pull": true, "push": true, "scan": true, "bite": true, "lookup": true,
@@ -74,6 +74,7 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 		pushOnly = fs.Bool("push-only", false, "push the queue, do not pull (as sync push)")
 		full     = fs.Bool("full", false, "pull everything, not only what changed")
 		timeout  = fs.Duration("timeout", offline.DefaultTimeout, "how long a request may go unanswered")
+		attempts = fs.Int("attempts", offline.DefaultRetry.Attempts, "tries of a push or pull that fails in transit (1 s, 2 s, 4 s apart)")
 		maxAge   = fs.Duration("max-age", offline.DefaultMaxAge, "refuse lookups from a copy older than this")
 		chip     = fs.String("chip", "", "the bitten-by animal's `chip` (bite)")
 		victim   = fs.String("victim", "", "who was bitten: person or animal (bite)")
@@ -185,7 +186,9 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 		return err
 	}
 	defer closeCentral()
-	rep, err := offline.Sync(ctx, r, c, &offline.SyncOpts{NoPull: sub == "push", NoPush: sub == "pull", Full: *full})
+	retry := offline.DefaultRetry
+	retry.Attempts = max(*attempts, 1)
+	rep, err := offline.Sync(ctx, r, c, &offline.SyncOpts{NoPull: sub == "push", NoPush: sub == "pull", Full: *full, Retry: retry})
 	if sub != "pull" {
 		queued := fmt.Sprintf("%d still queued", rep.Queued)
 		if rep.Queued < 0 {

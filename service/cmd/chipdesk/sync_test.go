@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,7 +14,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/offline"
@@ -333,5 +336,35 @@ func TestReplicaAndCentralNotMistaken(t *testing.T) {
 	}
 	if _, err := openBackend(ctx, replica, migrateClock, nil); err == nil || !strings.Contains(err.Error(), "offline replica") {
 		t.Fatalf("openBackend(replica) = %v, want a refusal", err)
+	}
+}
+
+// TestSyncSilentServer: against a server that accepts the connection
+// and never answers, a push ends at its timeout, says so, and reports
+// the event still queued (never "0 still queued").
+func TestSyncSilentServer(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	replica := filepath.Join(t.TempDir(), "handheld.db")
+	if code, _, errOut := runCLI("sync", "scan", "985141000123456", "--replica", replica, "--max-age=-1s"); code != 0 {
+		t.Fatalf("sync scan: exit %d %s", code, errOut)
+	}
+	code, out, errOut := runCLI("sync", "push", "--replica", replica, "--central", "http://"+ln.Addr().String(),
+		"--timeout", testtime.Scale(300*time.Millisecond).String(), "--attempts", "2")
+	if code == 0 || !strings.Contains(errOut+out, "no answer within") || !strings.Contains(out, "1 still queued") {
+		t.Fatalf("sync push to a silent server: exit %d\n%s%s; want the timeout and 1 still queued", code, out, errOut)
 	}
 }
