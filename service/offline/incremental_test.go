@@ -346,3 +346,37 @@ func TestStaleCopyRefusesLookups(t *testing.T) {
 		t.Fatalf("lookup after the sync: %v", err)
 	}
 }
+
+// TestFullPullCompacts: a second full pull leaves the file about the
+// size of the first (the old tables' pages are given back), not double.
+func TestFullPullCompacts(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := backends[0].open(t)
+	path := t.TempDir() + "/h.db"
+	r, err := offline.Open(ctx, path, &offline.Opts{Device: "handheld-3", Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	c := &many{Central: &offline.StoreCentral{Store: s}, n: 3000, hook: func(int) {}}
+	size := func() int64 {
+		var n int64
+		for _, p := range []string{path, path + "-wal"} {
+			if fi, err := os.Stat(p); err == nil {
+				n += fi.Size()
+			}
+		}
+		return n
+	}
+	var sizes []int64
+	for range 3 {
+		if _, err := offline.Sync(ctx, r, c, &offline.SyncOpts{Full: true}); err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, size())
+	}
+	if sizes[2] > sizes[0]*6/5 {
+		t.Fatalf("replica sizes after three full pulls: %v bytes; want no growth beyond 20 %%", sizes)
+	}
+}
