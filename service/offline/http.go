@@ -354,7 +354,8 @@ func (h *HTTPClient) do(ctx context.Context, method, path, query string, body []
 	if err != nil {
 		stall.Stop()
 		cancel()
-		if stalled.Load() {
+		var ne net.Error
+		if stalled.Load() || errors.As(err, &ne) && ne.Timeout() {
 			return nil, fmt.Errorf("offline: %s %s: no answer within %s", method, path, h.timeout())
 		}
 		return nil, err
