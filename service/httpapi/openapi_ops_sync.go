@@ -39,7 +39,8 @@ func addSyncPaths(paths map[string]map[string]any, ss *schemaSet) {
 		"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"type": "array", "items": ss.schema(typeOf[service.DeviceOutcome]())}}}}
 	paths["/api/v1/sync/events"] = map[string]any{"post": map[string]any{
 		"operationId": "syncPushEvents", "summary": "Push the events a handheld recorded offline", "tags": []string{"sync"},
-		"description": "Roles: admin, officer (a device token per handheld). At most 1000 events; each is applied once " +
+		"description": "Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, " +
+			"device, time or payload, is 400 for the whole push); each is applied once " +
 			"through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers " +
 			"applied with duplicate true and the record made the first time. An event the store refuses is rejected with its " +
 			"code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user " +

@@ -79,6 +79,19 @@ func Handler(c Central, o *HandlerOpts) http.Handler {
 			writeError(w, http.StatusBadRequest, service.EINVALID, "offline: body must be a JSON array of device events")
 			return
 		}
+		if len(events) == 0 {
+			writeError(w, http.StatusBadRequest, service.EINVALID, "offline: a push carries at least one event")
+			return
+		}
+		for i := range events {
+			// An event without its shape (no id, no time, no payload) is
+			// not one a handheld recorded: the whole push is refused, as
+			// its outcome could name no event.
+			if err := events[i].Validate(); err != nil {
+				writeError(w, http.StatusBadRequest, service.EINVALID, fmt.Sprintf("events[%d]: %s", i, service.ErrorMessage(err)))
+				return
+			}
+		}
 		if len(events) > MaxPush {
 			writeError(w, http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("offline: at most %d events per push", MaxPush))
 			return

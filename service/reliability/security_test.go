@@ -156,10 +156,10 @@ func TestSecurityActorFromCaller(t *testing.T) {
 	at := time.Now().UTC().Format(time.RFC3339)
 	events := fmt.Sprintf(`[
 		{"id":"ev-bite-1","device":"hh-1","kind":"bite","at":%q,"user":"sec-admin","site":"siteB",
-		 "bite":{"animalId":1,"date":%q,"victim":"person"}},
+		 "bite":{"animalId":1,"victim":"person"}},
 		{"id":"ev-scan-1","device":"hh-1","kind":"scan","at":%q,"user":"Chief Officer Jones",
 		 "scan":{"reader":"hh-1","chipCode":"982000000000001","chipKind":"iso11784","user":"Chief Officer Jones"}}]`,
-		at, time.Now().Format(time.DateOnly), at)
+		at, at) // the bite's date: the event's day where the animal lives
 	code, _, b := s.do("POST", "/api/v1/sync/events", secret, events)
 	if code != http.StatusOK || strings.Count(string(b), `"applied"`) != 2 {
 		t.Fatalf("push = %d %s, want both applied", code, b)
