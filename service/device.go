@@ -2,6 +2,9 @@ package service
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"time"
 )
 
@@ -12,6 +15,9 @@ type DeviceEventKind string
 const (
 	DeviceScan DeviceEventKind = "scan" // a chip read in the field
 	DeviceBite DeviceEventKind = "bite" // a bite reported to the officer
+	// DeviceImpound is an animal picked up in the field and taken into
+	// custody (an impoundment, its hold computed at the central service).
+	DeviceImpound DeviceEventKind = "impound"
 )
 
 // DeviceEvent is one event a handheld recorded while offline, pushed to
@@ -33,9 +39,11 @@ type DeviceEvent struct {
 	// Role and TokenID are the pushing token's, set by the server.
 	Role    Role  `json:"-"`
 	TokenID int64 `json:"-"`
-	// Scan is set for DeviceScan, Bite for DeviceBite.
-	Scan *Scan         `json:"scan,omitempty"`
-	Bite *BiteIncident `json:"bite,omitempty"`
+	// Scan is set for DeviceScan, Bite for DeviceBite, Impound for
+	// DeviceImpound.
+	Scan    *Scan         `json:"scan,omitempty"`
+	Bite    *BiteIncident `json:"bite,omitempty"`
+	Impound *Impoundment  `json:"impound,omitempty"`
 }
 
 // Validate checks the event's shape.
@@ -47,14 +55,62 @@ func (e *DeviceEvent) Validate() error {
 		return Errorf(EINVALID, "Device event device required.")
 	case e.At.IsZero():
 		return Errorf(EINVALID, "Device event time required.")
-	case e.Kind == DeviceScan && (e.Scan == nil || e.Bite != nil):
+	case e.Kind == DeviceScan && (e.Scan == nil || e.Bite != nil || e.Impound != nil):
 		return Errorf(EINVALID, "A scan event carries a scan only.")
-	case e.Kind == DeviceBite && (e.Bite == nil || e.Scan != nil):
+	case e.Kind == DeviceBite && (e.Bite == nil || e.Scan != nil || e.Impound != nil):
 		return Errorf(EINVALID, "A bite event carries a bite only.")
-	case e.Kind != DeviceScan && e.Kind != DeviceBite:
-		return Errorf(EINVALID, "Device event kind must be scan or bite.")
+	case e.Kind == DeviceImpound && (e.Impound == nil || e.Scan != nil || e.Bite != nil):
+		return Errorf(EINVALID, "An impound event carries an impoundment only.")
+	case e.Kind != DeviceScan && e.Kind != DeviceBite && e.Kind != DeviceImpound:
+		return Errorf(EINVALID, "Device event kind must be scan, bite or impound.")
 	}
 	return nil
+}
+
+// Digest is the SHA-256 of what the device recorded: the kind, device
+// and time, and the scan's reader, chip and time or the bite's facts;
+// not what the server stamps (user, site, token, the scan's animal,
+// ids). A store keeps it with the event id, so that the id pushed again
+// with other content is refused rather than answered "duplicate".
+func (e *DeviceEvent) Digest() string {
+	type scan struct {
+		Reader, Chip string
+		Kind         string
+		At           time.Time
+	}
+	type bite struct {
+		AnimalID             int64
+		Date                 Date
+		Victim               Victim
+		SkinBroken, Provoked bool
+		Location, Notes      string
+	}
+	type impound struct {
+		AnimalID   int64
+		WhereFound string
+		IntakeAt   time.Time
+	}
+	v := struct {
+		Kind    DeviceEventKind
+		Device  string
+		At      time.Time
+		Scan    *scan
+		Bite    *bite
+		Impound *impound `json:",omitempty"`
+	}{Kind: e.Kind, Device: e.Device, At: e.At.UTC().Truncate(time.Microsecond)}
+	if s := e.Scan; s != nil {
+		v.Scan = &scan{Reader: s.Reader, Chip: s.ChipCode, Kind: string(s.ChipKind), At: s.At.UTC().Truncate(time.Microsecond)}
+	}
+	if b := e.Bite; b != nil {
+		v.Bite = &bite{AnimalID: b.AnimalID, Date: b.Date, Victim: b.Victim, SkinBroken: b.SkinBroken, Provoked: b.Provoked,
+			Location: b.Location, Notes: b.Notes}
+	}
+	if im := e.Impound; im != nil {
+		v.Impound = &impound{AnimalID: im.AnimalID, WhereFound: im.WhereFound, IntakeAt: im.IntakeAt.UTC().Truncate(time.Microsecond)}
+	}
+	j, _ := json.Marshal(v)
+	h := sha256.Sum256(j)
+	return hex.EncodeToString(h[:])
 }
 
 // FillScan gives e's scan the event's time, user and site where the
@@ -100,7 +156,32 @@ type DeviceEventService interface {
 	// User and Site default to the event's. A bite must name an animal
 	// the store has (EINVALID otherwise); its audit event ("bite.create",
 	// the event's user as actor, its site) is written in the same
-	// transaction. An id reused for an event of another kind or device
-	// is ECONFLICT.
+	// transaction. An id reused for an event of another kind, device or
+	// content (Digest) is ECONFLICT.
 	ApplyDeviceEvent(ctx context.Context, e *DeviceEvent) (applied bool, recordID int64, err error)
+}
+
+// DeviceEventState is where an event a device recorded is: queued on
+// the device until the central store answers, then applied (including a
+// duplicate of an event applied before) or rejected.
+type DeviceEventState string
+
+// Device event states.
+const (
+	DeviceQueued   DeviceEventState = "queued"
+	DeviceApplied  DeviceEventState = "applied"
+	DeviceRejected DeviceEventState = "rejected"
+)
+
+// DeviceOutcome is what became of one pushed event: the answer of the
+// sync endpoint's POST events, one per event, in order.
+type DeviceOutcome struct {
+	ID string `json:"id"`
+	// State is applied (Duplicate tells a repeat of an event applied
+	// before) or rejected (Code and Message say why).
+	State     DeviceEventState `json:"state"`
+	Duplicate bool             `json:"duplicate,omitempty"`
+	RecordID  int64            `json:"record_id,omitempty"`
+	Code      string           `json:"code,omitempty"`
+	Message   string           `json:"message,omitempty"`
 }

@@ -23,6 +23,7 @@ type Store interface {
 	MoneyService
 	PermitService // permit.go
 	SearchService // search.go
+	ChangeFeed    // changefeed.go
 
 	// Ping checks the backend is reachable.
 	Ping(ctx context.Context) error

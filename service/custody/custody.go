@@ -78,48 +78,97 @@ type Hold struct {
 // today, the hold comes from the rules (the city period and Minn. Stat.
 // 346.47 subd. 2). An animal in custody already is refused (ECONFLICT).
 func (s *Service) Impound(ctx context.Context, im *service.Impoundment) (*Stay, error) {
+	p, today, err := s.prepare(ctx, im, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.CreateImpoundment(ctx, im); err != nil {
+		return nil, err
+	}
+	return s.stay(ctx, p, im, today)
+}
+
+// prepare checks an impoundment to be made and fills in what the rules
+// compute (jurisdiction, dates, hold); with refuseOpen, an animal in
+// custody already is ECONFLICT.
+func (s *Service) prepare(ctx context.Context, im *service.Impoundment, refuseOpen bool) (*rules.Profile, service.Date, error) {
 	if im.AnimalID <= 0 {
-		return nil, service.Invalidf("animal_id", "animal_id required: the animal impounded.")
+		return nil, 0, service.Invalidf("animal_id", "animal_id required: the animal impounded.")
 	}
 	p, err := s.rules.Resolve(im.Jurisdiction)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	now := s.now()
 	today := p.Today(now)
 	if im.IntakeAt.IsZero() {
 		im.IntakeAt = now.UTC()
 	} else if im.IntakeAt.After(now.Add(5 * time.Minute)) {
-		return nil, service.Invalidf("intake_at", "The intake time %s is in the future.", im.IntakeAt.Format(time.RFC3339))
+		return nil, 0, service.Invalidf("intake_at", "The intake time %s is in the future.", im.IntakeAt.Format(time.RFC3339))
 	}
 	if im.IntakeOn.IsZero() {
 		im.IntakeOn = p.Today(im.IntakeAt)
 	}
 	if err := service.NotFuture("intake_on", im.IntakeOn, today); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if err := service.NotFuture("notice_on", im.NoticeOn, today); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if !im.NoticeOn.IsZero() && im.NoticeOn < im.IntakeOn {
-		return nil, service.Invalidf("notice_on", "Notice of impounding (%s) cannot come before the intake (%s).", im.NoticeOn, im.IntakeOn)
+		return nil, 0, service.Invalidf("notice_on", "Notice of impounding (%s) cannot come before the intake (%s).", im.NoticeOn, im.IntakeOn)
 	}
-	open, err := s.open(ctx, im.AnimalID)
-	if err != nil {
-		return nil, err
-	}
-	if open != nil {
-		return nil, service.Conflictf("Animal %d is in custody already: impoundment %d since %s, held until %s. Record its release or disposition first.",
-			im.AnimalID, open.ID, open.IntakeOn, open.HoldUntil)
+	if refuseOpen {
+		open, err := s.open(ctx, im.AnimalID)
+		if err != nil {
+			return nil, 0, err
+		}
+		if open != nil {
+			return nil, 0, service.Conflictf("Animal %d is in custody already: impoundment %d since %s, held until %s. Record its release or disposition first.",
+				im.AnimalID, open.ID, open.IntakeOn, open.HoldUntil)
+		}
 	}
 	im.ID = 0
 	im.Jurisdiction = p.ID
 	im.Disposition, im.DispositionOn, im.FeesCents = service.Held, 0, 0
 	im.HoldUntil = p.HoldFor(im).Until
-	if err := s.store.CreateImpoundment(ctx, im); err != nil {
-		return nil, err
+	return p, today, nil
+}
+
+// ApplyDeviceEvent applies an impound event a handheld recorded in the
+// field (an animal picked up): the impoundment with its hold, as Impound
+// makes it, and the event's id in one store transaction, so that a
+// re-push changes nothing. An animal already in custody by another
+// impoundment is ECONFLICT; the one this event made, pushed again, is a
+// duplicate.
+func (s *Service) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (applied bool, recordID int64, err error) {
+	if err := e.Validate(); err != nil {
+		return false, 0, err
 	}
-	return s.stay(ctx, p, im, today)
+	if e.Kind != service.DeviceImpound {
+		return false, 0, service.Invalidf("kind", "Custody applies impound events only, not %s.", e.Kind)
+	}
+	im := e.Impound
+	if im.IntakeAt.IsZero() {
+		im.IntakeAt = e.At
+	}
+	if im.Site == "" {
+		im.Site = e.Site
+	}
+	if _, _, err := s.prepare(ctx, im, false); err != nil {
+		return false, 0, err
+	}
+	open, err := s.open(ctx, im.AnimalID)
+	if err != nil {
+		return false, 0, err
+	}
+	if open != nil && !open.IntakeAt.Equal(im.IntakeAt.UTC().Truncate(time.Microsecond)) {
+		return false, 0, service.Conflictf("Animal %d is in custody already: impoundment %d since %s. The pickup was not recorded.",
+			im.AnimalID, open.ID, open.IntakeOn)
+	}
+	// Open and of the same time: this event's own, pushed again (the
+	// store answers duplicate by the event's id).
+	return s.store.ApplyDeviceEvent(ctx, e)
 }
 
 // open returns the animal's stay in custody, nil when it is not held.

@@ -320,3 +320,36 @@ func TestMinneapolis_62_40a_RedemptionLicenceChargedOnce(t *testing.T) {
 		t.Fatalf("next year's licence charges %v, want its $15 fee", got)
 	}
 }
+
+// TestDeviceImpoundOnce_346_47: a pickup recorded on a handheld becomes
+// one impoundment with the hold the law sets (Minn. Stat. 346.47 subd.
+// 2), however often it is pushed; another pickup of the animal while it
+// is held is refused.
+func TestDeviceImpoundOnce_346_47(t *testing.T) {
+	t.Parallel()
+	apptest.Backends(t, func(t *testing.T, st service.Store) {
+		c, _ := newServices(t, st, apptest.Clock)
+		ctx := context.Background()
+		dog := apptest.Dog(t, st, "Minneapolis")
+		at := apptest.Clock().Add(-time.Hour).UTC()
+		ev := func(id string, at time.Time) *service.DeviceEvent {
+			return &service.DeviceEvent{ID: id, Device: "handheld-3", Kind: service.DeviceImpound, At: at, Site: "north",
+				Impound: &service.Impoundment{AnimalID: dog, Jurisdiction: "minneapolis", WhereFound: "Lake St"}}
+		}
+		applied, id, err := c.ApplyDeviceEvent(ctx, ev("e1", at))
+		if err != nil || !applied || id == 0 {
+			t.Fatalf("first push = %v %d %v", applied, id, err)
+		}
+		again, id2, err := c.ApplyDeviceEvent(ctx, ev("e1", at))
+		if err != nil || again || id2 != id {
+			t.Fatalf("second push = %v %d %v; want a duplicate of %d", again, id2, err, id)
+		}
+		_, _, err = c.ApplyDeviceEvent(ctx, ev("e2", at.Add(time.Minute)))
+		apptest.Refused(t, "another pickup while held", err, service.ECONFLICT, "")
+		open := true
+		is, n, err := st.FindImpoundments(ctx, service.ImpoundFilter{AnimalID: &dog, Open: &open})
+		if err != nil || n != 1 || is[0].HoldUntil.IsZero() || is[0].Site != "north" || is[0].WhereFound != "Lake St" {
+			t.Fatalf("impoundments = %d %+v (%v); want one, held, at north, found on Lake St", n, is, err)
+		}
+	})
+}

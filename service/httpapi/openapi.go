@@ -63,6 +63,9 @@ func GenerateOpenAPI() ([]byte, error) {
 		}
 	}
 	ss.structs(reflect.TypeFor[errorDetail](), all) // the candidates of an ambiguous chip
+	for _, t := range syncTypes() {
+		ss.structs(t, all)
+	}
 	ss.name(all, schemaNames())
 
 	paths := map[string]map[string]any{}
@@ -157,6 +160,7 @@ func GenerateOpenAPI() ([]byte, error) {
 	}
 	ss.defs["Error"] = errorSchema(ss)
 	addOpsPaths(paths)
+	addSyncPaths(paths, ss)
 
 	doc := map[string]any{
 		"openapi": "3.0.3",
@@ -180,6 +184,7 @@ func GenerateOpenAPI() ([]byte, error) {
 			map[string]any{"name": "money", "description": "Charges, payments, deposits and takings reports"},
 			map[string]any{"name": "permits", "description": "Permits, adoption agreements and animal reports"},
 			map[string]any{"name": "admin", "description": "Tokens and the audit log"},
+			map[string]any{"name": "sync", "description": "Officers' handhelds: push events recorded offline, pull the offline copy"},
 			map[string]any{"name": "ops", "description": "Health, metrics and this document"},
 		},
 		"paths": paths,

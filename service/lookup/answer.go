@@ -37,6 +37,10 @@ type Answer struct {
 	Dangerous *Dangerous `json:"dangerous"`
 	// Quarantine is null, or the active quarantine.
 	Quarantine *Quarantine `json:"quarantine"`
+	// Quarantines are the record's quarantines not released (the one in
+	// force, and one ordered to start later), each with the bite that
+	// started it.
+	Quarantines []Quarantine `json:"quarantines"`
 
 	Licence *Licence `json:"licence"`
 	Rabies  *Rabies  `json:"rabies"`
@@ -182,11 +186,13 @@ type Requirement struct {
 
 // Quarantine is an active quarantine.
 type Quarantine struct {
-	ID    int64                   `json:"id"`
-	Kind  service.QuarantineKind  `json:"kind"`
-	Place service.QuarantinePlace `json:"place"`
-	Start service.Date            `json:"start"`
-	End   service.Date            `json:"end"`
+	ID int64 `json:"id"`
+	// BiteID is the bite that started it, 0 for one ordered otherwise.
+	BiteID int64                   `json:"bite_id,omitempty"`
+	Kind   service.QuarantineKind  `json:"kind"`
+	Place  service.QuarantinePlace `json:"place"`
+	Start  service.Date            `json:"start"`
+	End    service.Date            `json:"end"`
 }
 
 // Impound is one impoundment.

@@ -39,7 +39,7 @@ func animalView(rec *service.Record) *Animal {
 
 // newAnswer returns an answer with empty (not null) lists.
 func newAnswer() *Answer {
-	return &Answer{Alerts: []string{}, AlertDetails: []AlertDetail{}, Impounds: []Impound{}, Deadlines: []Deadline{}, Permits: []Permit{}}
+	return &Answer{Alerts: []string{}, AlertDetails: []AlertDetail{}, Quarantines: []Quarantine{}, Impounds: []Impound{}, Deadlines: []Deadline{}, Permits: []Permit{}}
 }
 
 // alert appends an alert of the lookup itself (not of the rules).

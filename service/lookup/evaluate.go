@@ -79,9 +79,13 @@ func (s *Service) evaluate(rec *service.Record, a *Answer, asOf service.Date) {
 	}
 	for i := range rec.Quarantines {
 		q := &rec.Quarantines[i]
-		if q.ReleasedOn.IsZero() && q.Start <= on {
-			a.Quarantine = &Quarantine{ID: q.ID, Kind: q.Kind, Place: q.Place, Start: q.Start, End: q.End}
-			break
+		if !q.ReleasedOn.IsZero() {
+			continue
+		}
+		v := Quarantine{ID: q.ID, BiteID: q.BiteID, Kind: q.Kind, Place: q.Place, Start: q.Start, End: q.End}
+		a.Quarantines = append(a.Quarantines, v)
+		if a.Quarantine == nil && q.Start <= on {
+			a.Quarantine = &v
 		}
 	}
 

@@ -16,7 +16,7 @@ import (
 type Opts struct {
 	// Store finds records (service.RecordService) and stores the records
 	// Service writes (licences, impoundments, quarantines).
-	Store service.Store
+	Store service.RecordService
 	// Rules holds the jurisdiction profiles.
 	Rules *rules.Set
 	// Jurisdiction is the profile that applies when nothing in a record
@@ -31,7 +31,8 @@ type Opts struct {
 
 // Service answers lookups.
 type Service struct {
-	store  service.Store
+	store  service.RecordService
+	search searchStore // the store, when it keeps search indexes (a handheld's copy does not)
 	rules  *rules.Set
 	home   string
 	locale string
@@ -44,6 +45,7 @@ func New(o *Opts) (*Service, error) {
 		return nil, errors.New("lookup: Store and Rules required")
 	}
 	s := &Service{store: o.Store, rules: o.Rules, home: o.Jurisdiction, locale: o.Locale, now: o.Now}
+	s.search, _ = o.Store.(searchStore)
 	if ids := s.rules.IDs(); len(ids) == 0 {
 		return nil, errors.New("lookup: no jurisdiction profiles")
 	} else if s.home == "" {

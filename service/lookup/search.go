@@ -109,6 +109,9 @@ func digitsOf(s string) string {
 // Luis" is "Luis Ortega"). Every match comes from an index of the store
 // (service.SearchService).
 func (s *Service) Search(ctx context.Context, text string) (*Search, error) {
+	if s.search == nil {
+		return nil, service.Errorf(service.ENOTFOUND, "This copy of the register cannot be searched; look up by chip or tag.")
+	}
 	q := strings.TrimSpace(text)
 	if len([]rune(q)) > 100 {
 		q = string([]rune(q)[:100])
@@ -207,7 +210,7 @@ func (s *Service) searchTag(ctx context.Context, res *Search, place, year, n str
 func (s *Service) searchPhone(ctx context.Context, res *Search, d string) error {
 	res.Kind = "phone"
 	ten := d[len(d)-10:]
-	owners, err := s.store.FindOwnersByPhone(ctx, []string{ten, "1" + ten}, MaxHits)
+	owners, err := s.search.FindOwnersByPhone(ctx, []string{ten, "1" + ten}, MaxHits)
 	if err != nil {
 		return err
 	}
@@ -225,7 +228,7 @@ func (s *Service) searchPhone(ctx context.Context, res *Search, d string) error 
 
 func (s *Service) searchChipPrefix(ctx context.Context, res *Search, d string) error {
 	res.Kind, res.MissingDigits = "partial-chip", isoDigits-len(d)
-	chips, err := s.store.FindChipsByPrefix(ctx, d, MaxHits+1)
+	chips, err := s.search.FindChipsByPrefix(ctx, d, MaxHits+1)
 	if err != nil {
 		return err
 	}
@@ -261,14 +264,14 @@ func (s *Service) searchWords(ctx context.Context, res *Search, words []string) 
 		return nil
 	}
 	words = long
-	owners, err := s.store.SearchOwners(ctx, words, MaxHits)
+	owners, err := s.search.SearchOwners(ctx, words, MaxHits)
 	if err != nil {
 		return err
 	}
 	if err := s.ownersHits(ctx, res, owners, "owner"); err != nil {
 		return err
 	}
-	animals, err := s.store.SearchAnimals(ctx, words, MaxHits)
+	animals, err := s.search.SearchAnimals(ctx, words, MaxHits)
 	if err != nil {
 		return err
 	}
@@ -290,7 +293,7 @@ func (s *Service) searchWords(ctx context.Context, res *Search, words []string) 
 // ownersHits adds the animals of owners.
 func (s *Service) ownersHits(ctx context.Context, res *Search, owners []*service.Owner, why string) error {
 	for _, o := range owners {
-		as, _, err := s.store.FindAnimals(ctx, service.AnimalFilter{OwnerID: &o.ID, Limit: MaxHits})
+		as, _, err := s.search.FindAnimals(ctx, service.AnimalFilter{OwnerID: &o.ID, Limit: MaxHits})
 		if err != nil {
 			return err
 		}
@@ -346,4 +349,11 @@ func (s *Service) addHit(ctx context.Context, res *Search, id int64, o *service.
 	h.Status.Deceased = !rec.Animal.DiedOn.IsZero()
 	res.Hits = append(res.Hits, h)
 	return nil
+}
+
+// searchStore is what Search needs of the store: its search indexes and
+// the animals of an owner.
+type searchStore interface {
+	service.SearchService
+	FindAnimals(ctx context.Context, f service.AnimalFilter) ([]*service.Animal, int, error)
 }

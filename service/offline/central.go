@@ -15,22 +15,32 @@ type Central interface {
 	// failed): the events stay queued and are pushed again, with the same
 	// ids, next time.
 	Push(ctx context.Context, events []service.DeviceEvent) ([]Outcome, error)
-	// Pull calls fn with every record the replica should hold, each
-	// already cut down by Minimal.
-	Pull(ctx context.Context, fn func(*service.Record) error) error
+	// Pull calls fn with what changed since the cursor since (a Pulled
+	// cursor of an earlier pull; "" for everything): each record the
+	// replica should hold, already cut down by Minimal, and each animal it
+	// should drop. When the central service cannot answer since (another
+	// store's cursor, a restored database) it sends everything and says so
+	// (Pulled.Full): the replica then holds only what this pull sent.
+	Pull(ctx context.Context, since string, fn func(Item) error) (Pulled, error)
 }
 
-// Outcome is what became of one pushed event.
-type Outcome struct {
-	ID string `json:"id"`
-	// State is Applied (Duplicate tells a repeat of an event applied
-	// before) or Rejected (Code and Message say why).
-	State     State  `json:"state"`
-	Duplicate bool   `json:"duplicate,omitempty"`
-	RecordID  int64  `json:"record_id,omitempty"`
-	Code      string `json:"code,omitempty"`
-	Message   string `json:"message,omitempty"`
+// Item is one line of a pull: a record to hold (Record) or the id of an
+// animal to drop (Deleted: deleted, or with nothing left to look it up
+// by).
+type Item struct {
+	Record  *service.Record
+	Deleted int64
 }
+
+// Pulled is the end of a pull: the cursor of the next one, and whether
+// this one sent everything.
+type Pulled struct {
+	Cursor string `json:"cursor,omitempty"`
+	Full   bool   `json:"full"`
+}
+
+// Outcome is what became of one pushed event (service.DeviceOutcome).
+type Outcome = service.DeviceOutcome
 
 // CentralStore is what StoreCentral needs of a store.
 type CentralStore interface {
@@ -38,6 +48,7 @@ type CentralStore interface {
 	service.RecordService
 	service.BulkService
 	service.DeviceEventService
+	service.ChangeFeed
 }
 
 // StoreCentral is a Central on a store.
@@ -82,27 +93,56 @@ func (c *StoreCentral) Push(ctx context.Context, events []service.DeviceEvent) (
 }
 
 // Pull implements Central: the record of every animal that has a chip or
-// a licence, as the central lookup builds it, cut down by Minimal.
-func (c *StoreCentral) Pull(ctx context.Context, fn func(*service.Record) error) error {
+// a licence (or, with since, of those the store's change feed names), as
+// the central lookup builds it, cut down by Minimal. The next cursor is
+// taken before anything is read, so a change made during the pull is
+// sent again next time rather than missed.
+func (c *StoreCentral) Pull(ctx context.Context, since string, fn func(Item) error) (Pulled, error) {
+	next, err := c.Store.ChangeCursor(ctx)
+	if err != nil {
+		return Pulled{}, err
+	}
+	if since != "" {
+		var ids []int64
+		err := c.Store.ChangedAnimals(ctx, since, func(id int64) error { ids = append(ids, id); return nil })
+		if err == nil {
+			for _, id := range ids {
+				if err := c.send(ctx, id, true, fn); err != nil {
+					return Pulled{}, err
+				}
+			}
+			return Pulled{Cursor: next}, nil
+		} else if service.ErrorCode(err) != service.EINVALID {
+			return Pulled{}, err
+		}
+		// A cursor this store cannot answer: everything, below.
+	}
 	var ids []int64
 	if err := c.Store.EachAnimal(ctx, func(a *service.Animal) error { ids = append(ids, a.ID); return nil }); err != nil {
-		return err
+		return Pulled{}, err
 	}
 	for _, id := range ids {
-		r, err := c.Store.FindRecordByAnimal(ctx, id)
-		if service.ErrorCode(err) == service.ENOTFOUND {
-			continue
-		} else if err != nil {
-			return err
-		}
-		if len(r.Chips) == 0 && len(r.Licences) == 0 {
-			continue // nothing to look it up by
-		}
-		if err := fn(Minimal(r)); err != nil {
-			return err
+		if err := c.send(ctx, id, false, fn); err != nil {
+			return Pulled{}, err
 		}
 	}
-	return nil
+	return Pulled{Cursor: next, Full: true}, nil
+}
+
+// send sends animal id's minimal record, or (when drops are wanted) its
+// deletion when it is gone or has nothing left to look it up by.
+func (c *StoreCentral) send(ctx context.Context, id int64, drops bool, fn func(Item) error) error {
+	r, err := c.Store.FindRecordByAnimal(ctx, id)
+	if err != nil && service.ErrorCode(err) != service.ENOTFOUND {
+		return err
+	}
+	if err != nil || len(r.Chips) == 0 && len(r.Licences) == 0 {
+		if !drops {
+			return nil
+		}
+		return fn(Item{Deleted: id})
+	}
+	return fn(Item{Record: Minimal(r)})
 }
 
 // Minimal cuts a record down to what an officer in the field needs to
@@ -140,7 +180,7 @@ func Minimal(r *service.Record) *service.Record {
 			PhotoOn: d.PhotoOn, InsuredOn: d.InsuredOn, InsuranceExpires: d.InsuranceExpires, RescindedOn: d.RescindedOn}
 	}
 	for _, q := range r.Quarantines {
-		m.Quarantines = append(m.Quarantines, service.Quarantine{ID: q.ID, AnimalID: q.AnimalID, Kind: q.Kind, Place: q.Place,
+		m.Quarantines = append(m.Quarantines, service.Quarantine{ID: q.ID, AnimalID: q.AnimalID, BiteID: q.BiteID, Kind: q.Kind, Place: q.Place,
 			Start: q.Start, End: q.End, ReleasedOn: q.ReleasedOn})
 	}
 	return m

@@ -22,13 +22,13 @@ func (f fixed) Push(context.Context, []service.DeviceEvent) ([]offline.Outcome, 
 	return nil, nil
 }
 
-func (f fixed) Pull(_ context.Context, fn func(*service.Record) error) error {
+func (f fixed) Pull(_ context.Context, _ string, fn func(offline.Item) error) (offline.Pulled, error) {
 	for _, r := range f {
-		if err := fn(r); err != nil {
-			return err
+		if err := fn(offline.Item{Record: r}); err != nil {
+			return offline.Pulled{}, err
 		}
 	}
-	return nil
+	return offline.Pulled{Full: true}, nil
 }
 
 // FuzzReplicaStream: records served by Handler come out of
@@ -57,8 +57,8 @@ func FuzzReplicaStream(f *testing.F) {
 		srv := httptest.NewServer(offline.Handler(fixed{want, want}, nil))
 		defer srv.Close()
 		var got []*service.Record
-		if err := (&offline.HTTPClient{URL: srv.URL}).Pull(context.Background(), func(r *service.Record) error {
-			got = append(got, r)
+		if _, err := (&offline.HTTPClient{URL: srv.URL}).Pull(context.Background(), "", func(it offline.Item) error {
+			got = append(got, it.Record)
 			return nil
 		}); err != nil {
 			t.Fatalf("Pull: %v", err)
@@ -71,8 +71,8 @@ func FuzzReplicaStream(f *testing.F) {
 
 		c := &offline.HTTPClient{URL: "http://replica.test", Client: &http.Client{Transport: bodyTransport(stream)}}
 		n := 0
-		err := c.Pull(context.Background(), func(*service.Record) error { n++; return nil })
-		if err == nil && !strings.Contains(string(stream), `{"end":true}`) {
+		_, err := c.Pull(context.Background(), "", func(offline.Item) error { n++; return nil })
+		if err == nil && !strings.Contains(string(stream), `{"end":true`) {
 			t.Fatalf("Pull accepted a stream without the end line: %q", stream)
 		}
 	})

@@ -250,7 +250,7 @@ func TestSyncLostAnswerNoDuplicates(t *testing.T) {
 				}
 			}
 			for i := range 2 {
-				if _, err := offline.Sync(ctx, r, c, &offline.SyncOpts{Batch: 2}); err == nil {
+				if _, err := offline.Sync(ctx, r, c, &offline.SyncOpts{Batch: 2, Retry: offline.Retry{Attempts: 1}}); err == nil {
 					t.Fatalf("Sync #%d with the answer lost: no error", i+1)
 				}
 			}
@@ -302,13 +302,13 @@ func TestSyncRejected(t *testing.T) {
 // cutShort fails a pull after the first record.
 type cutShort struct{ offline.Central }
 
-func (c *cutShort) Pull(ctx context.Context, fn func(*service.Record) error) error {
+func (c *cutShort) Pull(ctx context.Context, since string, fn func(offline.Item) error) (offline.Pulled, error) {
 	n := 0
-	return c.Central.Pull(ctx, func(r *service.Record) error {
+	return c.Central.Pull(ctx, "", func(it offline.Item) error {
 		if n++; n > 1 {
 			return errors.New("connection lost")
 		}
-		return fn(r)
+		return fn(it)
 	})
 }
 
@@ -332,7 +332,7 @@ func TestPullCutShortKeepsReplica(t *testing.T) {
 		r := openReplica(t)
 		syncOK(t, r, good)
 		pulled, _ := r.PulledAt(ctx)
-		if _, err := offline.Sync(ctx, r, tt.c, nil); err == nil {
+		if _, err := offline.Sync(ctx, r, tt.c, &offline.SyncOpts{Retry: offline.Retry{Attempts: 1}}); err == nil {
 			t.Fatalf("%s: Sync with a pull cut short: no error", tt.name)
 		}
 		for _, chip := range []string{dogChip, catChip} {
@@ -388,16 +388,16 @@ type many struct {
 	hook func(i int)
 }
 
-func (m *many) Pull(_ context.Context, fn func(*service.Record) error) error {
+func (m *many) Pull(_ context.Context, _ string, fn func(offline.Item) error) (offline.Pulled, error) {
 	for i := 1; i <= m.n; i++ {
 		m.hook(i)
 		r := &service.Record{Animal: service.Animal{ID: int64(i), Species: service.Cat},
 			Chips: []service.Chip{{AnimalID: int64(i), Code: fmt.Sprintf("999%012d", i), Kind: chipid.KindISO}}}
-		if err := fn(r); err != nil {
-			return err
+		if err := fn(offline.Item{Record: r}); err != nil {
+			return offline.Pulled{}, err
 		}
 	}
-	return nil
+	return offline.Pulled{Full: true}, nil
 }
 
 // An officer can queue a scan while a long pull is being written: the
@@ -442,17 +442,17 @@ func TestQueueDuringPull(t *testing.T) {
 // slow serves two records with a pause between them.
 type slow struct{ offline.Central }
 
-func (s slow) Pull(ctx context.Context, fn func(*service.Record) error) error {
+func (s slow) Pull(ctx context.Context, _ string, fn func(offline.Item) error) (offline.Pulled, error) {
 	for i := 1; i <= 2; i++ {
 		if i > 1 {
 			time.Sleep(400 * time.Millisecond)
 		}
-		if err := fn(&service.Record{Animal: service.Animal{ID: int64(i), Species: service.Dog},
-			Chips: []service.Chip{{AnimalID: int64(i), Code: fmt.Sprintf("985%012d", i), Kind: chipid.KindISO}}}); err != nil {
-			return err
+		if err := fn(offline.Item{Record: &service.Record{Animal: service.Animal{ID: int64(i), Species: service.Dog},
+			Chips: []service.Chip{{AnimalID: int64(i), Code: fmt.Sprintf("985%012d", i), Kind: chipid.KindISO}}}}); err != nil {
+			return offline.Pulled{}, err
 		}
 	}
-	return nil
+	return offline.Pulled{Full: true}, nil
 }
 
 // A replica longer to send than the server's write timeout still

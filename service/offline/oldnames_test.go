@@ -2,9 +2,11 @@ package offline_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"database/sql"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -234,7 +236,16 @@ func snakeAnswers(t *testing.T, next http.Handler) http.Handler {
 		if ct := rec.Header().Get("Content-Type"); !strings.Contains(ct, "json") {
 			return
 		}
-		dec := json.NewDecoder(bytes.NewReader(rec.Body.Bytes()))
+		var body io.Reader = bytes.NewReader(rec.Body.Bytes())
+		if rec.Header().Get("Content-Encoding") == "gzip" {
+			zr, err := gzip.NewReader(body)
+			if err != nil {
+				t.Errorf("%s %s: answer is not gzip: %v", r.Method, r.URL.Path, err)
+				return
+			}
+			body = zr
+		}
+		dec := json.NewDecoder(body)
 		for dec.More() {
 			var v any
 			if err := dec.Decode(&v); err != nil {

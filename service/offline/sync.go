@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -14,8 +15,13 @@ import (
 type SyncOpts struct {
 	// Batch is the number of events per push; 0 means 100.
 	Batch int
-	// NoPull pushes only.
-	NoPull bool
+	// NoPull pushes only; NoPush pulls only.
+	NoPull, NoPush bool
+	// Full pulls everything, not only what changed since the last pull.
+	Full bool
+	// Retry is how a push or a pull that failed in transit is tried
+	// again; the zero value means DefaultRetry.
+	Retry Retry
 }
 
 // DefaultSyncOpts are the options for a nil *SyncOpts.
@@ -27,13 +33,33 @@ type Report struct {
 	Applied    int `json:"applied"`    // applied now
 	Duplicates int `json:"duplicates"` // applied by an earlier push whose answer was lost
 	Rejected   int `json:"rejected"`   // refused by the central store; kept, not sent again
-	Records    int `json:"records"`    // records in the replica after the pull
-	Queued     int `json:"queued"`     // events still queued
+	// Pulled is the number of records the pull sent (all of them, or
+	// those changed), Dropped the animals it removed; Full tells a full
+	// pull.
+	Pulled  int  `json:"pulled"`
+	Dropped int  `json:"dropped"`
+	Full    bool `json:"full"`
+	Records int  `json:"records"` // records in the replica after the pull
+	// Queued is the number of events still queued; -1 when it could not
+	// be counted (never reported as 0 then).
+	Queued int `json:"queued"`
+}
+
+func (rep *Report) count(o Outcome) {
+	switch {
+	case o.State == Applied && o.Duplicate:
+		rep.Duplicates++
+	case o.State == Applied:
+		rep.Applied++
+	case o.State == Rejected:
+		rep.Rejected++
+	}
 }
 
 // Sync reconciles the replica with the central service: it pushes the
-// queued events in the order they were recorded, then replaces the
-// replica's records with a fresh pull. The rules are in README.md.
+// queued events in the order they were recorded, then pulls what changed
+// since the last pull (everything the first time). The rules are in
+// README.md.
 func Sync(ctx context.Context, r *Replica, c Central, o *SyncOpts) (Report, error) {
 	if o == nil {
 		o = &DefaultSyncOpts
@@ -43,16 +69,82 @@ func Sync(ctx context.Context, r *Replica, c Central, o *SyncOpts) (Report, erro
 		batch = DefaultSyncOpts.Batch
 	}
 	var rep Report
-	err := r.push(ctx, c, batch, &rep)
-	if err == nil && !o.NoPull {
-		err = r.pull(ctx, c, &rep)
+	var err error
+	if !o.NoPush {
+		err = o.Retry.Do(ctx, func() error { return r.push(ctx, c, batch, &rep) })
 	}
-	q, qerr := r.events(ctx, Queued, -1)
-	if qerr != nil && err == nil {
+	if err == nil && !o.NoPull {
+		err = o.Retry.Do(ctx, func() error { return r.pull(ctx, c, o.Full, &rep) })
+	}
+	// Counted even when ctx has ended (a push cut short by the officer):
+	// the queue is what the officer must know about.
+	rep.Queued = -1
+	if n, qerr := r.count(context.WithoutCancel(ctx), Queued); qerr == nil {
+		rep.Queued = n
+	} else if err == nil {
 		err = qerr
 	}
-	rep.Queued = len(q)
 	return rep, err
+}
+
+// Retry tries a step again after a failure in transit, waiting First,
+// then twice as long each time up to Max, Attempts times in all. A
+// refusal (a 4xx answer, a typed service error) or the end of the
+// context is not retried.
+type Retry struct {
+	Attempts   int
+	First, Max time.Duration
+	// Sleep waits d or until ctx ends; nil waits on a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// DefaultRetry is the Retry of a zero Retry: four attempts over about
+// seven seconds.
+var DefaultRetry = Retry{Attempts: 4, First: time.Second, Max: 4 * time.Second}
+
+// Do runs fn until it succeeds, fails for good, or the attempts are
+// spent; it returns fn's last error.
+func (o Retry) Do(ctx context.Context, fn func() error) error {
+	if o.Attempts <= 0 {
+		o.Attempts, o.First, o.Max = DefaultRetry.Attempts, DefaultRetry.First, DefaultRetry.Max
+	}
+	sleep := o.Sleep
+	if sleep == nil {
+		sleep = func(ctx context.Context, d time.Duration) error {
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
+	wait := o.First
+	for i := 1; ; i++ {
+		err := fn()
+		if err == nil || i >= o.Attempts || permanent(ctx, err) {
+			return err
+		}
+		if serr := sleep(ctx, wait); serr != nil {
+			return err
+		}
+		wait = min(2*wait, max(o.Max, o.First))
+	}
+}
+
+// permanent reports whether err would come back on a retry.
+func permanent(ctx context.Context, err error) bool {
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		return true
+	}
+	var se *StatusError
+	if errors.As(err, &se) {
+		return se.Permanent()
+	}
+	var ve *service.Error
+	return errors.As(err, &ve) && ve.Code != service.EINTERNAL
 }
 
 // push sends queued events in batches and records each outcome. A failed
@@ -96,17 +188,14 @@ func (r *Replica) settle(ctx context.Context, outcomes []Outcome, rep *Report) e
 	now := r.o.Now().UTC().Format(time.RFC3339Nano)
 	for _, o := range outcomes {
 		detail := ""
-		switch {
-		case o.State == Applied && o.Duplicate:
-			rep.Duplicates++
-		case o.State == Applied:
-			rep.Applied++
-		case o.State == Rejected:
-			rep.Rejected++
+		switch o.State {
+		case Applied:
+		case Rejected:
 			detail = o.Code + ": " + o.Message
 		default:
 			return fmt.Errorf("offline: push: event %s came back %q", o.ID, o.State)
 		}
+		rep.count(o)
 		if _, err := tx.ExecContext(ctx, `UPDATE outbox SET state = ?, detail = ?, record_id = ?, synced_at = ? WHERE id = ? AND state = ?`,
 			o.State, detail, o.RecordID, now, o.ID, Queued); err != nil {
 			return fmt.Errorf("offline: %w", err)
@@ -122,13 +211,14 @@ func (r *Replica) settle(ctx context.Context, outcomes []Outcome, rep *Report) e
 // pull fills the new tables; between batches, events can be queued.
 const pullBatch = 500
 
-// pull fills fresh tables with the central's records, a batch per
-// transaction, then swaps them for the live ones in one short
-// transaction: lookups see the old replica or the new one, never a mix,
-// and a pull cut short leaves the old one as it was.
-func (r *Replica) pull(ctx context.Context, c Central, rep *Report) (err error) {
-	drop := `DROP TABLE IF EXISTS records_next; DROP TABLE IF EXISTS chips_next; DROP TABLE IF EXISTS tags_next;`
-	if _, err := r.db.ExecContext(ctx, drop+recordTables("_next")); err != nil {
+// pull fills fresh tables with what the central sends, a batch per
+// transaction, then in one short transaction swaps them for the live
+// ones (a full pull) or merges them in (an incremental one): lookups see
+// the old replica or the new one, never a mix, and a pull cut short
+// leaves the old one as it was. The file is compacted after.
+func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (err error) {
+	drop := `DROP TABLE IF EXISTS records_next; DROP TABLE IF EXISTS chips_next; DROP TABLE IF EXISTS tags_next; DROP TABLE IF EXISTS gone_next;`
+	if _, err := r.db.ExecContext(ctx, drop+recordTables("_next")+`CREATE TABLE gone_next (animal_id INTEGER PRIMARY KEY);`); err != nil {
 		return fmt.Errorf("offline: pull: %w", err)
 	}
 	defer func() {
@@ -136,46 +226,80 @@ func (r *Replica) pull(ctx context.Context, c Central, rep *Report) (err error) 
 			r.db.ExecContext(context.WithoutCancel(ctx), drop)
 		}
 	}()
+	since := ""
+	if !full {
+		if since, err = r.meta(ctx, "cursor"); err != nil {
+			return err
+		}
+	}
 	var tx *sql.Tx
+	var gone, putRecord, putChip, putTag *sql.Stmt
 	defer func() {
 		if tx != nil {
 			tx.Rollback()
 		}
 	}()
-	n := 0
-	err = c.Pull(ctx, func(rec *service.Record) error {
+	sent, dropped := 0, 0
+	put := func(it rawItem) error {
 		if tx == nil {
 			var err error
 			if tx, err = r.db.BeginTx(ctx, nil); err != nil {
 				return err
 			}
+			// Prepared once a batch: parsing each statement anew was
+			// most of a large pull's time.
+			for _, p := range []struct {
+				st **sql.Stmt
+				q  string
+			}{
+				{&gone, `INSERT OR IGNORE INTO gone_next (animal_id) VALUES (?)`},
+				{&putRecord, `INSERT OR REPLACE INTO records_next (animal_id, body) VALUES (?, ?)`},
+				{&putChip, `INSERT OR REPLACE INTO chips_next (code, animal_id) VALUES (?, ?)`},
+				{&putTag, `INSERT OR REPLACE INTO tags_next (jurisdiction, year, tag, animal_id) VALUES (?, ?, ?, ?)`},
+			} {
+				if *p.st, err = tx.PrepareContext(ctx, p.q); err != nil {
+					return err
+				}
+			}
 		}
-		body, err := json.Marshal(rec)
-		if err != nil {
+		if it.Deleted != 0 {
+			dropped++
+			_, err := gone.ExecContext(ctx, it.Deleted)
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO records_next (animal_id, body) VALUES (?, ?)`, rec.Animal.ID, string(body)); err != nil {
+		k := &it.keys
+		if _, err := putRecord.ExecContext(ctx, k.Animal.ID, string(it.Body)); err != nil {
 			return err
 		}
-		for _, ch := range rec.Chips {
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO chips_next (code, animal_id) VALUES (?, ?)`, ch.Code, rec.Animal.ID); err != nil {
+		for _, ch := range k.Chips {
+			if _, err := putChip.ExecContext(ctx, ch.Code, k.Animal.ID); err != nil {
 				return err
 			}
 		}
-		for _, l := range rec.Licences {
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tags_next (jurisdiction, year, tag, animal_id) VALUES (?, ?, ?, ?)`,
-				l.Jurisdiction, l.Year, l.TagNumber, rec.Animal.ID); err != nil {
+		for _, l := range k.Licences {
+			if _, err := putTag.ExecContext(ctx, l.Jurisdiction, l.Year, l.TagNumber, k.Animal.ID); err != nil {
 				return err
 			}
 		}
-		n++
-		if n%pullBatch == 0 {
+		sent++
+		if sent%pullBatch == 0 {
 			err := tx.Commit()
 			tx = nil
 			return err
 		}
 		return nil
-	})
+	}
+	var end Pulled
+	if rc, ok := c.(rawPuller); ok {
+		end, err = rc.pullRaw(ctx, since, put)
+	} else {
+		end, err = c.Pull(ctx, since, func(it Item) error {
+			if it.Record == nil {
+				return put(rawItem{Deleted: it.Deleted})
+			}
+			return put(rawOf(it.Record))
+		})
+	}
 	if err == nil && tx != nil {
 		err = tx.Commit()
 		tx = nil
@@ -183,26 +307,125 @@ func (r *Replica) pull(ctx context.Context, c Central, rep *Report) (err error) 
 	if err != nil {
 		return fmt.Errorf("offline: pull: %w", err)
 	}
+	if end.Full && dropped > 0 {
+		return fmt.Errorf("offline: pull: a full pull named %d animals to drop", dropped)
+	}
 	swap, err := r.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("offline: pull: %w", err)
 	}
 	defer swap.Rollback()
-	for _, stmt := range []string{
-		`DROP TABLE records`, `DROP TABLE chips`, `DROP TABLE tags`,
+	stmts := []string{
+		`DROP TABLE records`, `DROP TABLE chips`, `DROP TABLE tags`, `DROP TABLE gone_next`,
 		`ALTER TABLE records_next RENAME TO records`, `ALTER TABLE chips_next RENAME TO chips`, `ALTER TABLE tags_next RENAME TO tags`,
-	} {
+		keyIndexes,
+	}
+	if !end.Full {
+		// Every animal the pull names loses its rows; those sent get
+		// their new ones.
+		stmts = []string{
+			`INSERT OR IGNORE INTO gone_next SELECT animal_id FROM records_next`,
+			`DELETE FROM records WHERE animal_id IN (SELECT animal_id FROM gone_next)`,
+			`DELETE FROM chips WHERE animal_id IN (SELECT animal_id FROM gone_next)`,
+			`DELETE FROM tags WHERE animal_id IN (SELECT animal_id FROM gone_next)`,
+			`INSERT INTO records SELECT animal_id, body FROM records_next`,
+			`INSERT OR REPLACE INTO chips SELECT code, animal_id FROM chips_next`,
+			`INSERT OR REPLACE INTO tags SELECT jurisdiction, year, tag, animal_id FROM tags_next`,
+			`DROP TABLE records_next`, `DROP TABLE chips_next`, `DROP TABLE tags_next`, `DROP TABLE gone_next`,
+		}
+	}
+	for _, stmt := range stmts {
 		if _, err := swap.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("offline: pull: %w", err)
 		}
 	}
-	if _, err := swap.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value) VALUES ('pulled_at', ?)`,
-		r.o.Now().UTC().Format(time.RFC3339Nano)); err != nil {
+	now := r.o.Now().UTC().Format(time.RFC3339Nano)
+	if err := putMeta(ctx, swap, "pulled_at", now, "cursor", end.Cursor); err != nil {
+		return err
+	}
+	if end.Full {
+		if err := putMeta(ctx, swap, "full_pulled_at", now); err != nil {
+			return err
+		}
+	}
+	if err := swap.QueryRowContext(ctx, `SELECT COUNT(*) FROM records`).Scan(&rep.Records); err != nil {
 		return fmt.Errorf("offline: pull: %w", err)
 	}
 	if err := swap.Commit(); err != nil {
 		return fmt.Errorf("offline: pull: %w", err)
 	}
-	rep.Records = n
+	rep.Pulled, rep.Dropped, rep.Full = sent, dropped, end.Full
+	return r.compact(ctx)
+}
+
+// rawItem is a pull's line as the replica stores it: the record's JSON
+// and the keys it is looked up by, or an animal to drop.
+type rawItem struct {
+	Body    []byte
+	keys    recordKeys
+	Deleted int64
+}
+
+// recordKeys are the parts of a record's JSON a replica indexes.
+type recordKeys struct {
+	Animal struct {
+		ID int64 `json:"id"`
+	} `json:"animal"`
+	Chips []struct {
+		Code string `json:"code"`
+	} `json:"chips"`
+	Licences []struct {
+		Jurisdiction string `json:"jurisdiction"`
+		Year         int    `json:"year"`
+		TagNumber    int    `json:"tag_number"`
+	} `json:"licences"`
+}
+
+// rawOf is rec as a rawItem.
+func rawOf(rec *service.Record) rawItem {
+	it := rawItem{}
+	it.Body, _ = json.Marshal(rec) // a Record always marshals
+	it.keys.Animal.ID = rec.Animal.ID
+	for _, c := range rec.Chips {
+		it.keys.Chips = append(it.keys.Chips, struct {
+			Code string `json:"code"`
+		}{c.Code})
+	}
+	for _, l := range rec.Licences {
+		it.keys.Licences = append(it.keys.Licences, struct {
+			Jurisdiction string `json:"jurisdiction"`
+			Year         int    `json:"year"`
+			TagNumber    int    `json:"tag_number"`
+		}{l.Jurisdiction, l.Year, l.TagNumber})
+	}
+	return it
+}
+
+// rawPuller is a Central that can hand a pull's lines over as they came,
+// without decoding whole records (HTTPClient): a large pull's time was
+// mostly decoding records only to encode them again.
+type rawPuller interface {
+	pullRaw(ctx context.Context, since string, fn func(rawItem) error) (Pulled, error)
+}
+
+// compact gives the pages the pull freed back to the file system and
+// empties the write-ahead log, so that the file is about the size of
+// what it holds.
+func (r *Replica) compact(ctx context.Context) error {
+	for _, stmt := range []string{`PRAGMA incremental_vacuum`, `PRAGMA wal_checkpoint(TRUNCATE)`} {
+		if _, err := r.db.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("offline: compact: %w", err)
+		}
+	}
+	return nil
+}
+
+// putMeta sets meta keys: key, value, key, value...
+func putMeta(ctx context.Context, tx *sql.Tx, kv ...string) error {
+	for i := 0; i+1 < len(kv); i += 2 {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`, kv[i], kv[i+1]); err != nil {
+			return fmt.Errorf("offline: %w", err)
+		}
+	}
 	return nil
 }

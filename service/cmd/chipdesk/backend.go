@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
+	"github.com/chipdesk/chipdesk/service/offline"
 	"github.com/chipdesk/chipdesk/service/store/postgres"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 )
@@ -29,6 +30,11 @@ var (
 func openBackend(ctx context.Context, target string, now func() time.Time, loc *time.Location) (backend, error) {
 	if postgres.IsDSN(target) {
 		return postgres.Open(ctx, target, &postgres.Opts{Now: now, Location: loc})
+	}
+	if offline.IsReplica(target) {
+		// Its tables are not the service's: opening it would migrate a
+		// handheld's copy into an empty, wrong database.
+		return nil, fmt.Errorf("%s is a handheld's offline replica, not the service's database: give --db the central database (chipdesk sync uses replicas)", target)
 	}
 	db, err := sqlite.Open(ctx, target, &sqlite.Opts{Now: now, Location: loc})
 	if err != nil {

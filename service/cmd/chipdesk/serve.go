@@ -156,7 +156,7 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		return nil, err
 	}
 	a.srv = &http.Server{
-		Handler:           withSync(a.api, a.api.Guard, a.store, a.inc, log),
+		Handler:           withSync(a.api, a.api.Guard, a.store, a.inc, a.custody, log),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second, // the scan stream lifts its own

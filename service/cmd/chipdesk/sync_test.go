@@ -2,12 +2,21 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/offline"
@@ -46,7 +55,7 @@ func TestSyncCommand(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			srv := httptest.NewServer(offline.Handler(&offline.StoreCentral{Store: st}, nil))
+			srv := httptest.NewServer(http.StripPrefix(offline.SyncPath, offline.Handler(&offline.StoreCentral{Store: st}, nil)))
 			t.Cleanup(srv.Close)
 			return srv.URL, st
 		}},
@@ -77,7 +86,7 @@ func TestSyncCommand(t *testing.T) {
 			// Offline: the 16-hex form of the same chip, as some readers
 			// print it, is normalised by chipid.
 			code, out, errOut = runCLI(append([]string{"sync", "scan", "985141000123456"}, common...)...)
-			if code != 0 || !strings.Contains(out, `"name": "Ada Lund"`) || strings.Contains(out, "Lake St") || !strings.Contains(errOut, "queued scan") {
+			if code != 0 || !strings.Contains(out, "owner: Ada Lund, phone 612-555-0101") || strings.Contains(out, "Lake St") || !strings.Contains(errOut, "queued scan") {
 				t.Fatalf("sync scan: exit %d, stdout %s, stderr %s; want the record with the owner's name but no address", code, out, errOut)
 			}
 			code, out, _ = runCLI(append([]string{"sync", "scan", "900000000000001"}, common...)...)
@@ -145,10 +154,10 @@ func TestWithSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "the api", http.StatusTeapot) })
-	srv := httptest.NewServer(withSync(api, nil, st, nil, nil))
+	srv := httptest.NewServer(withSync(api, nil, st, nil, nil, nil))
 	defer srv.Close()
 	replica := filepath.Join(t.TempDir(), "handheld.db")
-	code, out, errOut := runCLI("sync", "--replica", replica, "--central", srv.URL+syncPrefix, "--token", secret)
+	code, out, errOut := runCLI("sync", "--replica", replica, "--central", srv.URL, "--token", secret)
 	if code != 0 || !strings.Contains(out, "replica: 0 records") {
 		t.Fatalf("sync through serve's handler: exit %d\n%s%s", code, out, errOut)
 	}
@@ -160,8 +169,202 @@ func TestWithSync(t *testing.T) {
 	if resp.StatusCode != http.StatusTeapot {
 		t.Fatalf("GET /api/v1/lookup = %s, want the API's answer", resp.Status)
 	}
-	code, _, errOut = runCLI("sync", "--replica", replica, "--central", srv.URL+syncPrefix, "--token", "cdk_wrong")
+	code, _, errOut = runCLI("sync", "--replica", replica, "--central", srv.URL, "--token", "cdk_wrong")
 	if code != 1 || !strings.Contains(errOut, "401") {
 		t.Fatalf("sync with a bad token: exit %d, %s", code, errOut)
+	}
+}
+
+// TestSyncContract drives the handheld against the service as serve
+// wires it: pull with the service's base URL and a device token, a
+// second pull with nothing changed sends under 1 % of the bytes of the
+// first, a bite queued offline and pushed starts its quarantine through
+// incidents (66.40, 5-39(a)), and every pull and push is in the audit
+// log under the device's token.
+func TestSyncContract(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	cfg := defaultConfig()
+	cfg.DB = filepath.Join(t.TempDir(), "central.db")
+	cfg.DevKeys = true
+	a, err := openApp(ctx, &cfg, slog.New(slog.DiscardHandler), migrateClock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.close()
+	srv := httptest.NewServer(a.srv.Handler)
+	defer srv.Close()
+	// A thousand dogs, each with its owner and chip, imported at once.
+	const n = 1000
+	b := &service.Batch{}
+	for i := 1; i <= n; i++ {
+		b.Owners = append(b.Owners, &service.Owner{ID: int64(i), Name: fmt.Sprintf("Owner %d", i), Phone: fmt.Sprintf("612-555-%04d", i),
+			Address: fmt.Sprintf("%d Lake St", i), Email: fmt.Sprintf("owner%d@example.org", i)})
+		b.Animals = append(b.Animals, &service.Animal{ID: int64(i), OwnerID: int64(i), Name: fmt.Sprintf("Dog %d", i), Species: service.Dog})
+		b.Chips = append(b.Chips, &service.Chip{AnimalID: int64(i), Code: fmt.Sprintf("985141%09d", i*7919), Kind: chipid.KindISO})
+	}
+	if err := a.store.Import(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	rex := b.Animals[0]
+	rexChip := b.Chips[0].Code
+	device, err := a.store.CreateToken(ctx, &service.Token{Name: "handheld-3", Role: service.RoleOfficer, Site: "north"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clerk, err := a.store.CreateToken(ctx, &service.Token{Name: "clerk", Role: service.RoleAdmin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	replica := filepath.Join(t.TempDir(), "handheld.db")
+	common := []string{"--central", srv.URL, "--token", device, "--replica", replica}
+	received := regexp.MustCompile(`(\d+) bytes received`)
+	pull := func(what string) int {
+		t.Helper()
+		code, out, errOut := runCLI(append([]string{"sync", "pull"}, common...)...)
+		m := received.FindStringSubmatch(out)
+		if code != 0 || m == nil || !strings.Contains(out, "replica: 1000 records") {
+			t.Fatalf("sync pull (%s): exit %d\n%s%s", what, code, out, errOut)
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	first := pull("first")
+	second := pull("nothing changed")
+	if second*100 >= first {
+		t.Errorf("second pull received %d bytes, first %d: want under 1 %%", second, first)
+	}
+	code, out, errOut := runCLI("sync", "bite", "--replica", replica, "--chip", rexChip, "--victim", "person", "--date", "2026-03-14")
+	if code != 0 || !strings.Contains(out, "queued bite") {
+		t.Fatalf("sync bite: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI("sync", "impound", "--replica", replica, "--chip", b.Chips[1].Code, "--where", "Lake St and 4th Ave")
+	if code != 0 || !strings.Contains(out, "queued pickup") {
+		t.Fatalf("sync impound: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(append([]string{"sync", "push"}, common...)...)
+	if code != 0 || !strings.Contains(out, "pushed 2: 2 applied, 0 duplicates, 0 rejected; 0 still queued") {
+		_, rej, _ := runCLI("sync", "rejected", "--replica", replica)
+		t.Fatalf("sync push: exit %d\n%s%s%s", code, out, errOut, rej)
+	}
+	req, _ := http.NewRequest("GET", fmt.Sprintf("%s/api/v1/animals/%d/record", srv.URL, rex.ID), nil)
+	req.Header.Set("Authorization", "Bearer "+clerk)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Quarantines []struct {
+			BiteID int64        `json:"bite_id"`
+			Start  service.Date `json:"start"`
+		} `json:"quarantines"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&rec)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || len(rec.Quarantines) != 1 || rec.Quarantines[0].BiteID == 0 {
+		t.Fatalf("GET record = %d %+v (%v); want the quarantine of the pushed bite", resp.StatusCode, rec, err)
+	}
+	// The pickup is an impoundment with its hold, made by custody.
+	req, _ = http.NewRequest("GET", fmt.Sprintf("%s/api/v1/animals/%d/record", srv.URL, b.Animals[1].ID), nil)
+	req.Header.Set("Authorization", "Bearer "+clerk)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held struct {
+		Impounds []struct {
+			WhereFound string       `json:"where_found"`
+			HoldUntil  service.Date `json:"hold_until"`
+			Open       bool         `json:"open"`
+		} `json:"impounds"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&held)
+	resp.Body.Close()
+	if err != nil || len(held.Impounds) != 1 || !held.Impounds[0].Open || held.Impounds[0].HoldUntil.IsZero() ||
+		held.Impounds[0].WhereFound != "Lake St and 4th Ave" {
+		t.Fatalf("GET record of the picked-up dog = %+v (%v); want one open impoundment with its hold", held, err)
+	}
+	// The quarantine is in the handheld's copy after the next pull.
+	pull("after the bite")
+	code, out, _ = runCLI("sync", "lookup", rexChip, "--replica", replica)
+	if code != 0 || !strings.Contains(out, "QUARANTINE") || !strings.Contains(out, "copy as of 2026-03-15") {
+		t.Fatalf("sync lookup after the bite: exit %d\n%s", code, out)
+	}
+	actor := "handheld-3"
+	evs, _, err := a.store.FindAuditEvents(ctx, service.AuditFilter{Actor: &actor, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, ev := range evs {
+		if ev.TokenID == 0 {
+			t.Errorf("audit %s by handheld-3 names no token", ev.Action)
+		}
+		got[ev.Action]++
+	}
+	if got["replica.pull"] != 3 || got["replica.push"] != 1 || got["bite.create"] != 1 {
+		t.Errorf("audit of handheld-3 = %v, want 3 pulls, 1 push, 1 bite", got)
+	}
+}
+
+// TestReplicaAndCentralNotMistaken: --replica refuses the central
+// database (and leaves it as it was), serve's store refuses a replica.
+func TestReplicaAndCentralNotMistaken(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	central := filepath.Join(t.TempDir(), "central.db")
+	st, err := openBackend(ctx, central, migrateClock, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	code, _, errOut := runCLI("sync", "status", "--replica", central)
+	if code == 0 || !strings.Contains(errOut, "central service's database") {
+		t.Fatalf("sync status --replica CENTRAL: exit %d, %s; want a refusal", code, errOut)
+	}
+	if st, err := openBackend(ctx, central, migrateClock, nil); err != nil {
+		t.Fatalf("the central database after the refusal: %v", err)
+	} else {
+		st.Close()
+	}
+	replica := filepath.Join(t.TempDir(), "handheld.db")
+	if code, out, errOut := runCLI("sync", "status", "--replica", replica); code != 0 {
+		t.Fatalf("sync status: exit %d %s%s", code, out, errOut)
+	}
+	if fi, err := os.Stat(replica); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("replica file mode %v (%v), want 0600", fi.Mode().Perm(), err)
+	}
+	if _, err := openBackend(ctx, replica, migrateClock, nil); err == nil || !strings.Contains(err.Error(), "offline replica") {
+		t.Fatalf("openBackend(replica) = %v, want a refusal", err)
+	}
+}
+
+// TestSyncSilentServer: against a server that accepts the connection
+// and never answers, a push ends at its timeout, says so, and reports
+// the event still queued (never "0 still queued").
+func TestSyncSilentServer(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // held open, never answered
+		}
+	}()
+	replica := filepath.Join(t.TempDir(), "handheld.db")
+	if code, _, errOut := runCLI("sync", "scan", "985141000123456", "--replica", replica, "--max-age=-1s"); code != 0 {
+		t.Fatalf("sync scan: exit %d %s", code, errOut)
+	}
+	code, out, errOut := runCLI("sync", "push", "--replica", replica, "--central", "http://"+ln.Addr().String(),
+		"--timeout", testtime.Scale(300*time.Millisecond).String(), "--attempts", "2")
+	if code == 0 || !strings.Contains(errOut+out, "no answer within") || !strings.Contains(out, "1 still queued") {
+		t.Fatalf("sync push to a silent server: exit %d\n%s%s; want the timeout and 1 still queued", code, out, errOut)
 	}
 }

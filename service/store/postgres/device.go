@@ -21,18 +21,19 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 	applied, recordID := false, int64(0)
 	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
 		at := e.At.UTC().Truncate(time.Microsecond)
-		tag, err := tx.Exec(ctx, `INSERT INTO device_events (id, device, kind, at, received_at, user_name, site)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`, e.ID, e.Device, e.Kind, at, now, e.User, e.Site)
+		digest := e.Digest()
+		tag, err := tx.Exec(ctx, `INSERT INTO device_events (id, device, kind, at, received_at, user_name, site, digest)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING`, e.ID, e.Device, e.Kind, at, now, e.User, e.Site, digest)
 		if err != nil {
 			return mapErr(err, "Device event")
 		}
 		if tag.RowsAffected() == 0 {
 			var kind service.DeviceEventKind
-			var device string
-			if err := tx.QueryRow(ctx, `SELECT kind, device, record_id FROM device_events WHERE id = $1`, e.ID).Scan(&kind, &device, &recordID); err != nil {
+			var device, was string
+			if err := tx.QueryRow(ctx, `SELECT kind, device, record_id, digest FROM device_events WHERE id = $1`, e.ID).Scan(&kind, &device, &recordID, &was); err != nil {
 				return mapErr(err, "Device event")
 			}
-			if kind != e.Kind || device != e.Device {
+			if kind != e.Kind || device != e.Device || was != "" && was != digest {
 				return service.Errorf(service.ECONFLICT, "Device event id %s was used for another event.", e.ID)
 			}
 			service.Replayed(ctx)
@@ -70,6 +71,17 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 				a.At, a.Actor, a.Role, a.Action, a.Entity, a.EntityID, a.Detail, a.Site, a.TokenID); err != nil {
 				return mapErr(err, "Audit event")
 			}
+		}
+		if e.Kind == service.DeviceImpound {
+			im := e.Impound
+			if err := im.Validate(); err != nil {
+				return err
+			}
+			im.ID = 0
+			if err := insertImpoundment(ctx, tx, im, now); err != nil {
+				return err
+			}
+			recordID = im.ID
 		}
 		if _, err := tx.Exec(ctx, `UPDATE device_events SET record_id = $1 WHERE id = $2`, recordID, e.ID); err != nil {
 			return mapErr(err, "Device event")

@@ -26,16 +26,20 @@ func (db *DB) CreateImpoundment(ctx context.Context, i *service.Impoundment) err
 	if err := i.Validate(); err != nil {
 		return err
 	}
-	return db.write(ctx, func(tx pgx.Tx, now time.Time) error {
-		i.CreatedAt, i.UpdatedAt = now, now
-		if i.IntakeAt.IsZero() {
-			i.IntakeAt = now
-		}
-		i.IntakeAt = i.IntakeAt.UTC().Truncate(time.Microsecond)
-		return insertRow(ctx, tx, "impoundments", &i.ID, "Impoundment", insertImpoundSQL,
-			i.AnimalID, i.Jurisdiction, i.IntakeAt, pdate(i.IntakeOn), i.Site, i.WhereFound, pdate(i.NoticeOn),
-			pdate(i.HoldUntil), i.BiteCase, i.Disposition, pdate(i.DispositionOn), i.DispositionNote, i.FeesCents, now, now)
-	})
+	return db.write(ctx, func(tx pgx.Tx, now time.Time) error { return insertImpoundment(ctx, tx, i, now) })
+}
+
+// insertImpoundment inserts i in tx (CreateImpoundment, a handheld's
+// impound event).
+func insertImpoundment(ctx context.Context, tx pgx.Tx, i *service.Impoundment, now time.Time) error {
+	i.CreatedAt, i.UpdatedAt = now, now
+	if i.IntakeAt.IsZero() {
+		i.IntakeAt = now
+	}
+	i.IntakeAt = i.IntakeAt.UTC().Truncate(time.Microsecond)
+	return insertRow(ctx, tx, "impoundments", &i.ID, "Impoundment", insertImpoundSQL,
+		i.AnimalID, i.Jurisdiction, i.IntakeAt, pdate(i.IntakeOn), i.Site, i.WhereFound, pdate(i.NoticeOn),
+		pdate(i.HoldUntil), i.BiteCase, i.Disposition, pdate(i.DispositionOn), i.DispositionNote, i.FeesCents, now, now)
 }
 
 // UpdateImpoundment implements service.ImpoundService.

@@ -171,10 +171,11 @@ func endBulk(ctx context.Context, tx pgx.Tx, where string, args ...any) error {
 }
 
 // OwnTable reports the tables of this store that a copy leaves out: its
-// bookkeeping and the lookup rows, which EndBulk rebuilds.
+// bookkeeping, the lookup rows, which EndBulk rebuilds, and the change
+// sequence of the handhelds' pulls, which the copy's own writes fill.
 func OwnTable(name string) bool {
 	switch name {
-	case "migrations", "lookup_rows":
+	case "migrations", "lookup_rows", "sync_changes":
 		return true
 	}
 	return false

@@ -67,7 +67,7 @@ func CopyColumns(ctx context.Context, db *sql.DB) (map[string][]string, error) {
 // by the target store, and the store's bookkeeping.
 func ownTable(name string) bool {
 	switch name {
-	case "migrations", "audit_outbox":
+	case "migrations", "audit_outbox", "sync_changes", "sqlite_sequence":
 		return true
 	}
 	return DerivedTable(name)

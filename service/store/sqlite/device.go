@@ -20,18 +20,19 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 	applied, recordID := false, int64(0)
 	audited := false
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO device_events (id, device, kind, at, received_at, user_name, site)
-			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, e.ID, e.Device, e.Kind, formatStamp(e.At), formatStamp(now), e.User, e.Site)
+		digest := e.Digest()
+		res, err := tx.ExecContext(ctx, `INSERT INTO device_events (id, device, kind, at, received_at, user_name, site, digest)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`, e.ID, e.Device, e.Kind, formatStamp(e.At), formatStamp(now), e.User, e.Site, digest)
 		if err != nil {
 			return mapErr(err, "Device event")
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			var kind service.DeviceEventKind
-			var device string
-			if err := tx.QueryRowContext(ctx, `SELECT kind, device, record_id FROM device_events WHERE id = ?`, e.ID).Scan(&kind, &device, &recordID); err != nil {
+			var device, was string
+			if err := tx.QueryRowContext(ctx, `SELECT kind, device, record_id, digest FROM device_events WHERE id = ?`, e.ID).Scan(&kind, &device, &recordID, &was); err != nil {
 				return mapErr(err, "Device event")
 			}
-			if kind != e.Kind || device != e.Device {
+			if kind != e.Kind || device != e.Device || was != "" && was != digest {
 				return service.Errorf(service.ECONFLICT, "Device event id %s was used for another event.", e.ID)
 			}
 			service.Replayed(ctx)
@@ -69,6 +70,16 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 				return err
 			}
 			audited = true
+		case service.DeviceImpound:
+			im := e.Impound
+			if err := im.Validate(); err != nil {
+				return err
+			}
+			im.ID = 0
+			if err := insertImpoundment(ctx, tx, im, now); err != nil {
+				return err
+			}
+			recordID = im.ID
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE device_events SET record_id = ? WHERE id = ?`, recordID, e.ID); err != nil {
 			return mapErr(err, "Device event")

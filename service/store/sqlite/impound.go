@@ -24,17 +24,24 @@ func (db *DB) CreateImpoundment(ctx context.Context, i *service.Impoundment) err
 		return err
 	}
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		i.CreatedAt, i.UpdatedAt = now, now
-		if i.IntakeAt.IsZero() {
-			i.IntakeAt = now
-		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO impoundments (`+columns.Impound+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
-			nullID(i.ID), i.AnimalID, i.Jurisdiction, formatStamp(i.IntakeAt), i.IntakeOn, i.Site, i.WhereFound, i.NoticeOn,
-			i.HoldUntil, i.BiteCase, i.Disposition, i.DispositionOn, i.DispositionNote, i.FeesCents,
-			formatStamp(now), formatStamp(now)).Scan(&i.ID)
+		err := insertImpoundment(ctx, tx, i, now)
 		service.Created(ctx, "impoundments", i.ID)
-		return mapErr(err, "Impoundment")
+		return err
 	})
+}
+
+// insertImpoundment inserts i in tx (CreateImpoundment, a handheld's
+// impound event).
+func insertImpoundment(ctx context.Context, tx *sql.Tx, i *service.Impoundment, now time.Time) error {
+	i.CreatedAt, i.UpdatedAt = now, now
+	if i.IntakeAt.IsZero() {
+		i.IntakeAt = now
+	}
+	err := tx.QueryRowContext(ctx, `INSERT INTO impoundments (`+columns.Impound+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+		nullID(i.ID), i.AnimalID, i.Jurisdiction, formatStamp(i.IntakeAt), i.IntakeOn, i.Site, i.WhereFound, i.NoticeOn,
+		i.HoldUntil, i.BiteCase, i.Disposition, i.DispositionOn, i.DispositionNote, i.FeesCents,
+		formatStamp(now), formatStamp(now)).Scan(&i.ID)
+	return mapErr(err, "Impoundment")
 }
 
 // UpdateImpoundment implements service.ImpoundService.
