@@ -169,7 +169,7 @@ func TestMinneapolis_62_50_AdoptAfterHold(t *testing.T) {
 	if st, _ := c.postRaw(stay+"/release", url.Values{"disposition": {"adopted"}, "note": {"to the Nguyen family"}}); st != http.StatusSeeOther {
 		t.Fatalf("adopt = %d", st)
 	}
-	if _, body := c.get(stay); !strings.Contains(body, "adopted out") || !strings.Contains(body, "to the Nguyen family") {
+	if _, body := c.get(stay); !strings.Contains(body, "Adopted out") || !strings.Contains(body, "to the Nguyen family") {
 		t.Errorf("the adoption is not shown")
 	}
 	evs, _, err := f.store.FindAuditEvents(context.Background(), service.AuditFilter{})
