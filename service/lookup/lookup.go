@@ -204,6 +204,18 @@ func (s *Service) ByAnimal(ctx context.Context, id int64) (*Answer, error) {
 	return s.build(rec, nil, 0), nil
 }
 
+// Location returns the time zone of the jurisdiction (the home one when
+// empty), in which the pages show times; UTC when it names none.
+func (s *Service) Location(jurisdiction string) *time.Location {
+	if jurisdiction == "" {
+		jurisdiction = s.home
+	}
+	if p, err := s.profile(jurisdiction); err == nil && p.Location() != nil {
+		return p.Location()
+	}
+	return time.UTC
+}
+
 // Today returns today's date in the jurisdiction's zone.
 func (s *Service) Today(jurisdiction string) (service.Date, error) {
 	p, err := s.profile(jurisdiction)

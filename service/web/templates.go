@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io/fs"
 	"strings"
+	"time"
 
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/licensing"
@@ -49,8 +50,14 @@ type fieldView struct {
 
 // parsePages parses layout.html and partials.html once per page file, so
 // each page defines its own "content".
-func parsePages(display func(string) string) (map[string]*template.Template, error) {
-	fm := template.FuncMap{"place": display} // "minneapolis" shown as "Minneapolis"
+func parsePages(display func(string) string, loc *time.Location) (map[string]*template.Template, error) {
+	fm := template.FuncMap{
+		"place": display, // "minneapolis" shown as "Minneapolis"
+		// Times are shown on the desk's clock (the home jurisdiction's
+		// zone), never in UTC.
+		"clock": func(t time.Time) string { return t.In(loc).Format("15:04:05") },
+		"when":  func(t time.Time) string { return t.In(loc).Format("2006-01-02 15:04") },
+	}
 	base, err := template.New("").Funcs(funcs).Funcs(fm).ParseFS(templateFS, "templates/layout.html", "templates/partials.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: %w", err)

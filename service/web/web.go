@@ -170,7 +170,7 @@ func New(o *Opts) (*Handler, error) {
 		}
 		h.o.Renderer = r
 	}
-	if h.pages, err = parsePages(h.display); err != nil {
+	if h.pages, err = parsePages(h.display, h.o.Lookup.Location("")); err != nil {
 		return nil, err
 	}
 	sub, err := fs.Sub(staticFS, "static")
