@@ -3,6 +3,7 @@ package service
 import (
 	"errors"
 	"fmt"
+	"net/http"
 )
 
 // Application error codes. The HTTP layer maps each to a status code.
@@ -83,4 +84,25 @@ func ErrorMessage(err error) string {
 		return e.Message
 	}
 	return "Internal error."
+}
+
+// HTTPStatus is the status every web door answers for an error code:
+// invalid 400, unauthorized 401, forbidden 403, not found 404, conflict
+// 409, ambiguous 422, anything else 500.
+func HTTPStatus(code string) int {
+	switch code {
+	case EINVALID:
+		return http.StatusBadRequest
+	case EAMBIGUOUS:
+		return http.StatusUnprocessableEntity
+	case EUNAUTHORIZED:
+		return http.StatusUnauthorized
+	case EFORBIDDEN:
+		return http.StatusForbidden
+	case ENOTFOUND:
+		return http.StatusNotFound
+	case ECONFLICT:
+		return http.StatusConflict
+	}
+	return http.StatusInternalServerError
 }

@@ -149,7 +149,7 @@ func (s *Server) require(h http.HandlerFunc, roles ...service.Role) http.Handler
 // refuse answers err (401 or 403) and audits the refusal.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, t *service.Token, err error) {
 	s.writeError(w, r, err)
-	s.logRefused(r, t, statusOf(service.ErrorCode(err)))
+	s.logRefused(r, t, service.HTTPStatus(service.ErrorCode(err)))
 }
 
 // tooMany answers 429 (RFC 6585 section 4) and audits it.

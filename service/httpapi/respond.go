@@ -30,26 +30,6 @@ type errorDetail struct {
 	Candidates []*lookup.Chip `json:"candidates,omitempty"`
 }
 
-// statusOf maps an application error code to an HTTP status: invalid
-// 400, unauthorized 401, forbidden 403, not found 404, conflict 409.
-func statusOf(code string) int {
-	switch code {
-	case service.EINVALID:
-		return http.StatusBadRequest
-	case service.EAMBIGUOUS:
-		return http.StatusUnprocessableEntity
-	case service.EUNAUTHORIZED:
-		return http.StatusUnauthorized
-	case service.EFORBIDDEN:
-		return http.StatusForbidden
-	case service.ENOTFOUND:
-		return http.StatusNotFound
-	case service.ECONFLICT:
-		return http.StatusConflict
-	}
-	return http.StatusInternalServerError
-}
-
 // jsonBuf is a buffer and its encoder, kept in Server.jsonBufs between
 // answers so that encoding an answer allocates nothing of its size.
 type jsonBuf struct {
@@ -118,7 +98,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.As(err, &amb) {
 		d.Candidates = amb.Candidates
 	}
-	s.writeJSON(w, r, statusOf(code), errorBody{d})
+	s.writeJSON(w, r, service.HTTPStatus(code), errorBody{d})
 }
 
 // decodeJSON reads the request body into v. The body is already limited

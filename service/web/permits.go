@@ -126,21 +126,7 @@ func permitFormAgain(r *http.Request, err error, inputs []string, fields map[str
 
 // layerStatus is the HTTP status of a layer error (failErr's, and a form
 // shown again's).
-func layerStatus(err error) int {
-	switch service.ErrorCode(err) {
-	case service.EINVALID:
-		return http.StatusBadRequest
-	case service.ENOTFOUND:
-		return http.StatusNotFound
-	case service.ECONFLICT:
-		return http.StatusConflict
-	case service.EFORBIDDEN:
-		return http.StatusForbidden
-	case service.EUNAUTHORIZED:
-		return http.StatusUnauthorized
-	}
-	return http.StatusInternalServerError
-}
+func layerStatus(err error) int { return service.HTTPStatus(service.ErrorCode(err)) }
 
 // applyInputs are the fields of the application form; agreementInputs
 // those of the adoption agreement; reportInputs those of the report form.
