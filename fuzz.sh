@@ -29,14 +29,18 @@ go test -list '^Fuzz' $pkgs >"$list"
 
 # fuzz_one runs one target. go test writes a failing input under the
 # package's testdata/fuzz/ and says so; a failure without one (the fuzzing
-# engine's worker lost on a loaded machine) is shown and tried once more.
+# engine's coordinator losing its worker on a loaded machine: "context
+# deadline exceeded" with no input written) is shown and tried again, up
+# to three runs in all.
 fuzz_one() {
-	local pkg=$1 name=$2
-	go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -parallel 2 "$pkg" >"$list.err" 2>&1 && return 0
-	grep -q 'Failing input written to' "$list.err" && return 1
-	echo "fuzz: $pkg $name stopped without a failing input; once more:"
-	sed 's/^/  /' "$list.err"
-	go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -parallel 2 "$pkg" >"$list.err" 2>&1
+	local pkg=$1 name=$2 try
+	for try in 1 2 3; do
+		go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -parallel 2 "$pkg" >"$list.err" 2>&1 && return 0
+		grep -q 'Failing input written to' "$list.err" && return 1
+		echo "fuzz: $pkg $name stopped without a failing input (run $try of 3):"
+		sed 's/^/  /' "$list.err"
+	done
+	return 1
 }
 
 passed=0
