@@ -2,9 +2,12 @@ package service
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -184,4 +187,50 @@ type DeviceOutcome struct {
 	RecordID  int64            `json:"record_id,omitempty"`
 	Code      string           `json:"code,omitempty"`
 	Message   string           `json:"message,omitempty"`
+}
+
+// DeviceKey is the data key a handheld seals its replica's records with
+// (AES-256-GCM): one per device token, issued by the central service on
+// a pull and never logged. The handheld keeps it only wrapped by a key
+// derived from the officer's PIN; revoking the token ends its issue.
+type DeviceKey struct {
+	// ID names the key in the replica file ("k" and the token's id and
+	// a random part), so a copy says which key sealed it.
+	ID string `json:"key_id"`
+	// Key is the 256-bit key.
+	Key []byte `json:"key"`
+}
+
+// DeviceKeyService issues the handhelds' data keys.
+type DeviceKeyService interface {
+	// DeviceKey returns the data key of the device token tokenID, made
+	// (random) the first time it is asked for. The caller checks the
+	// token is usable: a revoked token gets no key.
+	DeviceKey(ctx context.Context, tokenID int64) (*DeviceKey, error)
+}
+
+// NewDeviceKey makes a random data key for the device token tokenID.
+func NewDeviceKey(tokenID int64) (*DeviceKey, error) {
+	k := &DeviceKey{Key: make([]byte, 32)}
+	var tag [6]byte
+	if _, err := rand.Read(k.Key); err != nil {
+		return nil, fmt.Errorf("device key: %w", err)
+	}
+	if _, err := rand.Read(tag[:]); err != nil {
+		return nil, fmt.Errorf("device key: %w", err)
+	}
+	k.ID = fmt.Sprintf("k%d-%x", tokenID, tag)
+	return k, nil
+}
+
+// Encoded is the key as the stores keep it (base64).
+func (k *DeviceKey) Encoded() string { return base64.StdEncoding.EncodeToString(k.Key) }
+
+// DecodeDeviceKey is the key a store kept (Encoded).
+func DecodeDeviceKey(id, encoded string) (*DeviceKey, error) {
+	b, err := base64.StdEncoding.DecodeString(encoded)
+	if err != nil || len(b) != 32 {
+		return nil, fmt.Errorf("device key %s: not a 256-bit key", id)
+	}
+	return &DeviceKey{ID: id, Key: b}, nil
 }

@@ -72,7 +72,7 @@ func TestReplicaWithOldNames(t *testing.T) {
 	sd := seed(t, s)
 	c := &offline.StoreCentral{Store: s}
 	path := filepath.Join(t.TempDir(), "handheld.db")
-	opts := &offline.Opts{Device: "handheld-3", User: "officer-7", Site: "north-patrol", Now: func() time.Time { return day.Add(2 * time.Hour) }}
+	opts := &offline.Opts{Device: "handheld-3", PIN: testPIN, User: "officer-7", Site: "north-patrol", Now: func() time.Time { return day.Add(2 * time.Hour) }}
 	r, err := offline.Open(ctx, path, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -89,12 +89,28 @@ func TestReplicaWithOldNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	plain := map[int64][]byte{}
+	if err := r.EachRecord(ctx, func(rec *service.Record) error {
+		plain[rec.Animal.ID], err = json.Marshal(rec)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 	r.Close()
 
 	// Rewrite the file as the old version left it.
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The old version sealed nothing: its records were their JSON.
+	if _, err := db.ExecContext(ctx, `DELETE FROM meta WHERE key IN ('key_id', 'kdf', 'key_salt', 'key_wrapped')`); err != nil {
+		t.Fatal(err)
+	}
+	for id, b := range plain {
+		if _, err := db.ExecContext(ctx, `UPDATE records SET body = ? WHERE animal_id = ?`, string(b), id); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, q := range []struct{ table, col, key string }{{"records", "body", "animal_id"}, {"outbox", "event", "id"}} {
 		rows, err := db.QueryContext(ctx, "SELECT "+q.key+", "+q.col+" FROM "+q.table)

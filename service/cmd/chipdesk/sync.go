@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -45,7 +46,10 @@ handheld's own device token (chipdesk token create --role officer --name DEVICE)
 (SQLite file or postgres:// URL) reached directly. Default $CHIPDESK_CENTRAL, $CHIPDESK_TOKEN.
 common flags: --replica FILE (default $CHIPDESK_REPLICA, else chipdesk-replica.db),
 --device NAME (default $CHIPDESK_DEVICE, else the host name), --user NAME, --site NAME,
---timeout D (each request; default 30s), --attempts N (default 4), --max-age D (refuse lookups from an older copy; default 72h).
+--timeout D (each request; default 30s), --attempts N (default 4), --max-age D (refuse lookups from an older copy; default 72h),
+--pin PIN (default $CHIPDESK_PIN; - reads it from standard input): the officer's PIN. The copy's records
+(owners' names and phones, the animals) are sealed with a key the central service issues to the device
+token; the PIN wraps that key on the handheld and is never stored. Lookups and pulls need it; queuing does not.
 The conflict rules are in service/offline/README.md.`
 
 var syncSubs = map[string]bool{"pull": true, "push": true, "scan": true, "bite": true, "lookup": true,
@@ -76,6 +80,7 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 		timeout  = fs.Duration("timeout", offline.DefaultTimeout, "how long a request may go unanswered")
 		attempts = fs.Int("attempts", offline.DefaultRetry.Attempts, "tries of a push or pull that fails in transit (1 s, 2 s, 4 s apart)")
 		maxAge   = fs.Duration("max-age", offline.DefaultMaxAge, "refuse lookups from a copy older than this")
+		pin      = fs.String("pin", os.Getenv("CHIPDESK_PIN"), "the officer's `PIN`, which seals the copy (- reads it from standard input)")
 		chip     = fs.String("chip", "", "the bitten-by animal's `chip` (bite)")
 		victim   = fs.String("victim", "", "who was bitten: person or animal (bite)")
 		date     = fs.String("date", "", "the bite's `date`, YYYY-MM-DD (bite; default today)")
@@ -112,7 +117,12 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 			got.Events[offline.Queued], got.Events[offline.Applied], got.Events[offline.Rejected], *to, got.Lost, *to)
 		return nil
 	}
-	r, err := offline.Open(ctx, *replica, &offline.Opts{Device: *device, User: *user, Site: *site, Now: e.Now, MaxAge: *maxAge})
+	if *pin == "-" {
+		if *pin, err = readPIN(e.Stdin); err != nil {
+			return cmdline.Exit(1, err)
+		}
+	}
+	r, err := offline.Open(ctx, *replica, &offline.Opts{Device: *device, User: *user, Site: *site, Now: e.Now, MaxAge: *maxAge, PIN: *pin})
 	if err != nil {
 		return cmdline.Exit(1, err)
 	}
@@ -397,6 +407,21 @@ func syncRejected(ctx context.Context, e *cmdline.Env, r *offline.Replica, asJSO
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", q.Event.ID, q.Event.Kind, q.Event.At.UTC().Format("2006-01-02 15:04:05Z"), q.Detail)
 	}
 	return tw.Flush()
+}
+
+// readPIN is the first line of in, the officer's PIN.
+func readPIN(in io.Reader) (string, error) {
+	if in == nil {
+		return "", service.Invalidf("pin", "--pin -: no standard input to read the PIN from")
+	}
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("sync: reading the PIN: %w", err)
+	}
+	if p := strings.TrimRight(line, "\r\n"); p != "" {
+		return p, nil
+	}
+	return "", service.Invalidf("pin", "--pin -: standard input gave no PIN")
 }
 
 // withSync serves the offline handhelds' sync endpoints (offline.Handler,

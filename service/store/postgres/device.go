@@ -94,3 +94,26 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 	}
 	return applied, recordID, nil
 }
+
+// DeviceKey implements service.DeviceKeyService. Two first pulls at once
+// make one key: the second insert does nothing and reads the first's.
+func (db *DB) DeviceKey(ctx context.Context, tokenID int64) (*service.DeviceKey, error) {
+	var k *service.DeviceKey
+	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		fresh, err := service.NewDeviceKey(tokenID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO device_keys (id, key_id, data_key) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
+			tokenID, fresh.ID, fresh.Encoded()); err != nil {
+			return mapErr(err, "Device key")
+		}
+		var id, key string
+		if err := tx.QueryRow(ctx, `SELECT key_id, data_key FROM device_keys WHERE id = $1`, tokenID).Scan(&id, &key); err != nil {
+			return mapErr(err, "Device key")
+		}
+		k, err = service.DecodeDeviceKey(id, key)
+		return err
+	})
+	return k, err
+}

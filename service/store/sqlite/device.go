@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -95,4 +96,25 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 		_ = db.moveOutbox(context.WithoutCancel(ctx), db.rdb)
 	}
 	return applied, recordID, nil
+}
+
+// DeviceKey implements service.DeviceKeyService.
+func (db *DB) DeviceKey(ctx context.Context, tokenID int64) (*service.DeviceKey, error) {
+	var k *service.DeviceKey
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var id, key string
+		err := tx.QueryRowContext(ctx, `SELECT key_id, data_key FROM device_keys WHERE id = ?`, tokenID).Scan(&id, &key)
+		if err == nil {
+			k, err = service.DecodeDeviceKey(id, key)
+			return err
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return mapErr(err, "Device key")
+		}
+		if k, err = service.NewDeviceKey(tokenID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO device_keys (id, key_id, data_key) VALUES (?, ?, ?)`, tokenID, k.ID, k.Encoded())
+		return mapErr(err, "Device key")
+	})
+	return k, err
 }
