@@ -2,6 +2,8 @@ package offline_test
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
 	"net/http/httptest"
 	"path/filepath"
 	"strconv"
@@ -139,5 +141,70 @@ func TestSealedCopy(t *testing.T) {
 				t.Errorf("%d replica.key audit entries, want 3 (two pulls, one with a new token)", n)
 			}
 		})
+	}
+}
+
+// TestUnsealedCopySealedByItsNextPull: a copy of a version that sealed
+// nothing (its records their JSON) still answers lookups, and its next
+// pull, a full one under the device's key, leaves no owner's name or
+// phone in the file or its write-ahead log (the old tables' pages are
+// zeroed, secure_delete, and given back, incremental vacuum).
+func TestUnsealedCopySealedByItsNextPull(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := backends[0].open(t)
+	seed(t, s)
+	c := &offline.StoreCentral{Store: s}
+	path := filepath.Join(t.TempDir(), "handheld.db")
+	o := &offline.Opts{Device: "handheld-3", PIN: testPIN, Now: now}
+	r, err := offline.Open(ctx, path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	syncOK(t, r, c)
+	plain := map[int64][]byte{}
+	if err := r.EachRecord(ctx, func(rec *service.Record) error {
+		plain[rec.Animal.ID], err = json.Marshal(rec)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `DELETE FROM meta WHERE key IN ('key_id', 'kdf', 'key_salt', 'key_wrapped')`); err != nil {
+		t.Fatal(err)
+	}
+	for id, b := range plain {
+		if _, err := db.ExecContext(ctx, `UPDATE records SET body = ? WHERE animal_id = ?`, string(b), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	if !strings.Contains(string(replicaBytes(t, path)), "Ada Lund") {
+		t.Fatal("the unsealed copy holds no owner's name: the check below would pass on any file")
+	}
+
+	r, err = offline.Open(ctx, path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if rec, err := r.FindRecordByChip(ctx, dogChip); err != nil || rec.Owner.Name != "Ada Lund" {
+		t.Fatalf("lookup in the unsealed copy = %+v, %v", rec, err)
+	}
+	if rep := syncOK(t, r, c); !rep.Full {
+		t.Fatalf("first pull of an unsealed copy = %+v, want a full one", rep)
+	}
+	if rec, err := r.FindRecordByChip(ctx, dogChip); err != nil || rec.Owner.Name != "Ada Lund" {
+		t.Fatalf("lookup after sealing = %+v, %v", rec, err)
+	}
+	all := string(replicaBytes(t, path))
+	for _, secret := range []string{"Ada Lund", "612-555-0101"} {
+		if strings.Contains(all, secret) {
+			t.Errorf("the sealed copy's file still holds %q", secret)
+		}
 	}
 }

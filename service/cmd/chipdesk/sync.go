@@ -514,8 +514,16 @@ func syncStatus(ctx context.Context, e *cmdline.Env, r *offline.Replica) error {
 	if !pulled.IsZero() {
 		when = pulled.UTC().Format("2006-01-02 15:04:05Z")
 	}
-	fmt.Fprintf(e.Stdout, "replica pulled: %s\nqueued %d, applied %d, rejected %d\n",
-		when, counts[offline.Queued], counts[offline.Applied], counts[offline.Rejected])
+	keyID, err := r.KeyID(ctx)
+	if err != nil {
+		return err
+	}
+	sealed := "not sealed (pull it to seal it under the device's key)"
+	if keyID != "" {
+		sealed = "sealed under key " + keyID + " (the PIN opens it)"
+	}
+	fmt.Fprintf(e.Stdout, "replica pulled: %s\nrecords %s\nqueued %d, applied %d, rejected %d\n",
+		when, sealed, counts[offline.Queued], counts[offline.Applied], counts[offline.Rejected])
 	if counts[offline.Rejected] == 0 {
 		return nil
 	}

@@ -96,7 +96,7 @@ func TestSyncCommand(t *testing.T) {
 				t.Fatalf("sync scan (unknown): exit %d, %s", code, out)
 			}
 			code, out, _ = runCLI(append([]string{"sync", "status"}, common...)...)
-			if code != 0 || !strings.Contains(out, "queued 2, applied 0, rejected 0") {
+			if code != 0 || !strings.Contains(out, "queued 2, applied 0, rejected 0") || !strings.Contains(out, "records sealed under key k") {
 				t.Fatalf("sync status: exit %d, %s", code, out)
 			}
 			code, out, errOut = runCLI(append([]string{"sync", "--central", target}, common...)...)
