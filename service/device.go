@@ -21,6 +21,8 @@ const (
 	// DeviceImpound is an animal picked up in the field and taken into
 	// custody (an impoundment, its hold computed at the central service).
 	DeviceImpound DeviceEventKind = "impound"
+	// DeviceNote is a field note on an animal (AnimalNote).
+	DeviceNote DeviceEventKind = "note"
 )
 
 // DeviceEvent is one event a handheld recorded while offline, pushed to
@@ -43,10 +45,11 @@ type DeviceEvent struct {
 	Role    Role  `json:"-"`
 	TokenID int64 `json:"-"`
 	// Scan is set for DeviceScan, Bite for DeviceBite, Impound for
-	// DeviceImpound.
+	// DeviceImpound, Note for DeviceNote.
 	Scan    *Scan         `json:"scan,omitempty"`
 	Bite    *BiteIncident `json:"bite,omitempty"`
 	Impound *Impoundment  `json:"impound,omitempty"`
+	Note    *AnimalNote   `json:"note,omitempty"`
 }
 
 // Validate checks the event's shape.
@@ -58,14 +61,16 @@ func (e *DeviceEvent) Validate() error {
 		return Errorf(EINVALID, "Device event device required.")
 	case e.At.IsZero():
 		return Errorf(EINVALID, "Device event time required.")
-	case e.Kind == DeviceScan && (e.Scan == nil || e.Bite != nil || e.Impound != nil):
+	case e.Kind == DeviceScan && (e.Scan == nil || e.Bite != nil || e.Impound != nil || e.Note != nil):
 		return Errorf(EINVALID, "A scan event carries a scan only.")
-	case e.Kind == DeviceBite && (e.Bite == nil || e.Scan != nil || e.Impound != nil):
+	case e.Kind == DeviceBite && (e.Bite == nil || e.Scan != nil || e.Impound != nil || e.Note != nil):
 		return Errorf(EINVALID, "A bite event carries a bite only.")
-	case e.Kind == DeviceImpound && (e.Impound == nil || e.Scan != nil || e.Bite != nil):
+	case e.Kind == DeviceImpound && (e.Impound == nil || e.Scan != nil || e.Bite != nil || e.Note != nil):
 		return Errorf(EINVALID, "An impound event carries an impoundment only.")
-	case e.Kind != DeviceScan && e.Kind != DeviceBite && e.Kind != DeviceImpound:
-		return Errorf(EINVALID, "Device event kind must be scan, bite or impound.")
+	case e.Kind == DeviceNote && (e.Note == nil || e.Scan != nil || e.Bite != nil || e.Impound != nil):
+		return Errorf(EINVALID, "A note event carries a note only.")
+	case e.Kind != DeviceScan && e.Kind != DeviceBite && e.Kind != DeviceImpound && e.Kind != DeviceNote:
+		return Errorf(EINVALID, "Device event kind must be scan, bite, impound or note.")
 	}
 	return nil
 }
@@ -93,6 +98,10 @@ func (e *DeviceEvent) Digest() string {
 		WhereFound string
 		IntakeAt   time.Time
 	}
+	type note struct {
+		AnimalID int64
+		Text     string
+	}
 	v := struct {
 		Kind    DeviceEventKind
 		Device  string
@@ -100,6 +109,7 @@ func (e *DeviceEvent) Digest() string {
 		Scan    *scan
 		Bite    *bite
 		Impound *impound `json:",omitempty"`
+		Note    *note    `json:",omitempty"`
 	}{Kind: e.Kind, Device: e.Device, At: e.At.UTC().Truncate(time.Microsecond)}
 	if s := e.Scan; s != nil {
 		v.Scan = &scan{Reader: s.Reader, Chip: s.ChipCode, Kind: string(s.ChipKind), At: s.At.UTC().Truncate(time.Microsecond)}
@@ -110,6 +120,9 @@ func (e *DeviceEvent) Digest() string {
 	}
 	if im := e.Impound; im != nil {
 		v.Impound = &impound{AnimalID: im.AnimalID, WhereFound: im.WhereFound, IntakeAt: im.IntakeAt.UTC().Truncate(time.Microsecond)}
+	}
+	if n := e.Note; n != nil {
+		v.Note = &note{AnimalID: n.AnimalID, Text: n.Text}
 	}
 	j, _ := json.Marshal(v)
 	h := sha256.Sum256(j)

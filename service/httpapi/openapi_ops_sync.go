@@ -41,7 +41,8 @@ func addSyncPaths(paths map[string]map[string]any, ss *schemaSet) {
 		"operationId": "syncPushEvents", "summary": "Push the events a handheld recorded offline", "tags": []string{"sync"},
 		"description": "Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, " +
 			"device, time or payload, is 400 for the whole push); each is applied once " +
-			"through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers " +
+			"through the application layer (a bite starts its quarantine, a pickup is an impoundment with its hold, a note " +
+			"is on the animal's record, notes of GET /api/v1/animals/{id}/record), whatever the number of pushes: a repeat answers " +
 			"applied with duplicate true and the record made the first time. An event the store refuses is rejected with its " +
 			"code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user " +
 			"the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.",

@@ -53,6 +53,7 @@ type CentralStore interface {
 	service.DeviceEventService
 	service.ChangeFeed
 	service.DeviceKeyService
+	service.NoteService
 }
 
 // StoreCentral is a Central on a store.

@@ -344,6 +344,19 @@ func (r *Replica) RecordImpound(ctx context.Context, im *service.Impoundment) (*
 	return e, err
 }
 
+// RecordNote queues a field note on an animal the replica knows (its
+// central id, from a lookup): pushed, it is a note on the animal's
+// record, by the pushing officer.
+func (r *Replica) RecordNote(ctx context.Context, animalID int64, text string) (*service.DeviceEvent, error) {
+	n := &service.AnimalNote{AnimalID: animalID, Text: text}
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
+	return r.enqueue(ctx, &service.DeviceEvent{Kind: service.DeviceNote, Note: n}, func(e *service.DeviceEvent) {
+		n.At, n.Author, n.Site, n.Device = e.At, e.User, e.Site, e.Device
+	})
+}
+
 // enqueue gives e its id (a random UUID: the idempotency key of every
 // push), device, user, site and time, and stores it durably.
 func (r *Replica) enqueue(ctx context.Context, e *service.DeviceEvent, fill ...func(*service.DeviceEvent)) (*service.DeviceEvent, error) {

@@ -36,6 +36,8 @@ const syncUsage = `usage:
                                            queue a bite report; pushed, it starts the quarantine the law orders
   chipdesk sync impound --chip CHIP [--where TEXT] [--jurisdiction J]
                                            queue a pickup: pushed, it is an impoundment with the hold the law sets
+  chipdesk sync note --chip CHIP --text TEXT
+                                           queue a field note: pushed, it is on the animal's record
   chipdesk sync status                     when the copy was pulled; queued, applied and rejected events
   chipdesk sync rejected [--json]          list (or export as JSON lines) the events the central service refused
   chipdesk sync retry [ID...]              queue rejected events again (all without ids)
@@ -53,7 +55,7 @@ token; the PIN wraps that key on the handheld and is never stored. Lookups and p
 The conflict rules are in service/offline/README.md.`
 
 var syncSubs = map[string]bool{"pull": true, "push": true, "scan": true, "bite": true, "lookup": true,
-	"impound": true, "status": true, "rejected": true, "retry": true, "salvage": true}
+	"impound": true, "note": true, "status": true, "rejected": true, "retry": true, "salvage": true}
 
 // runSync is "chipdesk sync [pull|push|lookup|scan|bite|status|rejected|retry]":
 // the offline handheld's replica and its reconciliation with the central
@@ -81,7 +83,7 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 		attempts = fs.Int("attempts", offline.DefaultRetry.Attempts, "tries of a push or pull that fails in transit (1 s, 2 s, 4 s apart)")
 		maxAge   = fs.Duration("max-age", offline.DefaultMaxAge, "refuse lookups from a copy older than this")
 		pin      = fs.String("pin", os.Getenv("CHIPDESK_PIN"), "the officer's `PIN`, which seals the copy (- reads it from standard input)")
-		chip     = fs.String("chip", "", "the bitten-by animal's `chip` (bite)")
+		chip     = fs.String("chip", "", "the animal's `chip` (bite: the biter; impound, note)")
 		victim   = fs.String("victim", "", "who was bitten: person or animal (bite)")
 		date     = fs.String("date", "", "the bite's `date`, YYYY-MM-DD (bite; default today)")
 		skin     = fs.Bool("skin-broken", false, "the skin was broken (bite)")
@@ -89,6 +91,7 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 		location = fs.String("location", "", "where it happened (bite)")
 		notes    = fs.String("notes", "", "notes (bite)")
 		where    = fs.String("where", "", "where the animal was picked up (impound)")
+		text     = fs.String("text", "", "the note's `text` (note)")
 		tag      = fs.Int("tag", 0, "licence tag `number` (lookup)")
 		juris    = fs.String("jurisdiction", "", "the tag's jurisdiction (lookup), the impounding city (impound; default the service's)")
 		year     = fs.Int("year", 0, "the tag's year (lookup; default this year)")
@@ -166,6 +169,24 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 			return cmdline.Exit(1, err)
 		}
 		fmt.Fprintf(e.Stdout, "queued pickup %s of animal %d; pushed at the next sync\n", ev.ID, animal)
+		return nil
+	case "note":
+		if len(pos) != 0 || *chip == "" || strings.TrimSpace(*text) == "" {
+			return cmdline.UsageError("sync note: want --chip CHIP --text TEXT")
+		}
+		id, err := chipid.Parse(*chip, nil)
+		if err != nil {
+			return cmdline.Exit(1, fmt.Errorf("sync note: --chip: %w", err))
+		}
+		animal, err := r.AnimalOfChip(ctx, id.Code)
+		if err != nil {
+			return cmdline.Exit(1, err)
+		}
+		ev, err := r.RecordNote(ctx, animal, *text)
+		if err != nil {
+			return cmdline.Exit(1, err)
+		}
+		fmt.Fprintf(e.Stdout, "queued note %s on animal %d; pushed at the next sync\n", ev.ID, animal)
 		return nil
 	case "status":
 		if len(pos) != 0 {

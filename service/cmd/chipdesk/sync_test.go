@@ -318,6 +318,48 @@ func TestSyncContract(t *testing.T) {
 	if got["replica.pull"] != 3 || got["replica.push"] != 1 || got["bite.create"] != 1 {
 		t.Errorf("audit of handheld-3 = %v, want 3 pulls, 1 push, 1 bite", got)
 	}
+
+	// A field note: queued offline, pushed once, on the animal's record
+	// and page, by the device's token, audited.
+	code, out, errOut = runCLI("sync", "note", "--replica", replica, "--chip", rexChip, "--text", "Gate latch broken; owner told to fix by Friday.")
+	if code != 0 || !strings.Contains(out, "queued note") {
+		t.Fatalf("sync note: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("sync", "note", "--replica", replica, "--chip", rexChip); code != 2 || !strings.Contains(errOut, "--text") {
+		t.Errorf("sync note without --text: exit %d, %s; want 2 naming --text", code, errOut)
+	}
+	code, out, errOut = runCLI(append([]string{"sync", "push"}, common...)...)
+	if code != 0 || !strings.Contains(out, "pushed 1: 1 applied, 0 duplicates, 0 rejected; 0 still queued") {
+		t.Fatalf("sync push of the note: exit %d\n%s%s", code, out, errOut)
+	}
+	req, _ = http.NewRequest("GET", fmt.Sprintf("%s/api/v1/animals/%d/record", srv.URL, rex.ID), nil)
+	req.Header.Set("Authorization", "Bearer "+clerk)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var noted struct {
+		Notes []service.AnimalNote `json:"notes"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&noted)
+	resp.Body.Close()
+	if err != nil || len(noted.Notes) != 1 || noted.Notes[0].Text != "Gate latch broken; owner told to fix by Friday." ||
+		noted.Notes[0].Author != "handheld-3" || noted.Notes[0].Device == "" {
+		t.Fatalf("GET record after the note = %+v (%v); want the note by handheld-3", noted, err)
+	}
+	evs, _, err = a.store.FindAuditEvents(ctx, service.AuditFilter{Actor: &actor, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := 0
+	for _, ev := range evs {
+		if ev.Action == "note.create" && ev.EntityID == noted.Notes[0].ID && ev.TokenID != 0 {
+			notes++
+		}
+	}
+	if notes != 1 {
+		t.Errorf("%d note.create audit entries with the device's token, want 1", notes)
+	}
 }
 
 // TestReplicaAndCentralNotMistaken: --replica refuses the central

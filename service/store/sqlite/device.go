@@ -81,6 +81,22 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 				return err
 			}
 			recordID = im.ID
+		case service.DeviceNote:
+			n := e.Note
+			if err := n.Validate(); err != nil {
+				return err
+			}
+			n.At, n.Author, n.Site, n.Device = e.At, e.User, e.Site, e.Device
+			err := tx.QueryRowContext(ctx, `INSERT INTO animal_notes (animal_id, at, author, site, device, text, created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, n.AnimalID, formatStamp(n.At), n.Author, n.Site, n.Device, n.Text, formatStamp(now)).Scan(&n.ID)
+			if err != nil {
+				return mapErr(err, "Note")
+			}
+			recordID = n.ID
+			if err := db.putOutbox(ctx, tx, now, e.NoteAudit(n.ID, now)); err != nil {
+				return err
+			}
+			audited = true
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE device_events SET record_id = ? WHERE id = ?`, recordID, e.ID); err != nil {
 			return mapErr(err, "Device event")
@@ -117,4 +133,23 @@ func (db *DB) DeviceKey(ctx context.Context, tokenID int64) (*service.DeviceKey,
 		return mapErr(err, "Device key")
 	})
 	return k, err
+}
+
+// FindAnimalNotes implements service.NoteService.
+func (db *DB) FindAnimalNotes(ctx context.Context, animalID int64) ([]service.AnimalNote, error) {
+	rows, err := db.rdb.QueryContext(ctx, `SELECT id, animal_id, at, author, site, device, text FROM animal_notes
+		WHERE animal_id = ? ORDER BY at DESC, id DESC`, animalID)
+	if err != nil {
+		return nil, mapErr(err, "Note")
+	}
+	defer rows.Close()
+	out := []service.AnimalNote{}
+	for rows.Next() {
+		var n service.AnimalNote
+		if err := rows.Scan(&n.ID, &n.AnimalID, stamp{&n.At}, &n.Author, &n.Site, &n.Device, &n.Text); err != nil {
+			return nil, mapErr(err, "Note")
+		}
+		out = append(out, n)
+	}
+	return out, mapErr(rows.Err(), "Note")
 }
