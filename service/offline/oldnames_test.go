@@ -89,28 +89,12 @@ func TestReplicaWithOldNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain := map[int64][]byte{}
-	if err := r.EachRecord(ctx, func(rec *service.Record) error {
-		plain[rec.Animal.ID], err = json.Marshal(rec)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
+	unsealCopy(t, r, path)
 
 	// Rewrite the file as the old version left it.
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	// The old version sealed nothing: its records were their JSON.
-	if _, err := db.ExecContext(ctx, `DELETE FROM meta WHERE key IN ('key_id', 'kdf', 'key_salt', 'key_wrapped')`); err != nil {
-		t.Fatal(err)
-	}
-	for id, b := range plain {
-		if _, err := db.ExecContext(ctx, `UPDATE records SET body = ? WHERE animal_id = ?`, string(b), id); err != nil {
-			t.Fatal(err)
-		}
 	}
 	for _, q := range []struct{ table, col, key string }{{"records", "body", "animal_id"}, {"outbox", "event", "id"}} {
 		rows, err := db.QueryContext(ctx, "SELECT "+q.key+", "+q.col+" FROM "+q.table)

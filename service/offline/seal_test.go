@@ -162,27 +162,7 @@ func TestUnsealedCopySealedByItsNextPull(t *testing.T) {
 		t.Fatal(err)
 	}
 	syncOK(t, r, c)
-	plain := map[int64][]byte{}
-	if err := r.EachRecord(ctx, func(rec *service.Record) error {
-		plain[rec.Animal.ID], err = json.Marshal(rec)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	r.Close()
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.ExecContext(ctx, `DELETE FROM meta WHERE key IN ('key_id', 'kdf', 'key_salt', 'key_wrapped')`); err != nil {
-		t.Fatal(err)
-	}
-	for id, b := range plain {
-		if _, err := db.ExecContext(ctx, `UPDATE records SET body = ? WHERE animal_id = ?`, string(b), id); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db.Close()
+	unsealCopy(t, r, path)
 	if !strings.Contains(string(replicaBytes(t, path)), "Ada Lund") {
 		t.Fatal("the unsealed copy holds no owner's name: the check below would pass on any file")
 	}
@@ -205,6 +185,35 @@ func TestUnsealedCopySealedByItsNextPull(t *testing.T) {
 	for _, secret := range []string{"Ada Lund", "612-555-0101"} {
 		if strings.Contains(all, secret) {
 			t.Errorf("the sealed copy's file still holds %q", secret)
+		}
+	}
+}
+
+// unsealCopy closes r and rewrites its file at path as a version that
+// sealed nothing left it: each record its JSON, no key in the meta.
+func unsealCopy(t *testing.T, r *offline.Replica, path string) {
+	t.Helper()
+	ctx := context.Background()
+	plain := map[int64][]byte{}
+	var err error
+	if err := r.EachRecord(ctx, func(rec *service.Record) error {
+		plain[rec.Animal.ID], err = json.Marshal(rec)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `DELETE FROM meta WHERE key IN ('key_id', 'kdf', 'key_salt', 'key_wrapped')`); err != nil {
+		t.Fatal(err)
+	}
+	for id, b := range plain {
+		if _, err := db.ExecContext(ctx, `UPDATE records SET body = ? WHERE animal_id = ?`, string(b), id); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
