@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/bench"
+	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/offline"
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 )
