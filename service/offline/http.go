@@ -24,7 +24,8 @@ import (
 const MaxPush = 1000
 
 // HandlerOpts configure Handler. A nil *HandlerOpts serves without
-// authentication (tests, or behind a proxy that authenticates).
+// authentication (tests, or behind a proxy that authenticates); then
+// every caller gets the data key of direct pulls (token id 0).
 type HandlerOpts struct {
 	// Tokens, when set, authenticates every request by its bearer token
 	// (RFC 6750): officer and admin tokens may sync. A pushed event's
