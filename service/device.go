@@ -2,9 +2,12 @@ package service
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -18,6 +21,8 @@ const (
 	// DeviceImpound is an animal picked up in the field and taken into
 	// custody (an impoundment, its hold computed at the central service).
 	DeviceImpound DeviceEventKind = "impound"
+	// DeviceNote is a field note on an animal (AnimalNote).
+	DeviceNote DeviceEventKind = "note"
 )
 
 // DeviceEvent is one event a handheld recorded while offline, pushed to
@@ -40,10 +45,11 @@ type DeviceEvent struct {
 	Role    Role  `json:"-"`
 	TokenID int64 `json:"-"`
 	// Scan is set for DeviceScan, Bite for DeviceBite, Impound for
-	// DeviceImpound.
+	// DeviceImpound, Note for DeviceNote.
 	Scan    *Scan         `json:"scan,omitempty"`
 	Bite    *BiteIncident `json:"bite,omitempty"`
 	Impound *Impoundment  `json:"impound,omitempty"`
+	Note    *AnimalNote   `json:"note,omitempty"`
 }
 
 // Validate checks the event's shape.
@@ -55,14 +61,16 @@ func (e *DeviceEvent) Validate() error {
 		return Errorf(EINVALID, "Device event device required.")
 	case e.At.IsZero():
 		return Errorf(EINVALID, "Device event time required.")
-	case e.Kind == DeviceScan && (e.Scan == nil || e.Bite != nil || e.Impound != nil):
+	case e.Kind == DeviceScan && (e.Scan == nil || e.Bite != nil || e.Impound != nil || e.Note != nil):
 		return Errorf(EINVALID, "A scan event carries a scan only.")
-	case e.Kind == DeviceBite && (e.Bite == nil || e.Scan != nil || e.Impound != nil):
+	case e.Kind == DeviceBite && (e.Bite == nil || e.Scan != nil || e.Impound != nil || e.Note != nil):
 		return Errorf(EINVALID, "A bite event carries a bite only.")
-	case e.Kind == DeviceImpound && (e.Impound == nil || e.Scan != nil || e.Bite != nil):
+	case e.Kind == DeviceImpound && (e.Impound == nil || e.Scan != nil || e.Bite != nil || e.Note != nil):
 		return Errorf(EINVALID, "An impound event carries an impoundment only.")
-	case e.Kind != DeviceScan && e.Kind != DeviceBite && e.Kind != DeviceImpound:
-		return Errorf(EINVALID, "Device event kind must be scan, bite or impound.")
+	case e.Kind == DeviceNote && (e.Note == nil || e.Scan != nil || e.Bite != nil || e.Impound != nil):
+		return Errorf(EINVALID, "A note event carries a note only.")
+	case e.Kind != DeviceScan && e.Kind != DeviceBite && e.Kind != DeviceImpound && e.Kind != DeviceNote:
+		return Errorf(EINVALID, "Device event kind must be scan, bite, impound or note.")
 	}
 	return nil
 }
@@ -90,6 +98,10 @@ func (e *DeviceEvent) Digest() string {
 		WhereFound string
 		IntakeAt   time.Time
 	}
+	type note struct {
+		AnimalID int64
+		Text     string
+	}
 	v := struct {
 		Kind    DeviceEventKind
 		Device  string
@@ -97,6 +109,7 @@ func (e *DeviceEvent) Digest() string {
 		Scan    *scan
 		Bite    *bite
 		Impound *impound `json:",omitempty"`
+		Note    *note    `json:",omitempty"`
 	}{Kind: e.Kind, Device: e.Device, At: e.At.UTC().Truncate(time.Microsecond)}
 	if s := e.Scan; s != nil {
 		v.Scan = &scan{Reader: s.Reader, Chip: s.ChipCode, Kind: string(s.ChipKind), At: s.At.UTC().Truncate(time.Microsecond)}
@@ -107,6 +120,9 @@ func (e *DeviceEvent) Digest() string {
 	}
 	if im := e.Impound; im != nil {
 		v.Impound = &impound{AnimalID: im.AnimalID, WhereFound: im.WhereFound, IntakeAt: im.IntakeAt.UTC().Truncate(time.Microsecond)}
+	}
+	if n := e.Note; n != nil {
+		v.Note = &note{AnimalID: n.AnimalID, Text: n.Text}
 	}
 	j, _ := json.Marshal(v)
 	h := sha256.Sum256(j)
@@ -184,4 +200,50 @@ type DeviceOutcome struct {
 	RecordID  int64            `json:"record_id,omitempty"`
 	Code      string           `json:"code,omitempty"`
 	Message   string           `json:"message,omitempty"`
+}
+
+// DeviceKey is the data key a handheld seals its replica's records with
+// (AES-256-GCM): one per device token, issued by the central service on
+// a pull and never logged. The handheld keeps it only wrapped by a key
+// derived from the officer's PIN; revoking the token ends its issue.
+type DeviceKey struct {
+	// ID names the key in the replica file ("k" and the token's id and
+	// a random part), so a copy says which key sealed it.
+	ID string `json:"key_id"`
+	// Key is the 256-bit key.
+	Key []byte `json:"key"`
+}
+
+// DeviceKeyService issues the handhelds' data keys.
+type DeviceKeyService interface {
+	// DeviceKey returns the data key of the device token tokenID, made
+	// (random) the first time it is asked for. The caller checks the
+	// token is usable: a revoked token gets no key.
+	DeviceKey(ctx context.Context, tokenID int64) (*DeviceKey, error)
+}
+
+// NewDeviceKey makes a random data key for the device token tokenID.
+func NewDeviceKey(tokenID int64) (*DeviceKey, error) {
+	k := &DeviceKey{Key: make([]byte, 32)}
+	var tag [6]byte
+	if _, err := rand.Read(k.Key); err != nil {
+		return nil, fmt.Errorf("device key: %w", err)
+	}
+	if _, err := rand.Read(tag[:]); err != nil {
+		return nil, fmt.Errorf("device key: %w", err)
+	}
+	k.ID = fmt.Sprintf("k%d-%x", tokenID, tag)
+	return k, nil
+}
+
+// Encoded is the key as the stores keep it (base64).
+func (k *DeviceKey) Encoded() string { return base64.StdEncoding.EncodeToString(k.Key) }
+
+// DecodeDeviceKey is the key a store kept (Encoded).
+func DecodeDeviceKey(id, encoded string) (*DeviceKey, error) {
+	b, err := base64.StdEncoding.DecodeString(encoded)
+	if err != nil || len(b) != 32 {
+		return nil, fmt.Errorf("device key %s: not a 256-bit key", id)
+	}
+	return &DeviceKey{ID: id, Key: b}, nil
 }

@@ -148,6 +148,11 @@ func matchFields(t *testing.T, where string, schemas map[string]map[string]any, 
 	switch {
 	case typ == dateType || typ == timeType:
 		return
+	case typ.Kind() == reflect.Slice && typ.Elem().Kind() == reflect.Uint8:
+		if s["type"] != "string" || s["format"] != "byte" {
+			t.Errorf("%s: Go %v is base64 text, the schema %v", where, typ, s)
+		}
+		return
 	case typ.Kind() == reflect.Slice:
 		items, _ := s["items"].(map[string]any)
 		if s["type"] != "array" || items == nil {

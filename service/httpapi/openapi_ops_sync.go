@@ -10,7 +10,7 @@ import (
 // service mounts beside the API (service/offline's Handler at
 // /api/v1/sync) rather than in the role table.
 func syncTypes() []reflect.Type {
-	return []reflect.Type{typeOf[service.DeviceEvent](), typeOf[service.DeviceOutcome](), typeOf[service.Record]()}
+	return []reflect.Type{typeOf[service.DeviceEvent](), typeOf[service.DeviceOutcome](), typeOf[service.Record](), typeOf[service.DeviceKey]()}
 }
 
 // SyncServedBy marks (x-served-by) the operations that the sync handler
@@ -41,7 +41,8 @@ func addSyncPaths(paths map[string]map[string]any, ss *schemaSet) {
 		"operationId": "syncPushEvents", "summary": "Push the events a handheld recorded offline", "tags": []string{"sync"},
 		"description": "Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, " +
 			"device, time or payload, is 400 for the whole push); each is applied once " +
-			"through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers " +
+			"through the application layer (a bite starts its quarantine, a pickup is an impoundment with its hold, a note " +
+			"is on the animal's record, notes of GET /api/v1/animals/{id}/record), whatever the number of pushes: a repeat answers " +
 			"applied with duplicate true and the record made the first time. An event the store refuses is rejected with its " +
 			"code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user " +
 			"the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.",
@@ -75,5 +76,19 @@ func addSyncPaths(paths map[string]map[string]any, ss *schemaSet) {
 		"parameters": []any{map[string]any{"name": "since", "in": "query", "required": false,
 			"description": "The cursor of the last pull; empty for a full pull.", "schema": map[string]any{"type": "string"}}},
 		"responses": pull,
+	}}
+
+	key := errs("401", "403", "500")
+	key["200"] = map[string]any{"description": "The device's data key (key base64, 256 bits) and its id",
+		"headers": map[string]any{"Cache-Control": map[string]any{"schema": map[string]any{"type": "string", "enum": []string{"no-store"}}}},
+		"content": map[string]any{"application/json": map[string]any{"schema": ss.schema(typeOf[service.DeviceKey]())}}}
+	paths["/api/v1/sync/key"] = map[string]any{"get": map[string]any{
+		"operationId": "syncDeviceKey", "summary": "Get the handheld's data key, which seals its offline copy", "tags": []string{"sync"},
+		"description": "Roles: admin, officer. One random 256-bit key per device token, made on its first request and the " +
+			"same after; a revoked token gets none (401). The handheld seals each record of its copy with it (AES-256-GCM) " +
+			"and keeps it only wrapped by a key derived from the officer's PIN (Argon2id). The key is never logged: the audit " +
+			"entry (replica.key) names its id under the token.",
+		"x-roles": roles, "security": security, "x-served-by": SyncServedBy,
+		"responses": key,
 	}}
 }

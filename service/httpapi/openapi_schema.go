@@ -273,6 +273,10 @@ func (s *schemaSet) schema(t reflect.Type) map[string]any {
 	case reflect.Float64, reflect.Float32:
 		return map[string]any{"type": "number"}
 	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			// encoding/json writes a []byte as base64 text.
+			return map[string]any{"type": "string", "format": "byte"}
+		}
 		return map[string]any{"type": "array", "items": s.schema(t.Elem())}
 	case reflect.Map:
 		return map[string]any{"type": "object", "additionalProperties": s.schema(t.Elem())}

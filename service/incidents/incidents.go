@@ -403,6 +403,17 @@ func (s *Service) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) 
 			return false, 0, err
 		}
 	}
+	if e.Kind == service.DeviceNote {
+		if err := e.Note.Validate(); err != nil {
+			return false, 0, err
+		}
+		if _, err := s.store.FindRecordByAnimal(ctx, e.Note.AnimalID); err != nil {
+			if service.ErrorCode(err) == service.ENOTFOUND {
+				return false, 0, service.Invalidf("note.animal_id", "Animal %d is not in the register.", e.Note.AnimalID)
+			}
+			return false, 0, err
+		}
+	}
 	applied, recordID, err = s.store.ApplyDeviceEvent(ctx, e)
 	if err != nil || e.Kind != service.DeviceBite || e.Bite.Victim != service.VictimPerson {
 		return applied, recordID, err

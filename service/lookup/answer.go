@@ -56,6 +56,9 @@ type Answer struct {
 	HoldUntil service.Date `json:"hold_until,omitzero"`
 	// Deadlines are the open deadlines, soonest first.
 	Deadlines []Deadline `json:"deadlines"`
+	// Notes are the officers' field notes on the animal, newest first
+	// (an answer by the animal's id: its record).
+	Notes []service.AnimalNote `json:"notes,omitempty"`
 	// Permits and Agreement: the animal's permits (an off-leash permit,
 	// 64.55) and open sterilisation agreement (64.140); permits.go.
 	Permits   []Permit   `json:"permits"`

@@ -91,7 +91,7 @@ func (s *Service) Lookup(ctx context.Context, q Query) (*Answer, error) {
 		if err != nil {
 			return nil, err
 		}
-		return s.build(rec, nil, q.AsOf), nil
+		return s.withNotes(ctx, s.build(rec, nil, q.AsOf))
 	}
 	return nil, service.Errorf(service.EINVALID, "Give chip, or tag with jurisdiction and year.")
 }
@@ -201,7 +201,24 @@ func (s *Service) ByAnimal(ctx context.Context, id int64) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.build(rec, nil, 0), nil
+	return s.withNotes(ctx, s.build(rec, nil, 0))
+}
+
+// withNotes adds the animal's field notes to a, when the store keeps
+// notes (service.NoteService).
+func (s *Service) withNotes(ctx context.Context, a *Answer) (*Answer, error) {
+	ns, ok := s.store.(service.NoteService)
+	if !ok || a.Animal == nil {
+		return a, nil
+	}
+	notes, err := ns.FindAnimalNotes(ctx, a.Animal.ID)
+	if err != nil {
+		return nil, err
+	}
+	if len(notes) > 0 {
+		a.Notes = notes
+	}
+	return a, nil
 }
 
 // Location returns the time zone of the jurisdiction (the home one when

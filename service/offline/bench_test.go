@@ -62,7 +62,7 @@ func BenchmarkPull(b *testing.B) {
 	b.Logf("central read of %d records alone: %s (%s CPU)", cnt, time.Since(t0), cpu()-c0)
 	b.ResetTimer()
 	for i := range b.N {
-		r, err := offline.Open(ctx, filepath.Join(dir, fmt.Sprintf("handheld-%d.db", i)), &offline.Opts{Device: "handheld-3", Now: now})
+		r, err := offline.Open(ctx, filepath.Join(dir, fmt.Sprintf("handheld-%d.db", i)), &offline.Opts{Device: "handheld-3", PIN: testPIN, Now: now})
 		if err != nil {
 			b.Fatal(err)
 		}

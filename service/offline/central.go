@@ -22,6 +22,9 @@ type Central interface {
 	// store's cursor, a restored database) it sends everything and says so
 	// (Pulled.Full): the replica then holds only what this pull sent.
 	Pull(ctx context.Context, since string, fn func(Item) error) (Pulled, error)
+	// DeviceKey is the data key of the pulling device (its token's; a
+	// revoked token gets none): the replica seals its records with it.
+	DeviceKey(ctx context.Context) (*service.DeviceKey, error)
 }
 
 // Item is one line of a pull: a record to hold (Record) or the id of an
@@ -49,6 +52,8 @@ type CentralStore interface {
 	service.BulkService
 	service.DeviceEventService
 	service.ChangeFeed
+	service.DeviceKeyService
+	service.NoteService
 }
 
 // StoreCentral is a Central on a store.
@@ -127,6 +132,17 @@ func (c *StoreCentral) Pull(ctx context.Context, since string, fn func(Item) err
 		}
 	}
 	return Pulled{Cursor: next, Full: true}, nil
+}
+
+// DeviceKey implements Central: the key of the token that called
+// Handler (in ctx); reached directly, without a token, the store's own
+// key of direct pulls (token id 0).
+func (c *StoreCentral) DeviceKey(ctx context.Context) (*service.DeviceKey, error) {
+	var id int64
+	if t := tokenOf(ctx); t != nil {
+		id = t.ID
+	}
+	return c.Store.DeviceKey(ctx, id)
 }
 
 // send sends animal id's minimal record, or (when drops are wanted) its

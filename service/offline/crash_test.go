@@ -32,7 +32,7 @@ func copyFile(t *testing.T, from, to string) {
 // queueScans makes a replica at path with n scans queued, closed.
 func queueScans(t *testing.T, path string, n int) {
 	t.Helper()
-	r, err := offline.Open(context.Background(), path, &offline.Opts{Device: "handheld-3", Now: now, MaxAge: -1})
+	r, err := offline.Open(context.Background(), path, &offline.Opts{Device: "handheld-3", PIN: testPIN, Now: now, MaxAge: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func queueScans(t *testing.T, path string, n int) {
 }
 
 func pushFile(t *testing.T, path string, c offline.Central) (offline.Report, error) {
-	r, err := offline.Open(context.Background(), path, &offline.Opts{Device: "handheld-3", Now: now, MaxAge: -1})
+	r, err := offline.Open(context.Background(), path, &offline.Opts{Device: "handheld-3", PIN: testPIN, Now: now, MaxAge: -1})
 	if err != nil {
 		return offline.Report{}, err
 	}
@@ -108,7 +108,7 @@ func TestRepushOldCopyAndConcurrentPushes(t *testing.T) {
 func TestKillDuringPush(t *testing.T) {
 	if p := os.Getenv("CHIPDESK_OFFLINE_PUSH_CHILD"); p != "" {
 		// The child: push the replica at p to the URL given, and block.
-		r, err := offline.Open(context.Background(), p, &offline.Opts{Device: "handheld-3", Now: now, MaxAge: -1})
+		r, err := offline.Open(context.Background(), p, &offline.Opts{Device: "handheld-3", PIN: testPIN, Now: now, MaxAge: -1})
 		if err != nil {
 			os.Exit(3)
 		}

@@ -22,6 +22,8 @@ func (f fixed) Push(context.Context, []service.DeviceEvent) ([]offline.Outcome, 
 	return nil, nil
 }
 
+func (f fixed) DeviceKey(context.Context) (*service.DeviceKey, error) { return service.NewDeviceKey(1) }
+
 func (f fixed) Pull(_ context.Context, _ string, fn func(offline.Item) error) (offline.Pulled, error) {
 	for _, r := range f {
 		if err := fn(offline.Item{Record: r}); err != nil {

@@ -24,7 +24,8 @@ import (
 const MaxPush = 1000
 
 // HandlerOpts configure Handler. A nil *HandlerOpts serves without
-// authentication (tests, or behind a proxy that authenticates).
+// authentication (tests, or behind a proxy that authenticates); then
+// every caller gets the data key of direct pulls (token id 0).
 type HandlerOpts struct {
 	// Tokens, when set, authenticates every request by its bearer token
 	// (RFC 6750): officer and admin tokens may sync. A pushed event's
@@ -42,6 +43,7 @@ type HandlerOpts struct {
 // http.StripPrefix):
 //
 //	POST events          body: JSON array of service.DeviceEvent; answer: JSON array of Outcome
+//	GET  key             answer: the device's data key {"key_id": ..., "key": base64} (service.DeviceKey)
 //	GET  replica?since=C answer: one line per Item (a minimal service.Record, or {"deleted": id}),
 //	                     then the end line {"end": true, "cursor": ..., "full": ...} (application/x-ndjson)
 //
@@ -121,6 +123,23 @@ func Handler(c Central, o *HandlerOpts) http.Handler {
 		zw := compress(w, req)
 		json.NewEncoder(zw).Encode(out)
 		zw.Close()
+	})
+	mux.HandleFunc("GET /key", func(w http.ResponseWriter, req *http.Request) {
+		// The key itself is never logged: the audit entry names its id.
+		k, err := c.DeviceKey(req.Context())
+		if err != nil {
+			log.Error("offline: device key", "err", err)
+			writeError(w, http.StatusInternalServerError, service.EINTERNAL, "internal error")
+			return
+		}
+		if err := audit(req, "replica.key", "key "+k.ID); err != nil {
+			log.Error("offline: audit key", "err", err)
+			writeError(w, http.StatusInternalServerError, service.EINTERNAL, "internal error")
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		json.NewEncoder(w).Encode(k)
 	})
 	mux.HandleFunc("GET /replica", func(w http.ResponseWriter, req *http.Request) {
 		// A whole replica takes longer than a server's write timeout
@@ -221,10 +240,16 @@ func stampCaller(e *service.DeviceEvent, t *service.Token) {
 
 type callerKey struct{}
 
+// tokenOf is the token that authenticated the request of ctx, nil
+// without one.
+func tokenOf(ctx context.Context) *service.Token {
+	t, _ := ctx.Value(callerKey{}).(*service.Token)
+	return t
+}
+
 // callerOf is the token that authenticated req, nil without one.
 func callerOf(req *http.Request) *service.Token {
-	t, _ := req.Context().Value(callerKey{}).(*service.Token)
-	return t
+	return tokenOf(req.Context())
 }
 
 // endLine closes a complete replica stream of the old form (a request
@@ -451,6 +476,27 @@ func (h *HTTPClient) Push(ctx context.Context, events []service.DeviceEvent) ([]
 		return nil, fmt.Errorf("offline: push answer: %w", err)
 	}
 	return out, nil
+}
+
+// DeviceKey implements Central: GET key.
+func (h *HTTPClient) DeviceKey(ctx context.Context) (*service.DeviceKey, error) {
+	rc, err := h.do(ctx, http.MethodGet, "key", "", nil)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	var k service.DeviceKey
+	b, err := io.ReadAll(rc)
+	if err == nil {
+		err = json.Unmarshal(b, &k)
+	}
+	if err == nil && (k.ID == "" || len(k.Key) != 32) {
+		err = errors.New("not a 256-bit key with its id")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("offline: device key: %w", err)
+	}
+	return &k, nil
 }
 
 // Pull implements Central. A stream without its end line is an error.

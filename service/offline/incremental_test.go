@@ -173,7 +173,7 @@ func TestSalvageDamagedReplica(t *testing.T) {
 	seed(t, s)
 	dir := t.TempDir()
 	path := dir + "/damaged.db"
-	r, err := offline.Open(ctx, path, &offline.Opts{Device: "handheld-3", Now: func() time.Time { return day }})
+	r, err := offline.Open(ctx, path, &offline.Opts{Device: "handheld-3", PIN: testPIN, Now: func() time.Time { return day }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,11 +203,11 @@ func TestSalvageDamagedReplica(t *testing.T) {
 	}
 	f.Close()
 
-	got, err := offline.Salvage(ctx, path, dir+"/salvaged.db", &offline.Opts{Device: "handheld-3", Now: func() time.Time { return day }})
+	got, err := offline.Salvage(ctx, path, dir+"/salvaged.db", &offline.Opts{Device: "handheld-3", PIN: testPIN, Now: func() time.Time { return day }})
 	if err != nil || got.Events[offline.Queued] != 5 {
 		t.Fatalf("Salvage = %+v, %v; want the 5 queued events", got, err)
 	}
-	nr, err := offline.Open(ctx, dir+"/salvaged.db", &offline.Opts{Device: "handheld-3", Now: func() time.Time { return day }})
+	nr, err := offline.Open(ctx, dir+"/salvaged.db", &offline.Opts{Device: "handheld-3", PIN: testPIN, Now: func() time.Time { return day }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,9 @@ func TestSalvageDamagedReplica(t *testing.T) {
 
 // TestReplicaFileHoldsNoAddress: the replica file itself (and its
 // write-ahead log), byte for byte, holds no owner's address or e-mail
-// and no veterinarian, after a pull over HTTP on either store.
+// and no veterinarian, after a pull over HTTP on either store; and,
+// sealed, no owner's name or phone either, which a lookup with the PIN
+// still answers.
 func TestReplicaFileHoldsNoAddress(t *testing.T) {
 	t.Parallel()
 	for _, be := range backends {
@@ -234,24 +236,21 @@ func TestReplicaFileHoldsNoAddress(t *testing.T) {
 			s := be.open(t)
 			seed(t, s)
 			path := t.TempDir() + "/handheld.db"
-			r, err := offline.Open(context.Background(), path, &offline.Opts{Device: "handheld-3", Now: now})
+			r, err := offline.Open(context.Background(), path, &offline.Opts{Device: "handheld-3", PIN: testPIN, Now: now})
 			if err != nil {
 				t.Fatal(err)
 			}
 			syncOK(t, r, transports[1].wrap(t, s))
+			rec, err := r.FindRecordByChip(context.Background(), dogChip)
+			if err != nil || rec.Owner == nil || rec.Owner.Phone != "612-555-0101" {
+				t.Fatalf("lookup with the PIN = %+v, %v; want the owner's phone", rec, err)
+			}
+			all := replicaBytes(t, path)
 			r.Close()
-			var all []byte
-			for _, p := range []string{path, path + "-wal"} {
-				b, err := os.ReadFile(p)
-				if err != nil && !os.IsNotExist(err) {
-					t.Fatal(err)
-				}
-				all = append(all, b...)
+			if !strings.Contains(string(all), dogChip) {
+				t.Fatalf("the replica holds no chip: the check below would pass on an empty file")
 			}
-			if !strings.Contains(string(all), "612-555-0101") {
-				t.Fatalf("the replica holds no owner phone: the check below would pass on an empty file")
-			}
-			for _, secret := range []string{"12 Lake St", "ada@example.org", "Dr. Vik", "Minneapolis\""} {
+			for _, secret := range []string{"12 Lake St", "ada@example.org", "Dr. Vik", "Minneapolis\"", "Ada Lund", "612-555-0101", "Rex"} {
 				if strings.Contains(string(all), secret) {
 					t.Errorf("the replica file holds %q", secret)
 				}
@@ -261,6 +260,21 @@ func TestReplicaFileHoldsNoAddress(t *testing.T) {
 			}
 		})
 	}
+}
+
+// replicaBytes is the replica file at path and its write-ahead log, as
+// a thief who copies the disk would read them.
+func replicaBytes(t *testing.T, path string) []byte {
+	t.Helper()
+	var all []byte
+	for _, p := range []string{path, path + "-wal"} {
+		b, err := os.ReadFile(p)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		all = append(all, b...)
+	}
+	return all
 }
 
 // TestRevokedDeviceCannotSync: a handheld's device token, once revoked,
@@ -318,7 +332,7 @@ func TestStaleCopyRefusesLookups(t *testing.T) {
 	s := backends[0].open(t)
 	sd := seed(t, s)
 	clock := day
-	r, err := offline.Open(ctx, t.TempDir()+"/h.db", &offline.Opts{Device: "handheld-3", Now: func() time.Time { return clock }})
+	r, err := offline.Open(ctx, t.TempDir()+"/h.db", &offline.Opts{Device: "handheld-3", PIN: testPIN, Now: func() time.Time { return clock }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +368,7 @@ func TestFullPullCompacts(t *testing.T) {
 	ctx := context.Background()
 	s := backends[0].open(t)
 	path := t.TempDir() + "/h.db"
-	r, err := offline.Open(ctx, path, &offline.Opts{Device: "handheld-3", Now: now})
+	r, err := offline.Open(ctx, path, &offline.Opts{Device: "handheld-3", PIN: testPIN, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

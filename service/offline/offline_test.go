@@ -17,6 +17,9 @@ import (
 	"github.com/chipdesk/chipdesk/service/store/sqlite"
 )
 
+// testPIN is the officer's PIN of the tests' handhelds.
+const testPIN = "4827"
+
 var day = time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC)
 
 func now() time.Time { return day }
@@ -101,7 +104,7 @@ func seed(t *testing.T, s service.Store) seeded {
 func openReplica(t *testing.T) *offline.Replica {
 	t.Helper()
 	r, err := offline.Open(context.Background(), filepath.Join(t.TempDir(), "handheld.db"),
-		&offline.Opts{Device: "handheld-3", User: "officer-7", Site: "north-patrol", Now: func() time.Time { return day.Add(2 * time.Hour) }})
+		&offline.Opts{Device: "handheld-3", PIN: testPIN, User: "officer-7", Site: "north-patrol", Now: func() time.Time { return day.Add(2 * time.Hour) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,6 +444,8 @@ func TestQueueDuringPull(t *testing.T) {
 
 // slow serves two records with a pause between them.
 type slow struct{ offline.Central }
+
+func (s slow) DeviceKey(context.Context) (*service.DeviceKey, error) { return service.NewDeviceKey(1) }
 
 func (s slow) Pull(ctx context.Context, _ string, fn func(offline.Item) error) (offline.Pulled, error) {
 	for i := 1; i <= 2; i++ {

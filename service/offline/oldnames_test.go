@@ -72,7 +72,7 @@ func TestReplicaWithOldNames(t *testing.T) {
 	sd := seed(t, s)
 	c := &offline.StoreCentral{Store: s}
 	path := filepath.Join(t.TempDir(), "handheld.db")
-	opts := &offline.Opts{Device: "handheld-3", User: "officer-7", Site: "north-patrol", Now: func() time.Time { return day.Add(2 * time.Hour) }}
+	opts := &offline.Opts{Device: "handheld-3", PIN: testPIN, User: "officer-7", Site: "north-patrol", Now: func() time.Time { return day.Add(2 * time.Hour) }}
 	r, err := offline.Open(ctx, path, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func TestReplicaWithOldNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Close()
+	unsealCopy(t, r, path)
 
 	// Rewrite the file as the old version left it.
 	db, err := sql.Open("sqlite", "file:"+path)

@@ -76,6 +76,10 @@ type Opts struct {
 	// DefaultMaxAge, negative never refuses. Events are queued however
 	// old the copy is.
 	MaxAge time.Duration
+	// PIN is the officer's PIN: it unwraps the data key the copy's
+	// records are sealed with (a pull wraps the key with it). Never
+	// stored.
+	PIN string
 }
 
 // DefaultMaxAge is a replica's MaxAge when its Opts set none: a copy
@@ -91,6 +95,7 @@ type Replica struct {
 	db   *sql.DB
 	path string
 	o    Opts
+	key  []byte // the data key, once the PIN unwrapped it
 }
 
 // Open opens (creating if needed) the replica file at path.
@@ -124,7 +129,7 @@ func Open(ctx context.Context, path string, o *Opts) (*Replica, error) {
 		}
 	}
 	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+
-		"?_pragma=auto_vacuum(INCREMENTAL)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)&_txlock=immediate")
+		"?_pragma=auto_vacuum(INCREMENTAL)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)&_pragma=secure_delete(ON)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("offline: open: %w", err)
 	}
@@ -224,7 +229,7 @@ func (r *Replica) Close() error { return r.db.Close() }
 // the replica. ENOTFOUND when the replica does not know it (a chip
 // implanted since the last sync is not known offline).
 func (r *Replica) FindRecordByChip(ctx context.Context, code string) (*service.Record, error) {
-	rec, err := r.record(ctx, `SELECT body FROM records WHERE animal_id = (SELECT animal_id FROM chips WHERE code = ?)`, code)
+	rec, err := r.record(ctx, `SELECT animal_id, body FROM records WHERE animal_id = (SELECT animal_id FROM chips WHERE code = ?)`, code)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +245,7 @@ func (r *Replica) FindRecordByChip(ctx context.Context, code string) (*service.R
 // FindRecordByTag finds the animal by licence tag number. The matched
 // licence may be revoked or replaced: a stolen tag.
 func (r *Replica) FindRecordByTag(ctx context.Context, jurisdiction string, year, tag int) (*service.Record, error) {
-	rec, err := r.record(ctx, `SELECT body FROM records WHERE animal_id =
+	rec, err := r.record(ctx, `SELECT animal_id, body FROM records WHERE animal_id =
 		(SELECT animal_id FROM tags WHERE jurisdiction = ? AND year = ? AND tag = ?)`, jurisdiction, year, tag)
 	if err != nil {
 		return nil, err
@@ -255,7 +260,7 @@ func (r *Replica) FindRecordByTag(ctx context.Context, jurisdiction string, year
 
 // FindRecordByAnimal finds an animal of the replica by its central id.
 func (r *Replica) FindRecordByAnimal(ctx context.Context, id int64) (*service.Record, error) {
-	return r.record(ctx, `SELECT body FROM records WHERE animal_id = ?`, id)
+	return r.record(ctx, `SELECT animal_id, body FROM records WHERE animal_id = ?`, id)
 }
 
 var _ service.RecordService = (*Replica)(nil)
@@ -285,14 +290,19 @@ func (r *Replica) record(ctx context.Context, query string, args ...any) (*servi
 		return nil, err
 	}
 	var body string
-	err := r.db.QueryRowContext(ctx, query, args...).Scan(&body)
+	var id int64
+	err := r.db.QueryRowContext(ctx, query, args...).Scan(&id, &body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, service.Errorf(service.ENOTFOUND, "No animal has that identifier in the offline copy.")
 	} else if err != nil {
 		return nil, fmt.Errorf("offline: lookup: %w", err)
 	}
+	plain, err := r.unseal(ctx, id, body)
+	if err != nil {
+		return nil, err
+	}
 	var rec service.Record
-	if err := unmarshal([]byte(body), &rec); err != nil {
+	if err := unmarshal(plain, &rec); err != nil {
 		return nil, fmt.Errorf("offline: lookup: %w", err)
 	}
 	return &rec, nil
@@ -332,6 +342,19 @@ func (r *Replica) RecordImpound(ctx context.Context, im *service.Impoundment) (*
 		im.IntakeAt, im.Site = e.At, e.Site
 	})
 	return e, err
+}
+
+// RecordNote queues a field note on an animal the replica knows (its
+// central id, from a lookup): pushed, it is a note on the animal's
+// record, by the pushing officer.
+func (r *Replica) RecordNote(ctx context.Context, animalID int64, text string) (*service.DeviceEvent, error) {
+	n := &service.AnimalNote{AnimalID: animalID, Text: text}
+	if err := n.Validate(); err != nil {
+		return nil, err
+	}
+	return r.enqueue(ctx, &service.DeviceEvent{Kind: service.DeviceNote, Note: n}, func(e *service.DeviceEvent) {
+		n.At, n.Author, n.Site, n.Device = e.At, e.User, e.Site, e.Device
+	})
 }
 
 // enqueue gives e its id (a random UUID: the idempotency key of every
@@ -478,14 +501,18 @@ func (r *Replica) Requeue(ctx context.Context, ids ...string) (int, error) {
 // however old the copy is (an export, a check of what a lost handheld
 // held).
 func (r *Replica) EachRecord(ctx context.Context, fn func(*service.Record) error) error {
-	rows, err := r.db.QueryContext(ctx, `SELECT body FROM records ORDER BY animal_id`)
+	rows, err := r.db.QueryContext(ctx, `SELECT animal_id, body FROM records ORDER BY animal_id`)
 	if err != nil {
 		return fmt.Errorf("offline: records: %w", err)
 	}
-	var bodies []string
+	type stored struct {
+		id   int64
+		body string
+	}
+	var bodies []stored
 	for rows.Next() {
-		var b string
-		if err := rows.Scan(&b); err != nil {
+		var b stored
+		if err := rows.Scan(&b.id, &b.body); err != nil {
 			rows.Close()
 			return fmt.Errorf("offline: records: %w", err)
 		}
@@ -496,8 +523,12 @@ func (r *Replica) EachRecord(ctx context.Context, fn func(*service.Record) error
 		return fmt.Errorf("offline: records: %w", err)
 	}
 	for _, b := range bodies {
+		plain, err := r.unseal(ctx, b.id, b.body)
+		if err != nil {
+			return err
+		}
 		var rec service.Record
-		if err := unmarshal([]byte(b), &rec); err != nil {
+		if err := unmarshal(plain, &rec); err != nil {
 			return fmt.Errorf("offline: records: %w", err)
 		}
 		if err := fn(&rec); err != nil {

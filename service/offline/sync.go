@@ -226,6 +226,26 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 			r.db.ExecContext(context.WithoutCancel(ctx), drop)
 		}
 	}()
+	// The device's data key, issued to this device's token only: a
+	// revoked device gets none, and pulls nothing. A copy sealed with
+	// another key (or none) is pulled in full under this one.
+	// The PIN is checked on the copy first, before the central service
+	// is asked.
+	if r.o.PIN == "" {
+		return errNoPIN
+	}
+	if _, err := r.dataKey(ctx); err != nil {
+		return err
+	}
+	key, err := c.DeviceKey(ctx)
+	if err != nil {
+		return fmt.Errorf("offline: pull: %w", err)
+	}
+	keyMeta, rekeyed, err := r.rekey(ctx, key)
+	if err != nil {
+		return err
+	}
+	full = full || rekeyed
 	since := ""
 	if !full {
 		if since, err = r.meta(ctx, "cursor"); err != nil {
@@ -268,7 +288,11 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 			return err
 		}
 		k := &it.keys
-		if _, err := putRecord.ExecContext(ctx, k.Animal.ID, string(it.Body)); err != nil {
+		body, err := sealBody(key.Key, k.Animal.ID, it.Body)
+		if err != nil {
+			return err
+		}
+		if _, err := putRecord.ExecContext(ctx, k.Animal.ID, body); err != nil {
 			return err
 		}
 		for _, ch := range k.Chips {
@@ -306,6 +330,9 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 	}
 	if err != nil {
 		return fmt.Errorf("offline: pull: %w", err)
+	}
+	if rekeyed && !end.Full {
+		return fmt.Errorf("offline: pull: the central service answered a pull of everything with changes only")
 	}
 	if end.Full && dropped > 0 {
 		return fmt.Errorf("offline: pull: a full pull named %d animals to drop", dropped)
@@ -348,6 +375,9 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 			return err
 		}
 	}
+	if err := putMeta(ctx, swap, keyMeta...); err != nil {
+		return err
+	}
 	if err := swap.QueryRowContext(ctx, `SELECT COUNT(*) FROM records`).Scan(&rep.Records); err != nil {
 		return fmt.Errorf("offline: pull: %w", err)
 	}
@@ -355,6 +385,7 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 		return fmt.Errorf("offline: pull: %w", err)
 	}
 	rep.Pulled, rep.Dropped, rep.Full = sent, dropped, end.Full
+	r.key = key.Key
 	return r.compact(ctx)
 }
 

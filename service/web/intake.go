@@ -319,6 +319,8 @@ type animalData struct {
 	Impound *impoundResult
 	// Bites are the animal's recorded bites, where and what happened.
 	Bites []*service.BiteIncident
+	// Notes are the officers' field notes, newest first.
+	Notes []service.AnimalNote
 }
 
 // handleAnimal shows an animal's record with the actions of the role.
@@ -339,7 +341,7 @@ func (h *Handler) handleAnimal(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.audit(r, "record.view", "animal", id, "web")
-	h.render(w, r, http.StatusOK, "animal", recordTitle(a), &view{Data: animalData{R: h.recordView(r, a), Bites: bites}})
+	h.render(w, r, http.StatusOK, "animal", recordTitle(a), &view{Data: animalData{R: h.recordView(r, a), Bites: bites, Notes: a.Notes}})
 }
 
 func recordTitle(a *lookup.Answer) string {

@@ -91,3 +91,28 @@ func TestOfficerWatch_64_110(t *testing.T) {
 		t.Errorf("quarantines ending soon lack Tom's bite quarantine (to 2026-06-16)")
 	}
 }
+
+// TestAnimalPageFieldNotes: a field note pushed from a handheld is on
+// the animal's page, with who wrote it, escaped as text.
+func TestAnimalPageFieldNotes(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	ctx := context.Background()
+	at := f.clock.Now()
+	e := &service.DeviceEvent{ID: "note-1", Device: "handheld-3", Kind: service.DeviceNote, At: at, User: "officer-7", Site: "north",
+		Note: &service.AnimalNote{AnimalID: f.rex, Text: "Gate latch <broken>; owner told."}}
+	if _, _, err := f.store.ApplyDeviceEvent(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	c := f.client()
+	c.login(service.RoleOfficer)
+	_, body := c.get(fmt.Sprintf("/animals/%d", f.rex))
+	for _, want := range []string{"Field notes", "Gate latch &lt;broken&gt;; owner told.", "officer-7, north", at.UTC().Format("2006-01-02 15:04Z")} {
+		if !strings.Contains(body, want) {
+			t.Errorf("animal page lacks %q", want)
+		}
+	}
+	if _, body := c.get(fmt.Sprintf("/animals/%d", f.tom)); strings.Contains(body, "Field notes") {
+		t.Errorf("an animal with no notes shows the notes section")
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,6 +36,8 @@ const syncUsage = `usage:
                                            queue a bite report; pushed, it starts the quarantine the law orders
   chipdesk sync impound --chip CHIP [--where TEXT] [--jurisdiction J]
                                            queue a pickup: pushed, it is an impoundment with the hold the law sets
+  chipdesk sync note --chip CHIP --text TEXT
+                                           queue a field note: pushed, it is on the animal's record
   chipdesk sync status                     when the copy was pulled; queued, applied and rejected events
   chipdesk sync rejected [--json]          list (or export as JSON lines) the events the central service refused
   chipdesk sync retry [ID...]              queue rejected events again (all without ids)
@@ -45,11 +48,14 @@ handheld's own device token (chipdesk token create --role officer --name DEVICE)
 (SQLite file or postgres:// URL) reached directly. Default $CHIPDESK_CENTRAL, $CHIPDESK_TOKEN.
 common flags: --replica FILE (default $CHIPDESK_REPLICA, else chipdesk-replica.db),
 --device NAME (default $CHIPDESK_DEVICE, else the host name), --user NAME, --site NAME,
---timeout D (each request; default 30s), --attempts N (default 4), --max-age D (refuse lookups from an older copy; default 72h).
+--timeout D (each request; default 30s), --attempts N (default 4), --max-age D (refuse lookups from an older copy; default 72h),
+--pin PIN (default $CHIPDESK_PIN; - reads it from standard input): the officer's PIN. The copy's records
+(owners' names and phones, the animals) are sealed with a key the central service issues to the device
+token; the PIN wraps that key on the handheld and is never stored. Lookups and pulls need it; queuing does not.
 The conflict rules are in service/offline/README.md.`
 
 var syncSubs = map[string]bool{"pull": true, "push": true, "scan": true, "bite": true, "lookup": true,
-	"impound": true, "status": true, "rejected": true, "retry": true, "salvage": true}
+	"impound": true, "note": true, "status": true, "rejected": true, "retry": true, "salvage": true}
 
 // runSync is "chipdesk sync [pull|push|lookup|scan|bite|status|rejected|retry]":
 // the offline handheld's replica and its reconciliation with the central
@@ -76,7 +82,8 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 		timeout  = fs.Duration("timeout", offline.DefaultTimeout, "how long a request may go unanswered")
 		attempts = fs.Int("attempts", offline.DefaultRetry.Attempts, "tries of a push or pull that fails in transit (1 s, 2 s, 4 s apart)")
 		maxAge   = fs.Duration("max-age", offline.DefaultMaxAge, "refuse lookups from a copy older than this")
-		chip     = fs.String("chip", "", "the bitten-by animal's `chip` (bite)")
+		pin      = fs.String("pin", os.Getenv("CHIPDESK_PIN"), "the officer's `PIN`, which seals the copy (- reads it from standard input)")
+		chip     = fs.String("chip", "", "the animal's `chip` (bite: the biter; impound, note)")
 		victim   = fs.String("victim", "", "who was bitten: person or animal (bite)")
 		date     = fs.String("date", "", "the bite's `date`, YYYY-MM-DD (bite; default today)")
 		skin     = fs.Bool("skin-broken", false, "the skin was broken (bite)")
@@ -84,6 +91,7 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 		location = fs.String("location", "", "where it happened (bite)")
 		notes    = fs.String("notes", "", "notes (bite)")
 		where    = fs.String("where", "", "where the animal was picked up (impound)")
+		text     = fs.String("text", "", "the note's `text` (note)")
 		tag      = fs.Int("tag", 0, "licence tag `number` (lookup)")
 		juris    = fs.String("jurisdiction", "", "the tag's jurisdiction (lookup), the impounding city (impound; default the service's)")
 		year     = fs.Int("year", 0, "the tag's year (lookup; default this year)")
@@ -112,7 +120,12 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 			got.Events[offline.Queued], got.Events[offline.Applied], got.Events[offline.Rejected], *to, got.Lost, *to)
 		return nil
 	}
-	r, err := offline.Open(ctx, *replica, &offline.Opts{Device: *device, User: *user, Site: *site, Now: e.Now, MaxAge: *maxAge})
+	if *pin == "-" {
+		if *pin, err = readPIN(e.Stdin); err != nil {
+			return cmdline.Exit(1, err)
+		}
+	}
+	r, err := offline.Open(ctx, *replica, &offline.Opts{Device: *device, User: *user, Site: *site, Now: e.Now, MaxAge: *maxAge, PIN: *pin})
 	if err != nil {
 		return cmdline.Exit(1, err)
 	}
@@ -156,6 +169,24 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 			return cmdline.Exit(1, err)
 		}
 		fmt.Fprintf(e.Stdout, "queued pickup %s of animal %d; pushed at the next sync\n", ev.ID, animal)
+		return nil
+	case "note":
+		if len(pos) != 0 || *chip == "" || strings.TrimSpace(*text) == "" {
+			return cmdline.UsageError("sync note: want --chip CHIP --text TEXT")
+		}
+		id, err := chipid.Parse(*chip, nil)
+		if err != nil {
+			return cmdline.Exit(1, fmt.Errorf("sync note: --chip: %w", err))
+		}
+		animal, err := r.AnimalOfChip(ctx, id.Code)
+		if err != nil {
+			return cmdline.Exit(1, err)
+		}
+		ev, err := r.RecordNote(ctx, animal, *text)
+		if err != nil {
+			return cmdline.Exit(1, err)
+		}
+		fmt.Fprintf(e.Stdout, "queued note %s on animal %d; pushed at the next sync\n", ev.ID, animal)
 		return nil
 	case "status":
 		if len(pos) != 0 {
@@ -399,6 +430,21 @@ func syncRejected(ctx context.Context, e *cmdline.Env, r *offline.Replica, asJSO
 	return tw.Flush()
 }
 
+// readPIN is the first line of in, the officer's PIN.
+func readPIN(in io.Reader) (string, error) {
+	if in == nil {
+		return "", service.Invalidf("pin", "--pin -: no standard input to read the PIN from")
+	}
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("sync: reading the PIN: %w", err)
+	}
+	if p := strings.TrimRight(line, "\r\n"); p != "" {
+		return p, nil
+	}
+	return "", service.Invalidf("pin", "--pin -: standard input gave no PIN")
+}
+
 // withSync serves the offline handhelds' sync endpoints (offline.Handler,
 // officer and admin tokens) under offline.SyncPath, and every other path
 // with next. guard, when set, puts the endpoints behind the API's guard
@@ -489,8 +535,16 @@ func syncStatus(ctx context.Context, e *cmdline.Env, r *offline.Replica) error {
 	if !pulled.IsZero() {
 		when = pulled.UTC().Format("2006-01-02 15:04:05Z")
 	}
-	fmt.Fprintf(e.Stdout, "replica pulled: %s\nqueued %d, applied %d, rejected %d\n",
-		when, counts[offline.Queued], counts[offline.Applied], counts[offline.Rejected])
+	keyID, err := r.KeyID(ctx)
+	if err != nil {
+		return err
+	}
+	sealed := "not sealed (pull it to seal it under the device's key)"
+	if keyID != "" {
+		sealed = "sealed under key " + keyID + " (the PIN opens it)"
+	}
+	fmt.Fprintf(e.Stdout, "replica pulled: %s\nrecords %s\nqueued %d, applied %d, rejected %d\n",
+		when, sealed, counts[offline.Queued], counts[offline.Applied], counts[offline.Rejected])
 	if counts[offline.Rejected] == 0 {
 		return nil
 	}

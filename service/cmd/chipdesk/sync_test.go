@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chipdesk/chipdesk/internal/cmdline"
 	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
@@ -77,7 +79,7 @@ func TestSyncCommand(t *testing.T) {
 				t.Fatal(err)
 			}
 			replica := filepath.Join(t.TempDir(), "handheld.db")
-			common := []string{"--replica", replica, "--device", "handheld-3", "--user", "officer-7", "--site", "north"}
+			common := []string{"--replica", replica, "--device", "handheld-3", "--user", "officer-7", "--site", "north", "--pin", "4827"}
 
 			code, out, errOut := runCLI(append([]string{"sync", "--central", target}, common...)...)
 			if code != 0 || !strings.Contains(out, "replica: 1 records") {
@@ -94,7 +96,7 @@ func TestSyncCommand(t *testing.T) {
 				t.Fatalf("sync scan (unknown): exit %d, %s", code, out)
 			}
 			code, out, _ = runCLI(append([]string{"sync", "status"}, common...)...)
-			if code != 0 || !strings.Contains(out, "queued 2, applied 0, rejected 0") {
+			if code != 0 || !strings.Contains(out, "queued 2, applied 0, rejected 0") || !strings.Contains(out, "records sealed under key k") {
 				t.Fatalf("sync status: exit %d, %s", code, out)
 			}
 			code, out, errOut = runCLI(append([]string{"sync", "--central", target}, common...)...)
@@ -130,7 +132,7 @@ func TestSyncCommandUsage(t *testing.T) {
 		{"no central", []string{"sync", "--replica", replica}, 2, "--central"},
 		{"scan without chip", []string{"sync", "scan", "--replica", replica}, 2, "one chip number"},
 		{"scan of garbage", []string{"sync", "scan", "not-a-chip", "--replica", replica}, 1, "sync scan"},
-		{"central down", []string{"sync", "--replica", replica, "--central", "http://127.0.0.1:1"}, 1, "offline: pull"},
+		{"central down", []string{"sync", "--replica", replica, "--central", "http://127.0.0.1:1", "--pin", "4827"}, 1, "offline: pull"},
 	} {
 		code, _, errOut := runCLI(tt.args...)
 		if code != tt.code || !strings.Contains(errOut, tt.want) {
@@ -157,7 +159,7 @@ func TestWithSync(t *testing.T) {
 	srv := httptest.NewServer(withSync(api, nil, st, nil, nil, nil))
 	defer srv.Close()
 	replica := filepath.Join(t.TempDir(), "handheld.db")
-	code, out, errOut := runCLI("sync", "--replica", replica, "--central", srv.URL, "--token", secret)
+	code, out, errOut := runCLI("sync", "--replica", replica, "--central", srv.URL, "--token", secret, "--pin", "4827")
 	if code != 0 || !strings.Contains(out, "replica: 0 records") {
 		t.Fatalf("sync through serve's handler: exit %d\n%s%s", code, out, errOut)
 	}
@@ -169,7 +171,7 @@ func TestWithSync(t *testing.T) {
 	if resp.StatusCode != http.StatusTeapot {
 		t.Fatalf("GET /api/v1/lookup = %s, want the API's answer", resp.Status)
 	}
-	code, _, errOut = runCLI("sync", "--replica", replica, "--central", srv.URL, "--token", "cdk_wrong")
+	code, _, errOut = runCLI("sync", "--replica", replica, "--central", srv.URL, "--token", "cdk_wrong", "--pin", "4827")
 	if code != 1 || !strings.Contains(errOut, "401") {
 		t.Fatalf("sync with a bad token: exit %d, %s", code, errOut)
 	}
@@ -217,7 +219,7 @@ func TestSyncContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	replica := filepath.Join(t.TempDir(), "handheld.db")
-	common := []string{"--central", srv.URL, "--token", device, "--replica", replica}
+	common := []string{"--central", srv.URL, "--token", device, "--replica", replica, "--pin", "4827"}
 	received := regexp.MustCompile(`(\d+) bytes received`)
 	pull := func(what string) int {
 		t.Helper()
@@ -286,9 +288,20 @@ func TestSyncContract(t *testing.T) {
 	}
 	// The quarantine is in the handheld's copy after the next pull.
 	pull("after the bite")
-	code, out, _ = runCLI("sync", "lookup", rexChip, "--replica", replica)
+	code, out, _ = runCLI("sync", "lookup", rexChip, "--replica", replica, "--pin", "4827")
 	if code != 0 || !strings.Contains(out, "QUARANTINE") || !strings.Contains(out, "copy as of 2026-03-15") {
 		t.Fatalf("sync lookup after the bite: exit %d\n%s", code, out)
+	}
+	// The copy is sealed: a wrong PIN is refused, the PIN on standard
+	// input opens it.
+	code, _, errOut = runCLI("sync", "lookup", rexChip, "--replica", replica, "--pin", "1111")
+	if code != 1 || !strings.Contains(errOut, "Wrong PIN") {
+		t.Fatalf("sync lookup with a wrong PIN: exit %d, %s", code, errOut)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(ctx, &cmdline.Env{Stdin: strings.NewReader("4827\n"), Stdout: &stdout, Stderr: &stderr, Now: migrateClock},
+		[]string{"sync", "lookup", rexChip, "--replica", replica, "--pin", "-"}); code != 0 || !strings.Contains(stdout.String(), "QUARANTINE") {
+		t.Fatalf("sync lookup --pin - : exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 	actor := "handheld-3"
 	evs, _, err := a.store.FindAuditEvents(ctx, service.AuditFilter{Actor: &actor, Limit: 100})
@@ -304,6 +317,48 @@ func TestSyncContract(t *testing.T) {
 	}
 	if got["replica.pull"] != 3 || got["replica.push"] != 1 || got["bite.create"] != 1 {
 		t.Errorf("audit of handheld-3 = %v, want 3 pulls, 1 push, 1 bite", got)
+	}
+
+	// A field note: queued offline, pushed once, on the animal's record
+	// and page, by the device's token, audited.
+	code, out, errOut = runCLI("sync", "note", "--replica", replica, "--chip", rexChip, "--text", "Gate latch broken; owner told to fix by Friday.")
+	if code != 0 || !strings.Contains(out, "queued note") {
+		t.Fatalf("sync note: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI("sync", "note", "--replica", replica, "--chip", rexChip); code != 2 || !strings.Contains(errOut, "--text") {
+		t.Errorf("sync note without --text: exit %d, %s; want 2 naming --text", code, errOut)
+	}
+	code, out, errOut = runCLI(append([]string{"sync", "push"}, common...)...)
+	if code != 0 || !strings.Contains(out, "pushed 1: 1 applied, 0 duplicates, 0 rejected; 0 still queued") {
+		t.Fatalf("sync push of the note: exit %d\n%s%s", code, out, errOut)
+	}
+	req, _ = http.NewRequest("GET", fmt.Sprintf("%s/api/v1/animals/%d/record", srv.URL, rex.ID), nil)
+	req.Header.Set("Authorization", "Bearer "+clerk)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var noted struct {
+		Notes []service.AnimalNote `json:"notes"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&noted)
+	resp.Body.Close()
+	if err != nil || len(noted.Notes) != 1 || noted.Notes[0].Text != "Gate latch broken; owner told to fix by Friday." ||
+		noted.Notes[0].Author != "handheld-3" || noted.Notes[0].Device == "" {
+		t.Fatalf("GET record after the note = %+v (%v); want the note by handheld-3", noted, err)
+	}
+	evs, _, err = a.store.FindAuditEvents(ctx, service.AuditFilter{Actor: &actor, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := 0
+	for _, ev := range evs {
+		if ev.Action == "note.create" && ev.EntityID == noted.Notes[0].ID && ev.TokenID != 0 {
+			notes++
+		}
+	}
+	if notes != 1 {
+		t.Errorf("%d note.create audit entries with the device's token, want 1", notes)
 	}
 }
 

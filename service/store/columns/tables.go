@@ -8,7 +8,7 @@ package columns
 var Tables = []string{
 	"owners", "animals", "chips", "licences", "tag_counters", "tag_batches", "vaccinations", "designations", "bites",
 	"quarantines", "impoundments", "impound_release_fees", "scans", "audit_events", "tokens", "users", "idempotency_keys",
-	"jobs", "device_events",
+	"jobs", "device_events", "device_keys", "animal_notes",
 	"charges", "payments", "payment_lines", "day_closes", "exemptions", "reminders",
 	"permits", "permit_counters", "adoption_agreements", "animal_reports",
 }

@@ -83,6 +83,24 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 			}
 			recordID = im.ID
 		}
+		if e.Kind == service.DeviceNote {
+			n := e.Note
+			if err := n.Validate(); err != nil {
+				return err
+			}
+			n.At, n.Author, n.Site, n.Device = e.At.UTC().Truncate(time.Microsecond), e.User, e.Site, e.Device
+			if err := tx.QueryRow(ctx, `INSERT INTO animal_notes (animal_id, at, author, site, device, text, created_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, n.AnimalID, n.At, n.Author, n.Site, n.Device, n.Text, now).Scan(&n.ID); err != nil {
+				return mapErr(err, "Note")
+			}
+			recordID = n.ID
+			a := e.NoteAudit(n.ID, now)
+			if _, err := tx.Exec(ctx, `INSERT INTO audit_events (`+columns.Audit+`)
+				VALUES (nextval('audit_events_id_seq'), $1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+				a.At, a.Actor, a.Role, a.Action, a.Entity, a.EntityID, a.Detail, a.Site, a.TokenID); err != nil {
+				return mapErr(err, "Audit event")
+			}
+		}
 		if _, err := tx.Exec(ctx, `UPDATE device_events SET record_id = $1 WHERE id = $2`, recordID, e.ID); err != nil {
 			return mapErr(err, "Device event")
 		}
@@ -93,4 +111,46 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 		return false, 0, err
 	}
 	return applied, recordID, nil
+}
+
+// DeviceKey implements service.DeviceKeyService. Two first pulls at once
+// make one key: the second insert does nothing and reads the first's.
+func (db *DB) DeviceKey(ctx context.Context, tokenID int64) (*service.DeviceKey, error) {
+	var k *service.DeviceKey
+	err := db.write(ctx, func(tx pgx.Tx, now time.Time) error {
+		fresh, err := service.NewDeviceKey(tokenID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO device_keys (id, key_id, data_key) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
+			tokenID, fresh.ID, fresh.Encoded()); err != nil {
+			return mapErr(err, "Device key")
+		}
+		var id, key string
+		if err := tx.QueryRow(ctx, `SELECT key_id, data_key FROM device_keys WHERE id = $1`, tokenID).Scan(&id, &key); err != nil {
+			return mapErr(err, "Device key")
+		}
+		k, err = service.DecodeDeviceKey(id, key)
+		return err
+	})
+	return k, err
+}
+
+// FindAnimalNotes implements service.NoteService.
+func (db *DB) FindAnimalNotes(ctx context.Context, animalID int64) ([]service.AnimalNote, error) {
+	rows, err := db.pool.Query(ctx, `SELECT id, animal_id, at, author, site, device, text FROM animal_notes
+		WHERE animal_id = $1 ORDER BY at DESC, id DESC`, animalID)
+	if err != nil {
+		return nil, mapErr(err, "Note")
+	}
+	defer rows.Close()
+	out := []service.AnimalNote{}
+	for rows.Next() {
+		var n service.AnimalNote
+		if err := rows.Scan(&n.ID, &n.AnimalID, &n.At, &n.Author, &n.Site, &n.Device, &n.Text); err != nil {
+			return nil, mapErr(err, "Note")
+		}
+		out = append(out, n)
+	}
+	return out, mapErr(rows.Err(), "Note")
 }

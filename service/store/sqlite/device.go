@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -80,6 +81,22 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 				return err
 			}
 			recordID = im.ID
+		case service.DeviceNote:
+			n := e.Note
+			if err := n.Validate(); err != nil {
+				return err
+			}
+			n.At, n.Author, n.Site, n.Device = e.At, e.User, e.Site, e.Device
+			err := tx.QueryRowContext(ctx, `INSERT INTO animal_notes (animal_id, at, author, site, device, text, created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, n.AnimalID, formatStamp(n.At), n.Author, n.Site, n.Device, n.Text, formatStamp(now)).Scan(&n.ID)
+			if err != nil {
+				return mapErr(err, "Note")
+			}
+			recordID = n.ID
+			if err := db.putOutbox(ctx, tx, now, e.NoteAudit(n.ID, now)); err != nil {
+				return err
+			}
+			audited = true
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE device_events SET record_id = ? WHERE id = ?`, recordID, e.ID); err != nil {
 			return mapErr(err, "Device event")
@@ -95,4 +112,44 @@ func (db *DB) ApplyDeviceEvent(ctx context.Context, e *service.DeviceEvent) (boo
 		_ = db.moveOutbox(context.WithoutCancel(ctx), db.rdb)
 	}
 	return applied, recordID, nil
+}
+
+// DeviceKey implements service.DeviceKeyService.
+func (db *DB) DeviceKey(ctx context.Context, tokenID int64) (*service.DeviceKey, error) {
+	var k *service.DeviceKey
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var id, key string
+		err := tx.QueryRowContext(ctx, `SELECT key_id, data_key FROM device_keys WHERE id = ?`, tokenID).Scan(&id, &key)
+		if err == nil {
+			k, err = service.DecodeDeviceKey(id, key)
+			return err
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return mapErr(err, "Device key")
+		}
+		if k, err = service.NewDeviceKey(tokenID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO device_keys (id, key_id, data_key) VALUES (?, ?, ?)`, tokenID, k.ID, k.Encoded())
+		return mapErr(err, "Device key")
+	})
+	return k, err
+}
+
+// FindAnimalNotes implements service.NoteService.
+func (db *DB) FindAnimalNotes(ctx context.Context, animalID int64) ([]service.AnimalNote, error) {
+	rows, err := db.rdb.QueryContext(ctx, `SELECT id, animal_id, at, author, site, device, text FROM animal_notes
+		WHERE animal_id = ? ORDER BY at DESC, id DESC`, animalID)
+	if err != nil {
+		return nil, mapErr(err, "Note")
+	}
+	defer rows.Close()
+	out := []service.AnimalNote{}
+	for rows.Next() {
+		var n service.AnimalNote
+		if err := rows.Scan(&n.ID, &n.AnimalID, stamp{&n.At}, &n.Author, &n.Site, &n.Device, &n.Text); err != nil {
+			return nil, mapErr(err, "Note")
+		}
+		out = append(out, n)
+	}
+	return out, mapErr(rows.Err(), "Note")
 }
