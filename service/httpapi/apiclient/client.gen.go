@@ -1151,6 +1151,17 @@ type AnimalList struct {
 	Total int      `json:"total"`
 }
 
+// AnimalNote defines model for AnimalNote.
+type AnimalNote struct {
+	AnimalId int64     `json:"animal_id"`
+	At       time.Time `json:"at"`
+	Author   *string   `json:"author,omitempty"`
+	Device   *string   `json:"device,omitempty"`
+	Id       *int64    `json:"id,omitempty"`
+	Site     *string   `json:"site,omitempty"`
+	Text     string    `json:"text"`
+}
+
 // AnimalReport defines model for AnimalReport.
 type AnimalReport struct {
 	AnimalDescription *string             `json:"animal_description,omitempty"`
@@ -1465,9 +1476,16 @@ type DeviceEvent struct {
 	Id          *string      `json:"id,omitempty"`
 	Impound     *Impoundment `json:"impound,omitempty"`
 	Kind        string       `json:"kind"`
+	Note        *AnimalNote  `json:"note,omitempty"`
 	Scan        *Scan        `json:"scan,omitempty"`
 	Site        *string      `json:"site,omitempty"`
 	User        *string      `json:"user,omitempty"`
+}
+
+// DeviceKey defines model for DeviceKey.
+type DeviceKey struct {
+	Key   []byte `json:"key"`
+	KeyId string `json:"key_id"`
 }
 
 // DeviceOutcome defines model for DeviceOutcome.
@@ -1811,6 +1829,7 @@ type LookupAnswer struct {
 	Jurisdiction           *string             `json:"jurisdiction,omitempty"`
 	Licence                *LookupLicence      `json:"licence"`
 	NextStep               *string             `json:"next_step,omitempty"`
+	Notes                  *[]AnimalNote       `json:"notes,omitempty"`
 	Owner                  *LookupOwner        `json:"owner,omitempty"`
 	Permits                []LookupPermit      `json:"permits"`
 	Quarantine             *LookupQuarantine   `json:"quarantine"`
@@ -4222,7 +4241,7 @@ type ClientInterface interface {
 
 	// SyncPushEventsWithBody Push the events a handheld recorded offline
 	//
-	// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+	// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine, a pickup is an impoundment with its hold, a note is on the animal's record, notes of GET /api/v1/animals/{id}/record), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4231,12 +4250,19 @@ type ClientInterface interface {
 
 	// SyncPushEvents Push the events a handheld recorded offline
 	//
-	// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+	// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine, a pickup is an impoundment with its hold, a note is on the animal's record, notes of GET /api/v1/animals/{id}/record), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with POST /api/v1/sync/events (the `SyncPushEvents` operationId).
 	SyncPushEvents(ctx context.Context, body SyncPushEventsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SyncDeviceKey Get the handheld's data key, which seals its offline copy
+	//
+	// Roles: admin, officer. One random 256-bit key per device token, made on its first request and the same after; a revoked token gets none (401). The handheld seals each record of its copy with it (AES-256-GCM) and keeps it only wrapped by a key derived from the officer's PIN (Argon2id). The key is never logged: the audit entry (replica.key) names its id under the token.
+	//
+	// Corresponds with GET /api/v1/sync/key (the `SyncDeviceKey` operationId).
+	SyncDeviceKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// SyncPullReplica Pull the handheld's offline copy, or what changed in it
 	//
@@ -6513,7 +6539,7 @@ func (c *Client) GetSettlement(ctx context.Context, params *GetSettlementParams,
 
 // SyncPushEventsWithBody Push the events a handheld recorded offline
 //
-// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine, a pickup is an impoundment with its hold, a note is on the animal's record, notes of GET /api/v1/animals/{id}/record), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6532,13 +6558,30 @@ func (c *Client) SyncPushEventsWithBody(ctx context.Context, contentType string,
 
 // SyncPushEvents Push the events a handheld recorded offline
 //
-// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine, a pickup is an impoundment with its hold, a note is on the animal's record, notes of GET /api/v1/animals/{id}/record), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with POST /api/v1/sync/events (the `SyncPushEvents` operationId).
 func (c *Client) SyncPushEvents(ctx context.Context, body SyncPushEventsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSyncPushEventsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SyncDeviceKey Get the handheld's data key, which seals its offline copy
+//
+// Roles: admin, officer. One random 256-bit key per device token, made on its first request and the same after; a revoked token gets none (401). The handheld seals each record of its copy with it (AES-256-GCM) and keeps it only wrapped by a key derived from the officer's PIN (Argon2id). The key is never logged: the audit entry (replica.key) names its id under the token.
+//
+// Corresponds with GET /api/v1/sync/key (the `SyncDeviceKey` operationId).
+func (c *Client) SyncDeviceKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSyncDeviceKeyRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -10869,6 +10912,33 @@ func NewSyncPushEventsRequestWithBody(server string, contentType string, body io
 	return req, nil
 }
 
+// NewSyncDeviceKeyRequest constructs an http.Request for the SyncDeviceKey method
+func NewSyncDeviceKeyRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sync/key")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewSyncPullReplicaRequest constructs an http.Request for the SyncPullReplica method
 func NewSyncPullReplicaRequest(server string, params *SyncPullReplicaParams) (*http.Request, error) {
 	var err error
@@ -12437,7 +12507,7 @@ type ClientWithResponsesInterface interface {
 
 	// SyncPushEventsWithBodyWithResponse Push the events a handheld recorded offline
 	//
-	// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+	// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine, a pickup is an impoundment with its hold, a note is on the animal's record, notes of GET /api/v1/animals/{id}/record), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -12446,12 +12516,21 @@ type ClientWithResponsesInterface interface {
 
 	// SyncPushEventsWithResponse Push the events a handheld recorded offline
 	//
-	// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+	// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine, a pickup is an impoundment with its hold, a note is on the animal's record, notes of GET /api/v1/animals/{id}/record), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /api/v1/sync/events (the `SyncPushEvents` operationId).
 	SyncPushEventsWithResponse(ctx context.Context, body SyncPushEventsJSONRequestBody, reqEditors ...RequestEditorFn) (*SyncPushEventsResponse, error)
+
+	// SyncDeviceKeyWithResponse Get the handheld's data key, which seals its offline copy
+	//
+	// Roles: admin, officer. One random 256-bit key per device token, made on its first request and the same after; a revoked token gets none (401). The handheld seals each record of its copy with it (AES-256-GCM) and keeps it only wrapped by a key derived from the officer's PIN (Argon2id). The key is never logged: the audit entry (replica.key) names its id under the token.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/sync/key (the `SyncDeviceKey` operationId).
+	SyncDeviceKeyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*SyncDeviceKeyResponse, error)
 
 	// SyncPullReplicaWithResponse Pull the handheld's offline copy, or what changed in it
 	//
@@ -19126,6 +19205,75 @@ func (r SyncPushEventsResponse) ContentType() string {
 	return ""
 }
 
+// SyncDeviceKeyResponse200Headers the declared response headers of an HTTP 200 response for SyncDeviceKey
+type SyncDeviceKeyResponse200Headers struct {
+	CacheControl *string
+}
+
+type SyncDeviceKeyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *DeviceKey
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SyncDeviceKeyResponse200Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SyncDeviceKeyResponse) GetJSON200() *DeviceKey {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SyncDeviceKeyResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SyncDeviceKeyResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SyncDeviceKeyResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r SyncDeviceKeyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SyncDeviceKeyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SyncDeviceKeyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SyncDeviceKeyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // SyncPullReplicaResponse200Headers the declared response headers of an HTTP 200 response for SyncPullReplica
 type SyncPullReplicaResponse200Headers struct {
 	ContentEncoding *string
@@ -21705,7 +21853,7 @@ func (c *ClientWithResponses) GetSettlementWithResponse(ctx context.Context, par
 
 // SyncPushEventsWithBodyWithResponse Push the events a handheld recorded offline
 //
-// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine, a pickup is an impoundment with its hold, a note is on the animal's record, notes of GET /api/v1/animals/{id}/record), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -21720,7 +21868,7 @@ func (c *ClientWithResponses) SyncPushEventsWithBodyWithResponse(ctx context.Con
 
 // SyncPushEventsWithResponse Push the events a handheld recorded offline
 //
-// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine, a pickup is an impoundment with its hold, a note is on the animal's record, notes of GET /api/v1/animals/{id}/record), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -21731,6 +21879,21 @@ func (c *ClientWithResponses) SyncPushEventsWithResponse(ctx context.Context, bo
 		return nil, err
 	}
 	return ParseSyncPushEventsResponse(rsp)
+}
+
+// SyncDeviceKeyWithResponse Get the handheld's data key, which seals its offline copy
+//
+// Roles: admin, officer. One random 256-bit key per device token, made on its first request and the same after; a revoked token gets none (401). The handheld seals each record of its copy with it (AES-256-GCM) and keeps it only wrapped by a key derived from the officer's PIN (Argon2id). The key is never logged: the audit entry (replica.key) names its id under the token.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/sync/key (the `SyncDeviceKey` operationId).
+func (c *ClientWithResponses) SyncDeviceKeyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*SyncDeviceKeyResponse, error) {
+	rsp, err := c.SyncDeviceKey(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSyncDeviceKeyResponse(rsp)
 }
 
 // SyncPullReplicaWithResponse Pull the handheld's offline copy, or what changed in it
@@ -27351,6 +27514,66 @@ func ParseSyncPushEventsResponse(rsp *http.Response) (*SyncPushEventsResponse, e
 				return nil, err
 			}
 			headers.ContentEncoding = &value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSyncDeviceKeyResponse parses an HTTP response from a SyncDeviceKeyWithResponse call
+func ParseSyncDeviceKeyResponse(rsp *http.Response) (*SyncDeviceKeyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SyncDeviceKeyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest DeviceKey
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SyncDeviceKeyResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
 		}
 		response.Headers200 = &headers
 	}
