@@ -419,7 +419,8 @@ func (s *Service) DecideAppeal(ctx context.Context, id int64, o AppealOrder) (*s
 // profile's minimum; an escape that needed recovery by the city's
 // agents or employees suspends the stable permit until the stable
 // inspector has reinspected the premises and the owner has paid for the
-// inspection (5-87(b)); Inspect with FeePaid lifts it.
+// inspection (5-87(b)); Inspect with FeePaid lifts it. The recovery
+// charge is raised on the permit holder (money.ChargeEscape).
 func (s *Service) Escape(ctx context.Context, id int64, e service.HorseEscape) (*service.Permit, error) {
 	p, pr, today, err := s.load(ctx, id)
 	if err != nil {
@@ -446,7 +447,18 @@ func (s *Service) Escape(ctx context.Context, id int64, e service.HorseEscape) (
 		p.Pending = []string{"The stable inspector's reinspection of the premises (" + st.EscapeSuspends.Source + ")",
 			"Payment for the inspection (" + st.EscapeSuspends.Source + "; fee " + feeText(st.InspectionFee) + ")"}
 	}
-	return s.save(ctx, p, today)
+	saved, err := s.save(ctx, p, today)
+	if err != nil {
+		return nil, err
+	}
+	// The city's charge to recover the horse is a charge on the permit
+	// holder (5-87(a)).
+	if s.money != nil {
+		if _, err := s.money.ChargeEscape(ctx, saved, len(saved.Escapes)); err != nil {
+			return nil, err
+		}
+	}
+	return saved, nil
 }
 
 // reinspected lifts a 5-87(b) suspension once the premises passed the
