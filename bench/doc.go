@@ -38,7 +38,8 @@
 //     a batch of 1,000 tags laid out and turned into paths: at most 10 s;
 //   - a reminder run (remind.go: money's Remind as "chipdesk reminders"
 //     runs it, 4 connections, batch 1) for 100,000 licences at the full
-//     size, a tenth of the animals at other sizes (at least 500), each
+//     size, a tenth of the animals at other sizes (at least 500; 500 with
+//     --quick, --reminders to choose), each
 //     owner with an e-mail address: at most 60 s, in proportion. It sends
 //     to the SMTP server --smtp or CHIPDESK_TEST_SMTP names (the local
 //     aiosmtpd of the test command), else to the in-process

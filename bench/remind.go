@@ -89,6 +89,9 @@ func remindLicences(n int) int {
 // message, the run's floor on this machine.
 func reminderFigures(ctx context.Context, r *Report, o *Opts, now func() time.Time, dir string, n int, step func(string, ...any)) error {
 	k := remindLicences(n)
+	if o.Reminders > 0 {
+		k = o.Reminders
+	}
 	target := targetRemind * float64(k) / remindFull
 	path := filepath.Join(dir, "reminders.db")
 	for _, p := range []string{path, path + "-wal", path + "-shm", sqlite.AuditPath(path)} {

@@ -50,6 +50,9 @@ type Opts struct {
 	// in-process test server. SMTPMaildir is that server's Maildir, from
 	// which the run's messages are removed afterwards.
 	SMTP, SMTPMaildir string
+	// Reminders is the number of licences of the reminder run; 0 means
+	// a tenth of Animals (100,000 at the full size), at least 500.
+	Reminders int
 	// Progress receives a line per step; nil discards them.
 	Progress io.Writer
 	// Now is the clock; nil means time.Now.
