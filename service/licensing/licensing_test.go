@@ -393,3 +393,32 @@ func TestMinneapolis_66_10_CertificateOnFileRequired(t *testing.T) {
 		})
 	}
 }
+
+// TestMinneapolis_66_10_RenewalCertificateOnFileRequired: a renewal
+// relying on a newer vaccination on file that names no veterinarian is
+// refused on the veterinarian (66.10); with the certificate entered at
+// the renewal it goes through.
+func TestMinneapolis_66_10_RenewalCertificateOnFileRequired(t *testing.T) {
+	t.Parallel()
+	st := apptest.SQLite(t)
+	s := newService(t, st)
+	ctx := context.Background()
+	dog := apptest.Dog(t, st, "Minneapolis")
+	l, err := s.Issue(ctx, &licensing.LicenceRequest{AnimalID: dog, Jurisdiction: "minneapolis"})
+	if err != nil {
+		t.Fatalf("Issue = %v", err)
+	}
+	if err := st.CreateVaccination(ctx, &service.RabiesVaccination{AnimalID: dog, Date: d("2026-06-01"), Type: service.VaccineKilled,
+		DurationMonths: 36, Certificate: "RC-11"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Renew(ctx, l.ID, &licensing.RenewRequest{})
+	apptest.Refused(t, "Renew(on file without veterinarian)", err, service.EINVALID, "veterinarian")
+	if !strings.Contains(service.ErrorMessage(err), "66.10") {
+		t.Errorf("refusal %q does not cite 66.10", service.ErrorMessage(err))
+	}
+	if _, err := s.Renew(ctx, l.ID, &licensing.RenewRequest{Vaccination: &service.RabiesVaccination{Date: d("2026-06-01"), Type: service.VaccineKilled,
+		DurationMonths: 36, Certificate: "RC-11", Veterinarian: "Dr. Lund"}}); err != nil {
+		t.Errorf("Renew(certificate entered) = %v", err)
+	}
+}
