@@ -35,7 +35,20 @@
 //   - rules evaluation of one record: at most 20 µs;
 //   - raw FDX-B demodulation: at least 50 M samples/s;
 //   - one tag to ZPL: at most 1 ms; to engraving paths: at most 20 ms;
-//     a batch of 1,000 tags laid out and turned into paths: at most 10 s.
+//     a batch of 1,000 tags laid out and turned into paths: at most 10 s;
+//   - a reminder run (remind.go: money's Remind as "chipdesk reminders"
+//     runs it, 4 connections, batch 1) for 100,000 licences at the full
+//     size, a tenth of the animals at other sizes (at least 500; 500 with
+//     --quick, --reminders to choose), each
+//     owner with an e-mail address: at most 60 s, in proportion. It sends
+//     to the SMTP server --smtp or CHIPDESK_TEST_SMTP names (the local
+//     aiosmtpd of the test command), else to the in-process
+//     smtptest server, and says which; the messages of the run leave the
+//     server's Maildir (--smtp-maildir, CHIPDESK_TEST_SMTP_MAILDIR)
+//     afterwards. When the server is a local process whose /proc this
+//     user may read (found from /proc/net/tcp and the processes'
+//     socket descriptors), its CPU time per message is printed beside:
+//     what the server alone costs, the run's floor on this machine.
 //
 // Beside the lookup rate, figures without a target say where a lookup's
 // time goes on the machine at hand, since the load generator shares its
@@ -61,6 +74,8 @@
 //   - RFC 9112, HTTP/1.1 (message syntax, body framing, chunked transfer
 //     coding, persistent connections) and RFC 9110, HTTP Semantics
 //     (status codes, interim answers), which the load's clients follow.
-//   - proc(5), /proc/PID/status VmHWM (peak resident set size) and
-//     /proc/PID/stat utime and stime (CPU time).
+//   - proc(5), /proc/PID/status VmHWM (peak resident set size),
+//     /proc/PID/stat utime and stime (CPU time), /proc/net/tcp and
+//     /proc/PID/fd (the process listening on a port).
+//   - RFC 5321, SMTP (the reminder run's server).
 package bench

@@ -45,6 +45,14 @@ type Opts struct {
 	Scans int
 	// MicroTime is how long each in-process figure is timed; 0 means 1 s.
 	MicroTime time.Duration
+	// SMTP is the host:port of the SMTP server the reminder run sends
+	// to (the local aiosmtpd of the test command); empty means the
+	// in-process test server. SMTPMaildir is that server's Maildir, from
+	// which the run's messages are removed afterwards.
+	SMTP, SMTPMaildir string
+	// Reminders is the number of licences of the reminder run; 0 means
+	// a tenth of Animals (100,000 at the full size), at least 500.
+	Reminders int
 	// Progress receives a line per step; nil discards them.
 	Progress io.Writer
 	// Now is the clock; nil means time.Now.
@@ -242,6 +250,9 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 	r.add(Figure{Name: "one tag to engraving paths", Value: msf(tt.Paths), Unit: "ms", Target: targetPaths, Better: Lower})
 	r.add(Figure{Name: "1,000-tag batch to paths", Value: tt.Batch.Seconds(), Unit: "s", Target: targetBatch, Better: Lower,
 		Note: "issue, lay out on 300x200 mm plates, paths"})
+	if err := reminderFigures(ctx, r, o, now, dir, n, step); err != nil { // remind.go
+		return nil, err
+	}
 	return r, nil
 }
 

@@ -109,6 +109,11 @@ type Permit struct {
 	// Exemption states an existing stable's exemption (5-88), or why it
 	// is void.
 	Exemption string `json:"exemption,omitempty"`
+	// Modifications are the changes of a 64.100 permit's restrictions
+	// by the commissioner of health (64.100(b)), oldest first; each is in
+	// force from its EffectiveOn, and Application.Restrictions is the
+	// text in force when read.
+	Modifications []RestrictionChange `json:"modifications,omitempty"`
 	// TagNumber is the off-leash registration number (64.55(b)).
 	TagNumber   int               `json:"tag_number,omitempty"`
 	Application PermitApplication `json:"application"`
@@ -127,6 +132,20 @@ type HorseEscape struct {
 	RecoveredByCity bool   `json:"recovered_by_city"`
 	RecoveryCents   *int64 `json:"recovery_cents,omitempty"`
 	Notes           string `json:"notes,omitempty"`
+}
+
+// RestrictionChange modifies the restrictions, limitations, conditions
+// or prohibitions of a permit for more than three dogs or cats
+// (Minneapolis 64.100(b): "modified from time to time"): in effect from
+// and after ten days following the mailing of written notice by
+// certified mail (NoticeOn), on EffectiveOn. Previous is the text it
+// replaces.
+type RestrictionChange struct {
+	Restrictions string `json:"restrictions"`
+	Previous     string `json:"previous"`
+	NoticeOn     Date   `json:"notice_on"`
+	EffectiveOn  Date   `json:"effective"`
+	Notes        string `json:"notes,omitempty"`
 }
 
 // Person is a name with an address and a telephone number.

@@ -90,10 +90,12 @@ func Dog(t testing.TB, st service.Store, city string) int64 {
 
 // Vaccinate records a one-year modified-live rabies vaccination on date,
 // current in both cities (66.10; Chanhassen 5-37(a) sets no period for a
-// killed vaccine).
+// killed vaccine), with the certificate number and the veterinarian both
+// cities ask of the certificate a licence relies on (5-37(b), 66.10).
 func Vaccinate(t testing.TB, st service.Store, id int64, date string) {
 	t.Helper()
-	v := &service.RabiesVaccination{AnimalID: id, Date: service.MustDate(date), Type: service.VaccineModifiedLive, DurationMonths: 12}
+	v := &service.RabiesVaccination{AnimalID: id, Date: service.MustDate(date), Type: service.VaccineModifiedLive, DurationMonths: 12,
+		Certificate: "RV-" + date, Veterinarian: "Dr. A. Hale"}
 	if err := st.CreateVaccination(context.Background(), v); err != nil {
 		t.Fatalf("CreateVaccination: %v", err)
 	}

@@ -51,7 +51,7 @@ func TestEveryChangeAuditedInItsTransaction(t *testing.T) {
 		post(service.RoleIntake, "animal.update", "PATCH", fmt.Sprintf("/api/v1/animals/%d", an), map[string]any{"colour": "grey"}, http.StatusOK)
 		post(service.RoleIntake, "chip.add", "POST", fmt.Sprintf("/api/v1/animals/%d/chips", an), map[string]any{"chip": "982000001088420"}, http.StatusCreated)
 		post(service.RoleIntake, "vaccination.create", "POST", "/api/v1/vaccinations", map[string]any{
-			"animal_id": s.animal, "date": "2026-01-10", "type": "killed", "duration_months": 36, "certificate": "MN-1"}, http.StatusCreated)
+			"animal_id": s.animal, "date": "2026-01-10", "type": "killed", "duration_months": 36, "certificate": "MN-1", "veterinarian": "Dr. A. Hale"}, http.StatusCreated)
 		lic := post(service.RoleIntake, "licence.create", "POST", "/api/v1/licences", map[string]any{"animal_id": s.animal, "jurisdiction": "minneapolis"}, http.StatusCreated)
 		post(service.RoleIntake, "licence.renew", "POST", fmt.Sprintf("/api/v1/licences/%d/renew", lic), map[string]any{}, http.StatusCreated)
 		var cs struct {

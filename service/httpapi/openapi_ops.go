@@ -341,5 +341,6 @@ func schemaNames() map[reflect.Type]string {
 		typeOf[permits.Statement]():            "SterilisationStatement",
 		typeOf[dateBody]():                     "DateRequest",
 		typeOf[contactsBody]():                 "ContactsRequest",
+		typeOf[permits.Modification]():         "RestrictionsRequest",
 	}
 }

@@ -29,6 +29,7 @@ func (s *Server) permitRoutes() []route {
 		{"POST /api/v1/permits/{id}/renew", desk, s.handleRenewPermit},
 		{"POST /api/v1/permits/{id}/registration", desk, s.handleRegisterPermit},
 		{"POST /api/v1/permits/{id}/escape", desk, s.handlePermitEscape},
+		{"POST /api/v1/permits/{id}/restrictions", desk, s.handlePermitRestrictions},
 
 		{"POST /api/v1/adoption-agreements", desk, s.handleCreateAgreement},
 		{"GET /api/v1/adoption-agreements", desk, s.handleFindAgreements},
@@ -212,6 +213,12 @@ type contactsBody struct {
 func (s *Server) handlePermitContacts(w http.ResponseWriter, r *http.Request) {
 	permitStep(s, w, r, "contacts", func(ctx context.Context, ps *permits.Service, id int64, b *contactsBody) (*service.Permit, error) {
 		return ps.ChangeContacts(ctx, id, b.Contacts)
+	})
+}
+
+func (s *Server) handlePermitRestrictions(w http.ResponseWriter, r *http.Request) {
+	permitStep(s, w, r, "restrictions", func(ctx context.Context, ps *permits.Service, id int64, m *permits.Modification) (*service.Permit, error) {
+		return ps.Modify(ctx, id, *m)
 	})
 }
 

@@ -263,6 +263,21 @@ func TestPermitsWalk_Minneapolis_64_55_64_100_64_140_68_66_60(t *testing.T) {
 		}
 		e = h.call(t, in, "POST", "/api/v1/permits", map[string]any{"kind": "multi_animal", "jurisdiction": "minneapolis", "holder": "Ada", "address": "1 Elm", "application": map[string]any{"animals": 3}}, http.StatusBadRequest)
 		cites(t, e, "message", "64.100")
+		// 64.100(b): modified from time to time, ten days after notice.
+		mp := fmt.Sprintf("/api/v1/permits/%d/restrictions", m.n("id"))
+		e = h.call(t, in, "POST", mp, map[string]any{"restrictions": "Dogs indoors from 9 p.m."}, http.StatusBadRequest)
+		if e.s("field") != "notice_on" {
+			t.Errorf("modification without notice: field %q, want notice_on", e.s("field"))
+		}
+		cites(t, e, "message", "64.100(b)")
+		mod := h.call(t, in, "POST", mp, map[string]any{"restrictions": "Dogs indoors from 9 p.m.", "notice_on": "2026-06-10"}, http.StatusOK)
+		if ms, _ := mod["modifications"].([]any); len(ms) != 1 || ms[0].(map[string]any)["effective"] != "2026-06-20" {
+			t.Errorf("modification = %v; want one, effective 2026-06-20 (64.100(b))", mod["modifications"])
+		}
+		e = h.call(t, in, "POST", fmt.Sprintf("/api/v1/permits/%d/restrictions", p.n("id")), map[string]any{"restrictions": "x", "notice_on": "2026-06-10"}, http.StatusBadRequest)
+		if e.s("field") != "kind" {
+			t.Errorf("modifying an off-leash permit: field %q, want kind", e.s("field"))
+		}
 
 		kit := h.call(t, in, "POST", "/api/v1/animals", map[string]any{"name": "Kit", "species": "cat", "birth_date": "2026-01-01"}, http.StatusCreated)
 		ag := h.call(t, in, "POST", "/api/v1/adoption-agreements", map[string]any{"animal_id": kit.n("id"), "jurisdiction": "minneapolis", "adopter": "Eli Ek", "adopted": "2026-06-05", "signed": true}, http.StatusCreated)

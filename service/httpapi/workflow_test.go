@@ -53,6 +53,7 @@ func (h *harness) vaccinate(role service.Role, animal int64, date, typ string) {
 	}
 	h.mustJSON(role, "POST", "/api/v1/vaccinations", map[string]any{
 		"animal_id": animal, "date": date, "type": typ, "duration_months": months, "certificate": "MN-" + date,
+		"veterinarian": "Dr. A. Hale",
 	}, http.StatusCreated, nil)
 }
 

@@ -3,6 +3,7 @@ package licensing
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -375,27 +376,55 @@ func (s *Service) Renew(ctx context.Context, id int64, r *RenewRequest) (*Issued
 // and the one on file. Where the law asks for the veterinarian's
 // certificate (the licence rule's Certificate: Chanhassen 5-37(b),
 // Minneapolis 66.10-66.25) v must give its number and the veterinarian.
+//
+// The vaccination on file is held to the same: a sale that relies on one
+// lacking its certificate number or veterinarian is refused, naming the
+// field, so the clerk enters the certificate with the sale. (An import of
+// historical licences stores them as they were and is not a sale.)
 func saleVaccination(p *rules.Profile, rec *service.Record, v *service.RabiesVaccination, today service.Date) (*service.RabiesVaccination, error) {
 	rabies := rec.Rabies
-	if v == nil {
-		return rabies, nil
-	}
-	v.ID, v.AnimalID = 0, rec.Animal.ID
-	if err := CheckVaccination(v, today); err != nil {
-		return nil, err
-	}
-	if src := certificateRule(p, rec.Animal.Species); src != "" {
-		if strings.TrimSpace(v.Certificate) == "" {
-			return nil, service.Invalidf("certificate", "The certificate number is required: %s asks for the veterinarian's certificate of vaccination (%s).", p.Display, src)
+	src := certificateRule(p, rec.Animal.Species)
+	if v != nil {
+		v.ID, v.AnimalID = 0, rec.Animal.ID
+		if err := CheckVaccination(v, today); err != nil {
+			return nil, err
 		}
-		if strings.TrimSpace(v.Veterinarian) == "" {
-			return nil, service.Invalidf("veterinarian", "Name the veterinarian who signed the certificate (%s).", src)
+		if err := certified(p, src, v, false); err != nil {
+			return nil, err
+		}
+		if rabies == nil || v.Date >= rabies.Date {
+			rabies = v
 		}
 	}
-	if rabies == nil || v.Date >= rabies.Date {
-		rabies = v
+	if rabies != nil && rabies != v {
+		if err := certified(p, src, rabies, true); err != nil {
+			return nil, err
+		}
 	}
 	return rabies, nil
+}
+
+// certified checks that vaccination v gives the certificate number and
+// the veterinarian where section src asks for the certificate ("" for
+// none); onFile says v is the vaccination on file, not one entered now.
+func certified(p *rules.Profile, src string, v *service.RabiesVaccination, onFile bool) error {
+	if src == "" {
+		return nil
+	}
+	which := ""
+	if onFile {
+		which = fmt.Sprintf("The vaccination on file (%s) gives no certificate number; enter the certificate with the sale. ", v.Date)
+	}
+	if strings.TrimSpace(v.Certificate) == "" {
+		return service.Invalidf("certificate", "%sThe certificate number is required: %s asks for the veterinarian's certificate of vaccination (%s).", which, p.Display, src)
+	}
+	if strings.TrimSpace(v.Veterinarian) == "" {
+		if onFile {
+			which = fmt.Sprintf("The vaccination on file (%s) names no veterinarian; enter the certificate with the sale. ", v.Date)
+		}
+		return service.Invalidf("veterinarian", "%sName the veterinarian who signed the certificate (%s).", which, src)
+	}
+	return nil
 }
 
 // certificateRule is the section asking for the veterinarian's

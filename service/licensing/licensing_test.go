@@ -338,3 +338,87 @@ func TestChanhassen_5_37b_CertificateRequired(t *testing.T) {
 		}
 	}
 }
+
+// TestMinneapolis_66_10_CertificateOnFileRequired: a sale (a licence or
+// its renewal) relying on the vaccination on file is refused where the
+// law asks for the veterinarian's certificate (Chanhassen 5-37(b),
+// Minneapolis 66.10) and the one on file lacks its number or the
+// veterinarian, naming the field and citing the section; the same sale
+// with the certificate entered goes through.
+func TestMinneapolis_66_10_CertificateOnFileRequired(t *testing.T) {
+	t.Parallel()
+	st := apptest.SQLite(t)
+	s := newService(t, st)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		city, section, cert, vet, field string
+	}{
+		{"Minneapolis", "66.10", "", "Dr. Lund", "certificate"},
+		{"Minneapolis", "66.10", "RC-7", "", "veterinarian"},
+		{"Chanhassen", "5-37(b)", "", "", "certificate"},
+		{"Chanhassen", "5-37(b)", "RC-7", " ", "veterinarian"},
+	} {
+		t.Run(tt.city+"/"+tt.field, func(t *testing.T) {
+			a := apptest.Animal(t, st, tt.city, service.Animal{Altered: true, BirthDate: d("2020-01-01")})
+			if err := st.CreateVaccination(ctx, &service.RabiesVaccination{AnimalID: a, Date: d("2026-05-01"), Type: service.VaccineModifiedLive,
+				DurationMonths: 36, Certificate: tt.cert, Veterinarian: tt.vet}); err != nil {
+				t.Fatal(err)
+			}
+			var fee *int64
+			if tt.city == "Chanhassen" {
+				fee = ptr(int64(2500))
+			}
+			sale, _, err := s.Sale(ctx, a, tt.city, service.IssuerOffice)
+			if err != nil || sale.Certificate != tt.section || sale.CertificateOnFile {
+				t.Fatalf("Sale = %+v, %v; want a new certificate asked by %s", sale, err, tt.section)
+			}
+			_, err = s.Issue(ctx, &licensing.LicenceRequest{AnimalID: a, Jurisdiction: tt.city, FeeCents: fee})
+			apptest.Refused(t, "Issue(on file without "+tt.field+")", err, service.EINVALID, tt.field)
+			if m := service.ErrorMessage(err); !strings.Contains(m, tt.section) || !strings.Contains(m, "on file") {
+				t.Errorf("refusal %q does not cite %s and the vaccination on file", m, tt.section)
+			}
+			if _, n, _ := st.FindLicences(ctx, service.LicenceFilter{AnimalID: &a}); n != 0 {
+				t.Fatalf("%d licences stored after the refusal", n)
+			}
+			_, err = s.Issue(ctx, &licensing.LicenceRequest{AnimalID: a, Jurisdiction: tt.city, FeeCents: fee,
+				Vaccination: &service.RabiesVaccination{Date: d("2026-05-01"), Type: service.VaccineModifiedLive, DurationMonths: 36, Certificate: "RC-8", Veterinarian: "Dr. Lund"}})
+			if err != nil {
+				t.Fatalf("Issue(certificate entered) = %v", err)
+			}
+			// The certificate entered is now the one on file: the
+			// renewal needs none again.
+			if sale, _, err := s.Sale(ctx, a, tt.city, service.IssuerOffice); err != nil || !sale.CertificateOnFile {
+				t.Errorf("Sale after the sale = %+v, %v; want the certificate on file", sale, err)
+			}
+		})
+	}
+}
+
+// TestMinneapolis_66_10_RenewalCertificateOnFileRequired: a renewal
+// relying on a newer vaccination on file that names no veterinarian is
+// refused on the veterinarian (66.10); with the certificate entered at
+// the renewal it goes through.
+func TestMinneapolis_66_10_RenewalCertificateOnFileRequired(t *testing.T) {
+	t.Parallel()
+	st := apptest.SQLite(t)
+	s := newService(t, st)
+	ctx := context.Background()
+	dog := apptest.Dog(t, st, "Minneapolis")
+	l, err := s.Issue(ctx, &licensing.LicenceRequest{AnimalID: dog, Jurisdiction: "minneapolis"})
+	if err != nil {
+		t.Fatalf("Issue = %v", err)
+	}
+	if err := st.CreateVaccination(ctx, &service.RabiesVaccination{AnimalID: dog, Date: d("2026-06-01"), Type: service.VaccineKilled,
+		DurationMonths: 36, Certificate: "RC-11"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.Renew(ctx, l.ID, &licensing.RenewRequest{})
+	apptest.Refused(t, "Renew(on file without veterinarian)", err, service.EINVALID, "veterinarian")
+	if !strings.Contains(service.ErrorMessage(err), "66.10") {
+		t.Errorf("refusal %q does not cite 66.10", service.ErrorMessage(err))
+	}
+	if _, err := s.Renew(ctx, l.ID, &licensing.RenewRequest{Vaccination: &service.RabiesVaccination{Date: d("2026-06-01"), Type: service.VaccineKilled,
+		DurationMonths: 36, Certificate: "RC-11", Veterinarian: "Dr. Lund"}}); err != nil {
+		t.Errorf("Renew(certificate entered) = %v", err)
+	}
+}

@@ -2,13 +2,13 @@ package money_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/chipdesk/chipdesk/bench"
 	"github.com/chipdesk/chipdesk/service/money"
 	"github.com/chipdesk/chipdesk/service/money/smtptest"
 	"github.com/chipdesk/chipdesk/service/rules"
@@ -16,47 +16,11 @@ import (
 	"github.com/chipdesk/chipdesk/service/store/storetest"
 )
 
-// fill writes n owners, each with a dog and a licence, straight into
-// the database file at path (a store's writes would take minutes at
-// these sizes): licences issued through year on the days of the year in
-// turn, all expiring on January 31 next. A domain gives every owner an
-// address there.
+// fill is bench.FillReminders: n owners, each with a dog and a licence
+// expiring on January 31 next, an address at domain for each.
 func fill(b *testing.B, path string, n int, domain string) {
 	b.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, path, nil) // makes the schema
-	if err != nil {
-		b.Fatal(err)
-	}
-	st.Close()
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=synchronous(OFF)&_pragma=cache_size(-262144)")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	email := "''"
-	if domain != "" {
-		email = "'owner' || i || '@" + domain + "'"
-	}
-	const stamp = "'2026-01-01T00:00:00.000000000Z'"
-	for _, q := range []string{
-		`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-		INSERT INTO owners (id, name, address, city, email, created_at, updated_at)
-		SELECT i, 'Owner ' || i, i || ' Lake St', 'Minneapolis', ` + email + `, ` + stamp + `, ` + stamp + ` FROM n`,
-		`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-		INSERT INTO animals (id, owner_id, name, species, altered, created_at, updated_at)
-		SELECT i, i, 'Rex', CASE i % 3 WHEN 0 THEN 'cat' ELSE 'dog' END, i % 2, ` + stamp + `, ` + stamp + ` FROM n`,
-		`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-		INSERT INTO licences (id, animal_id, kind, jurisdiction, year, tag_number, issued_on, expires_on, status, fee_cents,
-			fee_code, issued_by, created_at)
-		SELECT i, i, 'licence', 'minneapolis', 2026, i, date('2026-01-01', '+' || (i % 365) || ' days'), '2027-01-31', 'active',
-			CASE i % 2 WHEN 1 THEN 1500 ELSE 3000 END, CASE i % 2 WHEN 1 THEN 'altered' ELSE 'unaltered' END, 'office', ` + stamp + ` FROM n`,
-	} {
-		if _, err := db.ExecContext(ctx, q, n); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if _, err := db.ExecContext(ctx, `ANALYZE`); err != nil {
+	if err := bench.FillReminders(context.Background(), path, n, domain); err != nil {
 		b.Fatal(err)
 	}
 }

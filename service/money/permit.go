@@ -120,3 +120,33 @@ func (s *Service) ChargePermitFees(ctx context.Context, id int64, registration b
 	}
 	return s.ChargePermit(ctx, p, event, on, entered)
 }
+
+// ChargeEscape raises the city's charge to recover the horse of escape
+// n (counted from 1, the order of p.Escapes) of stable permit p on the
+// permit holder (Chanhassen 5-87(a): "the charges to the city to recover
+// the horse", at least the profile's minimum): one charge of the amount
+// recorded with the escape, on the day of the escape, whatever the
+// permit's state (a recovery by the city suspends it, 5-87(b)). An
+// escape the city did not recover, or recorded with no amount, owes
+// nothing. Raising it twice raises it once.
+func (s *Service) ChargeEscape(ctx context.Context, p *service.Permit, n int) ([]*service.Charge, error) {
+	if p.Kind != service.PermitStable || n < 1 || n > len(p.Escapes) {
+		return nil, service.Invalidf("escape", "Permit %d has no escape %d to charge (5-87(a)).", p.ID, n)
+	}
+	e := p.Escapes[n-1]
+	if !e.RecoveredByCity || e.RecoveryCents == nil || *e.RecoveryCents <= 0 {
+		return nil, nil
+	}
+	pr := s.rules.Profile(p.Jurisdiction)
+	if pr == nil || pr.Permits == nil || pr.Permits.Stable == nil || pr.Permits.Stable.RecoveryCharge == nil {
+		return nil, service.Errorf(service.EINVALID, "The profile of %q sets no charge to recover an escaped horse.", p.Jurisdiction)
+	}
+	src := pr.Permits.Stable.RecoveryCharge.Source
+	c := &service.Charge{PayerID: p.OwnerID, SubjectKind: service.SubjectPermit, SubjectID: p.ID, Jurisdiction: p.Jurisdiction,
+		Site: p.Site, On: e.On, Kind: fmt.Sprintf("horse-recovery-%d", n), Label: fmt.Sprintf("Recovery of an escaped horse, %s", e.On),
+		Section: section(cityOf(p.Jurisdiction), src), AmountCents: *e.RecoveryCents}
+	if err := s.store.CreateCharges(ctx, []*service.Charge{c}); err != nil {
+		return nil, err
+	}
+	return []*service.Charge{c}, nil
+}

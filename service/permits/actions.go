@@ -360,6 +360,61 @@ func (s *Service) ChangeContacts(ctx context.Context, id int64, contacts []servi
 	return s.save(ctx, p, today)
 }
 
+// Modification is a change of a 64.100 permit's restrictions by the
+// commissioner of health (64.100(b)): the new text and the day the
+// written notice was mailed by certified mail.
+type Modification struct {
+	Restrictions string       `json:"restrictions"`
+	NoticeOn     service.Date `json:"notice_on"`
+	Notes        string       `json:"notes"`
+}
+
+// Modify records a modification of a granted 64.100 permit's
+// restrictions (64.100(b): a permit "may be modified from time to
+// time"), in effect from and after the profile's notice days (ten)
+// following the mailing of the written notice. Until then the
+// restrictions in force stay; the permit's Application.Restrictions is
+// the text in force on the day it is read.
+func (s *Service) Modify(ctx context.Context, id int64, m Modification) (*service.Permit, error) {
+	p, pr, today, err := s.load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if p.Kind != service.PermitMultiAnimal || pr.Permits == nil || pr.Permits.MultiAnimal == nil {
+		return nil, service.Invalidf("kind", "Restrictions are modified on a permit for more than three dogs or cats (Minneapolis 64.100(b)).")
+	}
+	n := pr.Permits.MultiAnimal.NoticeDays
+	if st := Status(p, today); st != string(service.PermitGranted) {
+		return nil, service.Conflictf("Permit %d is %s; only a granted permit in force is modified (%s).", id, statusWord(st), n.Source)
+	}
+	text := strings.TrimSpace(m.Restrictions)
+	if text == "" {
+		return nil, service.Invalidf("restrictions", "restrictions required: the restrictions, limitations, conditions or prohibitions the permit is to carry (%s).", n.Source)
+	}
+	if m.NoticeOn.IsZero() {
+		return nil, service.Invalidf("notice_on", "notice_on required: a modification takes effect %d days after written notice by certified mail (%s).", n.Value, n.Source)
+	}
+	if err := service.NotFuture("notice_on", m.NoticeOn, today); err != nil {
+		return nil, err
+	}
+	if m.NoticeOn < p.IssuedOn {
+		return nil, service.Invalidf("notice_on", "The notice (%s) cannot come before the permit was issued (%s).", m.NoticeOn, p.IssuedOn)
+	}
+	prev := p.Application.Restrictions
+	if k := len(p.Modifications); k > 0 {
+		prev = p.Modifications[k-1].Restrictions // the latest, in force or noticed
+	}
+	if text == prev {
+		return nil, service.Invalidf("restrictions", "The permit carries these restrictions already.")
+	}
+	p.Modifications = append(p.Modifications, service.RestrictionChange{Restrictions: text, Previous: prev, NoticeOn: m.NoticeOn,
+		EffectiveOn: m.NoticeOn.AddDays(n.Value), Notes: strings.TrimSpace(m.Notes)})
+	return s.save(ctx, p, today)
+}
+
+// statusWord is a permit status in words for a refusal.
+func statusWord(st string) string { return strings.ReplaceAll(st, "_", " ") }
+
 // AppealOrder is what the council may order at the end of the hearing
 // (5-18(f)(1)-(3)): uphold the action, lift it (the licence is returned)
 // or impose conditions (the licence is returned with them).
@@ -419,7 +474,8 @@ func (s *Service) DecideAppeal(ctx context.Context, id int64, o AppealOrder) (*s
 // profile's minimum; an escape that needed recovery by the city's
 // agents or employees suspends the stable permit until the stable
 // inspector has reinspected the premises and the owner has paid for the
-// inspection (5-87(b)); Inspect with FeePaid lifts it.
+// inspection (5-87(b)); Inspect with FeePaid lifts it. The recovery
+// charge is raised on the permit holder (money.ChargeEscape).
 func (s *Service) Escape(ctx context.Context, id int64, e service.HorseEscape) (*service.Permit, error) {
 	p, pr, today, err := s.load(ctx, id)
 	if err != nil {
@@ -446,7 +502,18 @@ func (s *Service) Escape(ctx context.Context, id int64, e service.HorseEscape) (
 		p.Pending = []string{"The stable inspector's reinspection of the premises (" + st.EscapeSuspends.Source + ")",
 			"Payment for the inspection (" + st.EscapeSuspends.Source + "; fee " + feeText(st.InspectionFee) + ")"}
 	}
-	return s.save(ctx, p, today)
+	saved, err := s.save(ctx, p, today)
+	if err != nil {
+		return nil, err
+	}
+	// The city's charge to recover the horse is a charge on the permit
+	// holder (5-87(a)).
+	if s.money != nil {
+		if _, err := s.money.ChargeEscape(ctx, saved, len(saved.Escapes)); err != nil {
+			return nil, err
+		}
+	}
+	return saved, nil
 }
 
 // reinspected lifts a 5-87(b) suspension once the premises passed the

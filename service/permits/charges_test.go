@@ -181,3 +181,55 @@ func TestAdoptionDeposit_Minneapolis_64_140a2(t *testing.T) {
 	_, _, err = m.ChargeAdoptionFees(ctx, ag.ID, map[string]int64{"administrative-fee": 500})
 	wantErr(t, err, service.EINVALID, "adoption-deposit")
 }
+
+// TestChanhassen_5_87a_RecoveryCharged: the city's charge to recover an
+// escaped horse (at least $25.00, 5-87(a)) is a charge on the stable
+// permit's holder with its section, one per escape the city recovered,
+// on the escape's day, though the permit is then suspended (5-87(b));
+// an escape the owner dealt with owes nothing; raising it again raises
+// it once.
+func TestChanhassen_5_87a_RecoveryCharged(t *testing.T) {
+	f := newFixture(t, "2026-03-10")
+	ctx := context.Background()
+	o, _ := f.dog("", "")
+	p, err := f.svc.Apply(ctx, &permits.Request{Kind: service.PermitStable, Jurisdiction: "chanhassen", Holder: "Kari Berg", OwnerID: o.ID,
+		Inspection: passed("2026-03-01"), Application: horses(3, 2)})
+	if err != nil || p.State != service.PermitGranted {
+		t.Fatalf("Apply = %+v, %v", p, err)
+	}
+	before := len(f.permitCharges(p.ID))
+	if _, err := f.svc.Escape(ctx, p.ID, service.HorseEscape{On: d("2026-03-04"), Notes: "back by the owner"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.permitCharges(p.ID); len(got) != before {
+		t.Fatalf("an escape the city did not recover raised %v", got)
+	}
+	if _, err := f.svc.Escape(ctx, p.ID, service.HorseEscape{On: d("2026-03-05"), RecoveredByCity: true}); err != nil {
+		t.Fatal(err)
+	}
+	more := int64(6000)
+	got, err := f.svc.Escape(ctx, p.ID, service.HorseEscape{On: d("2026-03-07"), RecoveredByCity: true, RecoveryCents: &more})
+	if err != nil || got.State != service.PermitSuspended {
+		t.Fatalf("second recovery = %+v, %v; want recorded, still suspended (5-87(b))", got, err)
+	}
+	cs := f.permitCharges(p.ID)
+	for _, tt := range []struct {
+		kind  string
+		cents int64
+		on    string
+	}{{"horse-recovery-2", 2500, "2026-03-05"}, {"horse-recovery-3", 6000, "2026-03-07"}} {
+		c := cs[tt.kind]
+		if c == nil || c.AmountCents != tt.cents || c.Section != "Chanhassen 5-87(a)" || c.PayerID != o.ID || c.On != d(tt.on) {
+			t.Errorf("%s = %+v, want %d cents (Chanhassen 5-87(a)) on the holder, on %s", tt.kind, c, tt.cents, tt.on)
+		}
+	}
+	if _, ok := cs["horse-recovery-1"]; ok || len(cs) != before+2 {
+		t.Errorf("charges %v, want the two recoveries only", cs)
+	}
+	if _, err := f.money().ChargeEscape(ctx, got, 3); err != nil || len(f.permitCharges(p.ID)) != before+2 {
+		t.Errorf("charging the recovery again = %v, %d charges; want raised once", err, len(f.permitCharges(p.ID)))
+	}
+	if _, err := f.money().ChargeEscape(ctx, got, 9); service.ErrorCode(err) != service.EINVALID {
+		t.Errorf("charging an escape not recorded = %v, want invalid", err)
+	}
+}

@@ -636,8 +636,17 @@ func business(b *rules.BusinessRule, p *service.Permit, today service.Date) erro
 	return nil
 }
 
-// status fills the computed status of p on today.
-func (s *Service) status(p *service.Permit, today service.Date) { p.Status = Status(p, today) }
+// status fills the computed status of p on today, and the
+// restrictions in force on a 64.100 permit that was modified
+// (64.100(b)).
+func (s *Service) status(p *service.Permit, today service.Date) {
+	p.Status = Status(p, today)
+	for _, m := range p.Modifications {
+		if m.EffectiveOn <= today {
+			p.Application.Restrictions = m.Restrictions
+		}
+	}
+}
 
 // Status is p's state on today, or "lapsed" for a granted permit past
 // its expiry, "cancelled" for a stable not registered by its due day

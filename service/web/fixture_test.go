@@ -217,7 +217,7 @@ func (f *fixture) seed(ctx context.Context) {
 		Jurisdiction: "minneapolis", DeclaredOn: service.MustDate("2026-05-01"), RegistrationNumber: "DD-2026-7",
 		MicrochipOn: service.MustDate("2026-05-03")}))
 	must(f.store.CreateVaccination(ctx, &service.RabiesVaccination{AnimalID: rex.ID, Date: service.MustDate("2025-09-01"),
-		Type: service.VaccineKilled, DurationMonths: 36, Certificate: "RC-1001"}))
+		Type: service.VaccineKilled, DurationMonths: 36, Certificate: "RC-1001", Veterinarian: "Dr. Lund"}))
 
 	tom := &service.Animal{OwnerID: f.owner.ID, Name: "Tom", Species: service.Cat, Colour: "grey tabby", Sex: service.Male,
 		Altered: true, BirthDate: service.MustDate("2022-01-10")}

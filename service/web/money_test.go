@@ -20,7 +20,7 @@ func TestPayAtCounter(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, false)
 	if err := f.store.CreateVaccination(context.Background(), &service.RabiesVaccination{AnimalID: f.tom, Date: service.MustDate("2026-01-10"),
-		Type: service.VaccineKilled, DurationMonths: 36, Certificate: "RC-2001"}); err != nil {
+		Type: service.VaccineKilled, DurationMonths: 36, Certificate: "RC-2001", Veterinarian: "Dr. Lund"}); err != nil {
 		t.Fatal(err)
 	}
 	lic, err := licensing.New(&licensing.Opts{Store: f.store, Rules: f.rules, Now: f.clock.Now})

@@ -29,7 +29,7 @@ func (h *Handler) permitRoutes() {
 	// The clerk's office grants and records the council's order, as in
 	// the API; the desk records the rest.
 	office := []service.Role{service.RoleIntake}
-	for _, step := range []string{"inspection", "action", "appeal", "registration", "renew", "escape", "contacts"} {
+	for _, step := range []string{"inspection", "action", "appeal", "registration", "renew", "escape", "contacts", "restrictions"} {
 		m.HandleFunc("POST /permits/{id}/"+step, h.page(deskRoles, h.handlePermitStep(step)))
 	}
 	for _, step := range []string{"grant", "appeal-order"} {
@@ -445,6 +445,7 @@ var stepInputs = map[string][]string{
 	"renew":        {"applied"},
 	"escape":       {"on", "recovered_by_city", "recovery_cents", "notes"},
 	"contacts":     {"contact_name", "contact_phone", "contact_address"},
+	"restrictions": {"restrictions", "notice_on", "notes"},
 }
 
 func (h *Handler) handlePermit(w http.ResponseWriter, r *http.Request) {
@@ -560,6 +561,12 @@ func (h *Handler) permitStep(r *http.Request, step string, id int64) (*service.P
 			cs = append(cs, service.Person{Name: name, Phone: strings.TrimSpace(r.PostFormValue("contact_phone")), Address: strings.TrimSpace(r.PostFormValue("contact_address"))})
 		}
 		return ps.ChangeContacts(ctx, id, cs)
+	case "restrictions":
+		noticeOn, err := permitDate(r, "notice_on")
+		if err != nil {
+			return nil, err
+		}
+		return ps.Modify(ctx, id, permits.Modification{Restrictions: r.PostFormValue("restrictions"), NoticeOn: noticeOn, Notes: notes})
 	}
 	return nil, service.Errorf(service.ENOTFOUND, "No such step %q.", step)
 }

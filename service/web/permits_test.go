@@ -116,3 +116,39 @@ func TestPermitForms_ErrorBesideField(t *testing.T) {
 		})
 	}
 }
+
+// TestMinneapolis_64_100b_RestrictionsForm: a granted 64.100 permit's
+// page offers the modification of its restrictions; a modification
+// without the notice's day is shown again with what was typed and the
+// error beside the field; one with it is listed with the day it takes
+// effect, ten days after the notice (64.100(b)).
+func TestMinneapolis_64_100b_RestrictionsForm(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	c := f.client()
+	c.login(service.RoleIntake)
+	if st, _ := c.post("/permits", url.Values{"kind": {"multi_animal"}, "jurisdiction": {"minneapolis"}, "holder": {"Ada Lindqvist"}, "address": {"3401 Chicago Ave"}, "animals": {"5"}}); st != http.StatusOK {
+		t.Fatalf("apply = %d", st)
+	}
+	ps, _, err := f.store.FindPermits(context.Background(), service.PermitFilter{Kind: service.PermitMultiAnimal})
+	if err != nil || len(ps) != 1 || ps[0].State != service.PermitGranted {
+		t.Fatalf("permits %+v, %v; want one granted 64.100 permit", ps, err)
+	}
+	p := ps[0]
+	path := "/permits/" + strconv.FormatInt(p.ID, 10)
+	if _, body := c.get(path); !strings.Contains(body, `id="step-restrictions"`) {
+		t.Fatalf("the permit page offers no modification of the restrictions")
+	}
+	st, body := c.post(path+"/restrictions", url.Values{"restrictions": {"Dogs indoors from 9 p.m."}})
+	if st != http.StatusBadRequest || !strings.Contains(body, `id="restrictions-notice_on-err"`) || !strings.Contains(body, "64.100(b)") || !strings.Contains(body, "Dogs indoors from 9 p.m.</textarea>") {
+		t.Fatalf("modification without notice = %d; want 400, the error beside notice_on citing 64.100(b), the text kept", st)
+	}
+	st, body = c.post(path+"/restrictions", url.Values{"restrictions": {"Dogs indoors from 9 p.m."}, "notice_on": {p.IssuedOn.String()}})
+	if st != http.StatusOK || !strings.Contains(body, `id="modifications"`) || !strings.Contains(body, "Dogs indoors from 9 p.m.") {
+		t.Fatalf("modification = %d; want the permit page listing it", st)
+	}
+	got, err := f.store.FindPermitByID(context.Background(), p.ID)
+	if err != nil || len(got.Modifications) != 1 || got.Modifications[0].EffectiveOn != p.IssuedOn.AddDays(10) {
+		t.Errorf("stored modifications %+v, %v; want one in effect ten days after the notice", got.Modifications, err)
+	}
+}

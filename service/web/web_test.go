@@ -747,3 +747,31 @@ func TestStreamSiteScoped(t *testing.T) {
 		t.Errorf("west's stream, first scan:\n%s\nwant west-desk's, never east-desk's", s)
 	}
 }
+
+// TestMinneapolis_66_20_CounterAsksForCertificate: when the cat's
+// vaccination on file lacks its veterinarian (the law asks for the
+// certificate, 66.20) the counter's form says so and requires the certificate; a sale
+// without it is refused beside the field, and nothing is sold.
+func TestMinneapolis_66_20_CounterAsksForCertificate(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	ctx := context.Background()
+	if err := f.store.CreateVaccination(ctx, &service.RabiesVaccination{AnimalID: f.tom, Date: service.MustDate("2026-01-10"),
+		Type: service.VaccineKilled, DurationMonths: 36, Certificate: "RC-2003"}); err != nil {
+		t.Fatal(err)
+	}
+	c := f.client()
+	c.login(service.RoleClinic)
+	path := fmt.Sprintf("/animals/%d/licence", f.tom)
+	_, body := c.get(path)
+	if !strings.Contains(body, "lacks its number or veterinarian") || !regexp.MustCompile(`id="rabies_vet"[^>]*required`).MatchString(body) {
+		t.Fatalf("the form does not ask for a new certificate:\n%s", body)
+	}
+	st, body := c.post(path, url.Values{"jurisdiction": {"minneapolis"}, "issued_by": {"clinic"}, "clinic": {"Lake Street Vet"}})
+	if st != http.StatusBadRequest || !regexp.MustCompile(`id="rabies_vet"[^>]*aria-invalid="true"><p class="field-error"[^<]*66.20`).MatchString(body) {
+		t.Fatalf("sale without the certificate = %d, want 400 and the error beside the veterinarian citing 66.20:\n%s", st, body)
+	}
+	if _, n, _ := f.store.FindLicences(ctx, service.LicenceFilter{AnimalID: &f.tom}); n != 0 {
+		t.Errorf("%d licences sold without the certificate", n)
+	}
+}

@@ -13,7 +13,7 @@ import (
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 )
 
-const benchUsage = `usage: chipdesk bench [-n ANIMALS] [--quick] [--json] [--postgres URL] [--strict]
+const benchUsage = `usage: chipdesk bench [-n ANIMALS] [--quick] [--json] [--postgres URL] [--smtp HOST:PORT] [--strict]
 
 Builds a data set of generated animals (licences, chips, dangerous and
 quarantined animals), runs "chipdesk serve" on loopback and prints one
@@ -28,7 +28,7 @@ func runBench(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs.Usage = func() { fmt.Fprintln(e.Stderr, benchUsage); fs.PrintDefaults() }
 	var (
 		n        = fs.Int("n", 1_000_000, "number of `animals` (one licence each)")
-		quick    = fs.Bool("quick", false, "a quick run for CI: 20,000 animals, shorter loads")
+		quick    = fs.Bool("quick", false, "a quick run for CI: 20,000 animals, shorter loads, a reminder run of 500 licences")
 		asJSON   = fs.Bool("json", false, "print the report as JSON")
 		pg       = fs.String("postgres", envOr("CHIPDESK_BENCH_POSTGRES", ""), "PostgreSQL `URL` for the PostgreSQL figures (a schema is made and dropped)")
 		dir      = fs.String("dir", "", "keep the data set and database in `dir` (default a temporary one)")
@@ -36,6 +36,9 @@ func runBench(ctx context.Context, e *cmdline.Env, args []string) error {
 		duration = fs.Duration("duration", 10*time.Second, "`time` of each lookup load")
 		scans    = fs.Int("scans", 500, "`number` of scans timed from the pty to the event")
 		binary   = fs.String("binary", "", "chipdesk `executable` to serve (default this one)")
+		smtp     = fs.String("smtp", envOr("CHIPDESK_TEST_SMTP", ""), "`host:port` of the SMTP server for the reminder run (default an in-process test server)")
+		maildir  = fs.String("smtp-maildir", envOr("CHIPDESK_TEST_SMTP_MAILDIR", ""), "the --smtp server's Maildir `dir`, from which the run's messages are removed")
+		remind   = fs.Int("reminders", 0, "`licences` of the reminder run (default a tenth of -n; 500 with --quick)")
 		strict   = fs.Bool("strict", false, "exit 1 when a figure misses its target")
 		quiet    = fs.Bool("q", false, "no progress lines on stderr")
 		// The bare-stack floor's server, which bench runs as a child
@@ -56,7 +59,7 @@ func runBench(ctx context.Context, e *cmdline.Env, args []string) error {
 		return cmdline.UsageError("bench: -n must be positive")
 	}
 	o := &bench.Opts{Animals: *n, Dir: *dir, Postgres: *pg, Clients: *clients, LookupTime: *duration,
-		Scans: *scans, MicroTime: time.Second, Progress: e.Stderr, Now: e.Now, Binary: *binary}
+		Scans: *scans, MicroTime: time.Second, Progress: e.Stderr, Now: e.Now, Binary: *binary, SMTP: *smtp, SMTPMaildir: *maildir, Reminders: *remind}
 	if *quick {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -68,6 +71,9 @@ func runBench(ctx context.Context, e *cmdline.Env, args []string) error {
 		}
 		if !set["scans"] {
 			o.Scans = 100
+		}
+		if !set["reminders"] {
+			o.Reminders = 500
 		}
 		o.MicroTime = 300 * time.Millisecond
 	}

@@ -140,7 +140,7 @@ func seedVaccinated(t *testing.T, db string) int64 {
 	}
 	on := time.Now().AddDate(0, -1, 0)
 	v := &service.RabiesVaccination{AnimalID: a.ID, Date: service.NewDate(on.Year(), on.Month(), on.Day()),
-		Type: service.VaccineKilled, DurationMonths: 36, Certificate: "MN-1"}
+		Type: service.VaccineKilled, DurationMonths: 36, Certificate: "MN-1", Veterinarian: "Dr. A. Hale"}
 	if err := st.CreateVaccination(ctx, v); err != nil {
 		t.Fatal(err)
 	}

@@ -2174,43 +2174,44 @@ type PaymentRequest struct {
 
 // Permit defines model for Permit.
 type Permit struct {
-	ActionOn         *openapi_types.Date `json:"action_on,omitempty"`
-	Address          *string             `json:"address,omitempty"`
-	AnimalId         *int64              `json:"animal_id,omitempty"`
-	AppealBy         *openapi_types.Date `json:"appeal_by,omitempty"`
-	AppealFiled      *openapi_types.Date `json:"appeal_filed,omitempty"`
-	Application      PermitApplication   `json:"application"`
-	Applied          *openapi_types.Date `json:"applied,omitempty"`
-	Class            *string             `json:"class,omitempty"`
-	CreatedAt        *time.Time          `json:"created_at,omitempty"`
-	Effective        *openapi_types.Date `json:"effective,omitempty"`
-	Escapes          *[]HorseEscape      `json:"escapes,omitempty"`
-	Exemption        *string             `json:"exemption,omitempty"`
-	Expires          *openapi_types.Date `json:"expires,omitempty"`
-	FeeCents         *int64              `json:"fee_cents"`
-	FeeNote          *string             `json:"fee_note,omitempty"`
-	FeeSource        *string             `json:"fee_source,omitempty"`
-	Hearing          *openapi_types.Date `json:"hearing,omitempty"`
-	HearingFrom      *openapi_types.Date `json:"hearing_from,omitempty"`
-	Holder           string              `json:"holder"`
-	Id               *int64              `json:"id,omitempty"`
-	Inspected        *openapi_types.Date `json:"inspected,omitempty"`
-	InspectionPassed *bool               `json:"inspection_passed,omitempty"`
-	Issued           *openapi_types.Date `json:"issued,omitempty"`
-	Jurisdiction     string              `json:"jurisdiction"`
-	Kind             PermitKind          `json:"kind"`
-	OwnerId          *int64              `json:"owner_id,omitempty"`
-	Pending          *[]string           `json:"pending,omitempty"`
-	Reason           *string             `json:"reason,omitempty"`
-	Registered       *openapi_types.Date `json:"registered,omitempty"`
-	RenewalDue       *openapi_types.Date `json:"renewal_due,omitempty"`
-	Renews           *int64              `json:"renews,omitempty"`
-	Site             *string             `json:"site,omitempty"`
-	State            PermitState         `json:"state"`
-	Status           PermitStatus        `json:"status"`
-	SuspendedUnder   *string             `json:"suspended_under,omitempty"`
-	TagNumber        *int                `json:"tag_number,omitempty"`
-	UpdatedAt        *time.Time          `json:"updated_at,omitempty"`
+	ActionOn         *openapi_types.Date  `json:"action_on,omitempty"`
+	Address          *string              `json:"address,omitempty"`
+	AnimalId         *int64               `json:"animal_id,omitempty"`
+	AppealBy         *openapi_types.Date  `json:"appeal_by,omitempty"`
+	AppealFiled      *openapi_types.Date  `json:"appeal_filed,omitempty"`
+	Application      PermitApplication    `json:"application"`
+	Applied          *openapi_types.Date  `json:"applied,omitempty"`
+	Class            *string              `json:"class,omitempty"`
+	CreatedAt        *time.Time           `json:"created_at,omitempty"`
+	Effective        *openapi_types.Date  `json:"effective,omitempty"`
+	Escapes          *[]HorseEscape       `json:"escapes,omitempty"`
+	Exemption        *string              `json:"exemption,omitempty"`
+	Expires          *openapi_types.Date  `json:"expires,omitempty"`
+	FeeCents         *int64               `json:"fee_cents"`
+	FeeNote          *string              `json:"fee_note,omitempty"`
+	FeeSource        *string              `json:"fee_source,omitempty"`
+	Hearing          *openapi_types.Date  `json:"hearing,omitempty"`
+	HearingFrom      *openapi_types.Date  `json:"hearing_from,omitempty"`
+	Holder           string               `json:"holder"`
+	Id               *int64               `json:"id,omitempty"`
+	Inspected        *openapi_types.Date  `json:"inspected,omitempty"`
+	InspectionPassed *bool                `json:"inspection_passed,omitempty"`
+	Issued           *openapi_types.Date  `json:"issued,omitempty"`
+	Jurisdiction     string               `json:"jurisdiction"`
+	Kind             PermitKind           `json:"kind"`
+	Modifications    *[]RestrictionChange `json:"modifications,omitempty"`
+	OwnerId          *int64               `json:"owner_id,omitempty"`
+	Pending          *[]string            `json:"pending,omitempty"`
+	Reason           *string              `json:"reason,omitempty"`
+	Registered       *openapi_types.Date  `json:"registered,omitempty"`
+	RenewalDue       *openapi_types.Date  `json:"renewal_due,omitempty"`
+	Renews           *int64               `json:"renews,omitempty"`
+	Site             *string              `json:"site,omitempty"`
+	State            PermitState          `json:"state"`
+	Status           PermitStatus         `json:"status"`
+	SuspendedUnder   *string              `json:"suspended_under,omitempty"`
+	TagNumber        *int                 `json:"tag_number,omitempty"`
+	UpdatedAt        *time.Time           `json:"updated_at,omitempty"`
 }
 
 // PermitActionKind defines model for PermitActionKind.
@@ -2499,6 +2500,22 @@ type Requirement struct {
 	Section string              `json:"section"`
 	Status  string              `json:"status"`
 	What    string              `json:"what"`
+}
+
+// RestrictionChange defines model for RestrictionChange.
+type RestrictionChange struct {
+	Effective    openapi_types.Date `json:"effective"`
+	Notes        *string            `json:"notes,omitempty"`
+	NoticeOn     openapi_types.Date `json:"notice_on"`
+	Previous     string             `json:"previous"`
+	Restrictions string             `json:"restrictions"`
+}
+
+// RestrictionsRequest defines model for RestrictionsRequest.
+type RestrictionsRequest struct {
+	Notes        *string             `json:"notes,omitempty"`
+	NoticeOn     *openapi_types.Date `json:"notice_on,omitempty"`
+	Restrictions *string             `json:"restrictions,omitempty"`
 }
 
 // Role defines model for Role.
@@ -3154,6 +3171,9 @@ type RegisterPermitJSONRequestBody = DateRequest
 
 // RenewPermitJSONRequestBody defines body for RenewPermit for application/json ContentType.
 type RenewPermitJSONRequestBody = PermitRequest
+
+// ModifyPermitRestrictionsJSONRequestBody defines body for ModifyPermitRestrictions for application/json ContentType.
+type ModifyPermitRestrictionsJSONRequestBody = RestrictionsRequest
 
 // CreateQuarantineJSONRequestBody defines body for CreateQuarantine for application/json ContentType.
 type CreateQuarantineJSONRequestBody = NewQuarantine
@@ -4103,6 +4123,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/v1/permits/{id}/renew (the `RenewPermit` operationId).
 	RenewPermit(ctx context.Context, id int64, body RenewPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ModifyPermitRestrictionsWithBody Modify a 64.100 permit's restrictions (Minneapolis 64.100(b))
+	//
+	// Roles: admin, intake, officer. In effect ten days after the written notice mailed on notice_on (64.100(b)); until then the restrictions before it stay. A permit not granted or lapsed is 409; another kind is 400. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/restrictions (the `ModifyPermitRestrictions` operationId).
+	ModifyPermitRestrictionsWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ModifyPermitRestrictions Modify a 64.100 permit's restrictions (Minneapolis 64.100(b))
+	//
+	// Roles: admin, intake, officer. In effect ten days after the written notice mailed on notice_on (64.100(b)); until then the restrictions before it stay. A permit not granted or lapsed is 409; another kind is 400. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/permits/{id}/restrictions (the `ModifyPermitRestrictions` operationId).
+	ModifyPermitRestrictions(ctx context.Context, id int64, body ModifyPermitRestrictionsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// CreateQuarantineWithBody Order a quarantine
 	//
@@ -6222,6 +6260,44 @@ func (c *Client) RenewPermitWithBody(ctx context.Context, id int64, contentType 
 // Corresponds with POST /api/v1/permits/{id}/renew (the `RenewPermit` operationId).
 func (c *Client) RenewPermit(ctx context.Context, id int64, body RenewPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRenewPermitRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ModifyPermitRestrictionsWithBody Modify a 64.100 permit's restrictions (Minneapolis 64.100(b))
+//
+// Roles: admin, intake, officer. In effect ten days after the written notice mailed on notice_on (64.100(b)); until then the restrictions before it stay. A permit not granted or lapsed is 409; another kind is 400. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/restrictions (the `ModifyPermitRestrictions` operationId).
+func (c *Client) ModifyPermitRestrictionsWithBody(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewModifyPermitRestrictionsRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ModifyPermitRestrictions Modify a 64.100 permit's restrictions (Minneapolis 64.100(b))
+//
+// Roles: admin, intake, officer. In effect ten days after the written notice mailed on notice_on (64.100(b)); until then the restrictions before it stay. A permit not granted or lapsed is 409; another kind is 400. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/permits/{id}/restrictions (the `ModifyPermitRestrictions` operationId).
+func (c *Client) ModifyPermitRestrictions(ctx context.Context, id int64, body ModifyPermitRestrictionsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewModifyPermitRestrictionsRequest(c.Server, id, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10027,6 +10103,53 @@ func NewRenewPermitRequestWithBody(server string, id int64, contentType string, 
 	return req, nil
 }
 
+// NewModifyPermitRestrictionsRequest calls the generic ModifyPermitRestrictions builder with application/json body
+func NewModifyPermitRestrictionsRequest(server string, id int64, body ModifyPermitRestrictionsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewModifyPermitRestrictionsRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewModifyPermitRestrictionsRequestWithBody constructs an http.Request for the ModifyPermitRestrictions method, with any body, and a specified content type
+func NewModifyPermitRestrictionsRequestWithBody(server string, id int64, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "integer", Format: "int64"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/permits/%s/restrictions", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewCreateQuarantineRequest calls the generic CreateQuarantine builder with application/json body
 func NewCreateQuarantineRequest(server string, body CreateQuarantineJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -12351,6 +12474,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/v1/permits/{id}/renew (the `RenewPermit` operationId).
 	RenewPermitWithResponse(ctx context.Context, id int64, body RenewPermitJSONRequestBody, reqEditors ...RequestEditorFn) (*RenewPermitResponse, error)
+
+	// ModifyPermitRestrictionsWithBodyWithResponse Modify a 64.100 permit's restrictions (Minneapolis 64.100(b))
+	//
+	// Roles: admin, intake, officer. In effect ten days after the written notice mailed on notice_on (64.100(b)); until then the restrictions before it stay. A permit not granted or lapsed is 409; another kind is 400. 404 when the server keeps no permits.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/restrictions (the `ModifyPermitRestrictions` operationId).
+	ModifyPermitRestrictionsWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ModifyPermitRestrictionsResponse, error)
+
+	// ModifyPermitRestrictionsWithResponse Modify a 64.100 permit's restrictions (Minneapolis 64.100(b))
+	//
+	// Roles: admin, intake, officer. In effect ten days after the written notice mailed on notice_on (64.100(b)); until then the restrictions before it stay. A permit not granted or lapsed is 409; another kind is 400. 404 when the server keeps no permits.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/permits/{id}/restrictions (the `ModifyPermitRestrictions` operationId).
+	ModifyPermitRestrictionsWithResponse(ctx context.Context, id int64, body ModifyPermitRestrictionsJSONRequestBody, reqEditors ...RequestEditorFn) (*ModifyPermitRestrictionsResponse, error)
 
 	// CreateQuarantineWithBodyWithResponse Order a quarantine
 	//
@@ -18092,6 +18233,96 @@ func (r RenewPermitResponse) ContentType() string {
 	return ""
 }
 
+type ModifyPermitRestrictionsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Permit
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ModifyPermitRestrictionsResponse) GetJSON200() *Permit {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ModifyPermitRestrictionsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ModifyPermitRestrictionsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ModifyPermitRestrictionsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ModifyPermitRestrictionsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r ModifyPermitRestrictionsResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r ModifyPermitRestrictionsResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ModifyPermitRestrictionsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ModifyPermitRestrictionsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ModifyPermitRestrictionsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ModifyPermitRestrictionsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ModifyPermitRestrictionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type CreateQuarantineResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21594,6 +21825,36 @@ func (c *ClientWithResponses) RenewPermitWithResponse(ctx context.Context, id in
 		return nil, err
 	}
 	return ParseRenewPermitResponse(rsp)
+}
+
+// ModifyPermitRestrictionsWithBodyWithResponse Modify a 64.100 permit's restrictions (Minneapolis 64.100(b))
+//
+// Roles: admin, intake, officer. In effect ten days after the written notice mailed on notice_on (64.100(b)); until then the restrictions before it stay. A permit not granted or lapsed is 409; another kind is 400. 404 when the server keeps no permits.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/restrictions (the `ModifyPermitRestrictions` operationId).
+func (c *ClientWithResponses) ModifyPermitRestrictionsWithBodyWithResponse(ctx context.Context, id int64, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ModifyPermitRestrictionsResponse, error) {
+	rsp, err := c.ModifyPermitRestrictionsWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseModifyPermitRestrictionsResponse(rsp)
+}
+
+// ModifyPermitRestrictionsWithResponse Modify a 64.100 permit's restrictions (Minneapolis 64.100(b))
+//
+// Roles: admin, intake, officer. In effect ten days after the written notice mailed on notice_on (64.100(b)); until then the restrictions before it stay. A permit not granted or lapsed is 409; another kind is 400. 404 when the server keeps no permits.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/permits/{id}/restrictions (the `ModifyPermitRestrictions` operationId).
+func (c *ClientWithResponses) ModifyPermitRestrictionsWithResponse(ctx context.Context, id int64, body ModifyPermitRestrictionsJSONRequestBody, reqEditors ...RequestEditorFn) (*ModifyPermitRestrictionsResponse, error) {
+	rsp, err := c.ModifyPermitRestrictions(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseModifyPermitRestrictionsResponse(rsp)
 }
 
 // CreateQuarantineWithBodyWithResponse Order a quarantine
@@ -26543,6 +26804,81 @@ func ParseRenewPermitResponse(rsp *http.Response) (*RenewPermitResponse, error) 
 	}
 
 	response := &RenewPermitResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Permit
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseModifyPermitRestrictionsResponse parses an HTTP response from a ModifyPermitRestrictionsWithResponse call
+func ParseModifyPermitRestrictionsResponse(rsp *http.Response) (*ModifyPermitRestrictionsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ModifyPermitRestrictionsResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}
