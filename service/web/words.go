@@ -60,7 +60,7 @@ var glossary = map[string]string{
 	// Impound outcomes (service.Disposition).
 	"held":        "Held",
 	"redeemed":    "Redeemed by the owner",
-	"adopted":     "Adopted",
+	"adopted":     "Adopted out",
 	"transferred": "Transferred",
 	"euthanised":  "Euthanised",
 	"died":        "Died",
