@@ -1232,6 +1232,19 @@ type BatchRequest struct {
 	Year         int      `json:"year"`
 }
 
+// Bite defines model for Bite.
+type Bite struct {
+	AnimalId   int64              `json:"animal_id"`
+	CreatedAt  *time.Time         `json:"created_at,omitempty"`
+	Date       openapi_types.Date `json:"date"`
+	Id         *int64             `json:"id,omitempty"`
+	Location   *string            `json:"location,omitempty"`
+	Notes      *string            `json:"notes,omitempty"`
+	Provoked   bool               `json:"provoked"`
+	SkinBroken bool               `json:"skin_broken"`
+	Victim     Victim             `json:"victim"`
+}
+
 // BiteProposal defines model for BiteProposal.
 type BiteProposal struct {
 	Jurisdiction string      `json:"jurisdiction"`
@@ -1441,6 +1454,30 @@ type DesignationUpdate struct {
 	RescindedOn        *openapi_types.Date `json:"rescinded_on,omitempty"`
 	SignOn             *openapi_types.Date `json:"sign_on,omitempty"`
 	SterilisedOn       *openapi_types.Date `json:"sterilised_on,omitempty"`
+}
+
+// DeviceEvent defines model for DeviceEvent.
+type DeviceEvent struct {
+	At          time.Time    `json:"at"`
+	Bite        *Bite        `json:"bite,omitempty"`
+	ClaimedUser *string      `json:"claimed_user,omitempty"`
+	Device      string       `json:"device"`
+	Id          *string      `json:"id,omitempty"`
+	Impound     *Impoundment `json:"impound,omitempty"`
+	Kind        string       `json:"kind"`
+	Scan        *Scan        `json:"scan,omitempty"`
+	Site        *string      `json:"site,omitempty"`
+	User        *string      `json:"user,omitempty"`
+}
+
+// DeviceOutcome defines model for DeviceOutcome.
+type DeviceOutcome struct {
+	Code      *string `json:"code,omitempty"`
+	Duplicate *bool   `json:"duplicate,omitempty"`
+	Id        *string `json:"id,omitempty"`
+	Message   *string `json:"message,omitempty"`
+	RecordId  *int64  `json:"record_id,omitempty"`
+	State     string  `json:"state"`
 }
 
 // DeviceStatus defines model for DeviceStatus.
@@ -1777,6 +1814,7 @@ type LookupAnswer struct {
 	Owner                  *LookupOwner        `json:"owner,omitempty"`
 	Permits                []LookupPermit      `json:"permits"`
 	Quarantine             *LookupQuarantine   `json:"quarantine"`
+	Quarantines            []LookupQuarantine  `json:"quarantines"`
 	Rabies                 *Rabies             `json:"rabies"`
 	Redemption             *Redemption         `json:"redemption"`
 	SterilisationAgreement *Agreement          `json:"sterilisation_agreement"`
@@ -1832,11 +1870,12 @@ type LookupPermit struct {
 
 // LookupQuarantine defines model for LookupQuarantine.
 type LookupQuarantine struct {
-	End   openapi_types.Date `json:"end"`
-	Id    *int64             `json:"id,omitempty"`
-	Kind  QuarantineKind     `json:"kind"`
-	Place QuarantinePlace    `json:"place"`
-	Start openapi_types.Date `json:"start"`
+	BiteId *int64             `json:"bite_id,omitempty"`
+	End    openapi_types.Date `json:"end"`
+	Id     *int64             `json:"id,omitempty"`
+	Kind   QuarantineKind     `json:"kind"`
+	Place  QuarantinePlace    `json:"place"`
+	Start  openapi_types.Date `json:"start"`
 }
 
 // NewAnimal defines model for NewAnimal.
@@ -2298,6 +2337,23 @@ type Receipt struct {
 	Site        *string            `json:"site,omitempty"`
 	TakenBy     *string            `json:"taken_by,omitempty"`
 	Till        *string            `json:"till,omitempty"`
+}
+
+// Record defines model for Record.
+type Record struct {
+	Agreements     *[]AdoptionAgreement `json:"agreements,omitempty"`
+	Animal         Animal               `json:"animal"`
+	Bites          []Bite               `json:"bites"`
+	Chips          []Chip               `json:"chips"`
+	Dangerous      *Designation         `json:"dangerous,omitempty"`
+	Impounds       []Impoundment        `json:"impounds"`
+	Licences       []Licence            `json:"licences"`
+	MatchedChip    *Chip                `json:"matched_chip,omitempty"`
+	MatchedLicence *Licence             `json:"matched_licence,omitempty"`
+	Owner          *Owner               `json:"owner,omitempty"`
+	Permits        *[]Permit            `json:"permits,omitempty"`
+	Quarantines    []Quarantine         `json:"quarantines"`
+	Rabies         *Vaccination         `json:"rabies,omitempty"`
 }
 
 // RecordedBite defines model for RecordedBite.
@@ -2933,6 +2989,15 @@ type GetSettlementParams struct {
 	AdoptionId *int64 `form:"adoption_id,omitempty" json:"adoption_id,omitempty"`
 }
 
+// SyncPushEventsJSONBody defines parameters for SyncPushEvents.
+type SyncPushEventsJSONBody = []DeviceEvent
+
+// SyncPullReplicaParams defines parameters for SyncPullReplica.
+type SyncPullReplicaParams struct {
+	// Since The cursor of the last pull; empty for a full pull.
+	Since *string `form:"since,omitempty" json:"since,omitempty"`
+}
+
 // FindTagBatchesParams defines parameters for FindTagBatches.
 type FindTagBatchesParams struct {
 	// Offset Skip this many.
@@ -3082,6 +3147,9 @@ type CloseCashUpJSONRequestBody = CashUpCloseRequest
 
 // PostScanJSONRequestBody defines body for PostScan for application/json ContentType.
 type PostScanJSONRequestBody = ScanRequest
+
+// SyncPushEventsJSONRequestBody defines body for SyncPushEvents for application/json ContentType.
+type SyncPushEventsJSONRequestBody = SyncPushEventsJSONBody
 
 // CreateTagBatchJSONRequestBody defines body for CreateTagBatch for application/json ContentType.
 type CreateTagBatchJSONRequestBody = BatchRequest
@@ -4151,6 +4219,31 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/v1/settlement (the `GetSettlement` operationId).
 	GetSettlement(ctx context.Context, params *GetSettlementParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SyncPushEventsWithBody Push the events a handheld recorded offline
+	//
+	// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/v1/sync/events (the `SyncPushEvents` operationId).
+	SyncPushEventsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SyncPushEvents Push the events a handheld recorded offline
+	//
+	// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/v1/sync/events (the `SyncPushEvents` operationId).
+	SyncPushEvents(ctx context.Context, body SyncPushEventsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SyncPullReplica Pull the handheld's offline copy, or what changed in it
+	//
+	// Roles: admin, officer. Each record is cut down to what the field needs (no owner address or e-mail, no fees, no veterinary details). With since= (the cursor of the last pull's end line) only the animals changed since are sent, each whole, and those to drop; since= empty, or a cursor this server cannot answer (another database, a restore), sends everything and says full. Without since= at all, the answer is the whole copy closed by {"end":true} (handhelds of earlier versions). Every pull is in the audit log (replica.pull) under the token.
+	//
+	// Corresponds with GET /api/v1/sync/replica (the `SyncPullReplica` operationId).
+	SyncPullReplica(ctx context.Context, params *SyncPullReplicaParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// FindTagBatches Tag batches
 	//
@@ -6408,6 +6501,61 @@ func (c *Client) StreamScans(ctx context.Context, params *StreamScansParams, req
 // Corresponds with GET /api/v1/settlement (the `GetSettlement` operationId).
 func (c *Client) GetSettlement(ctx context.Context, params *GetSettlementParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetSettlementRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SyncPushEventsWithBody Push the events a handheld recorded offline
+//
+// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/v1/sync/events (the `SyncPushEvents` operationId).
+func (c *Client) SyncPushEventsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSyncPushEventsRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SyncPushEvents Push the events a handheld recorded offline
+//
+// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/v1/sync/events (the `SyncPushEvents` operationId).
+func (c *Client) SyncPushEvents(ctx context.Context, body SyncPushEventsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSyncPushEventsRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SyncPullReplica Pull the handheld's offline copy, or what changed in it
+//
+// Roles: admin, officer. Each record is cut down to what the field needs (no owner address or e-mail, no fees, no veterinary details). With since= (the cursor of the last pull's end line) only the animals changed since are sent, each whole, and those to drop; since= empty, or a cursor this server cannot answer (another database, a restore), sends everything and says full. Without since= at all, the answer is the whole copy closed by {"end":true} (handhelds of earlier versions). Every pull is in the audit log (replica.pull) under the token.
+//
+// Corresponds with GET /api/v1/sync/replica (the `SyncPullReplica` operationId).
+func (c *Client) SyncPullReplica(ctx context.Context, params *SyncPullReplicaParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSyncPullReplicaRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10681,6 +10829,100 @@ func NewGetSettlementRequest(server string, params *GetSettlementParams) (*http.
 	return req, nil
 }
 
+// NewSyncPushEventsRequest calls the generic SyncPushEvents builder with application/json body
+func NewSyncPushEventsRequest(server string, body SyncPushEventsJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSyncPushEventsRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewSyncPushEventsRequestWithBody constructs an http.Request for the SyncPushEvents method, with any body, and a specified content type
+func NewSyncPushEventsRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sync/events")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewSyncPullReplicaRequest constructs an http.Request for the SyncPullReplica method
+func NewSyncPullReplicaRequest(server string, params *SyncPullReplicaParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/v1/sync/replica")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Since != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "since", *params.Since, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewFindTagBatchesRequest constructs an http.Request for the FindTagBatches method
 func NewFindTagBatchesRequest(server string, params *FindTagBatchesParams) (*http.Request, error) {
 	var err error
@@ -12192,6 +12434,33 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/v1/settlement (the `GetSettlement` operationId).
 	GetSettlementWithResponse(ctx context.Context, params *GetSettlementParams, reqEditors ...RequestEditorFn) (*GetSettlementResponse, error)
+
+	// SyncPushEventsWithBodyWithResponse Push the events a handheld recorded offline
+	//
+	// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/sync/events (the `SyncPushEvents` operationId).
+	SyncPushEventsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SyncPushEventsResponse, error)
+
+	// SyncPushEventsWithResponse Push the events a handheld recorded offline
+	//
+	// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/v1/sync/events (the `SyncPushEvents` operationId).
+	SyncPushEventsWithResponse(ctx context.Context, body SyncPushEventsJSONRequestBody, reqEditors ...RequestEditorFn) (*SyncPushEventsResponse, error)
+
+	// SyncPullReplicaWithResponse Pull the handheld's offline copy, or what changed in it
+	//
+	// Roles: admin, officer. Each record is cut down to what the field needs (no owner address or e-mail, no fees, no veterinary details). With since= (the cursor of the last pull's end line) only the animals changed since are sent, each whole, and those to drop; since= empty, or a cursor this server cannot answer (another database, a restore), sends everything and says full. Without since= at all, the answer is the whole copy closed by {"end":true} (handhelds of earlier versions). Every pull is in the audit log (replica.pull) under the token.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/v1/sync/replica (the `SyncPullReplica` operationId).
+	SyncPullReplicaWithResponse(ctx context.Context, params *SyncPullReplicaParams, reqEditors ...RequestEditorFn) (*SyncPullReplicaResponse, error)
 
 	// FindTagBatchesWithResponse Tag batches
 	//
@@ -18774,6 +19043,151 @@ func (r GetSettlementResponse) ContentType() string {
 	return ""
 }
 
+// SyncPushEventsResponse200Headers the declared response headers of an HTTP 200 response for SyncPushEvents
+type SyncPushEventsResponse200Headers struct {
+	ContentEncoding *string
+}
+
+type SyncPushEventsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *[]DeviceOutcome
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *Invalid
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *TooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SyncPushEventsResponse200Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SyncPushEventsResponse) GetJSON200() *[]DeviceOutcome {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SyncPushEventsResponse) GetJSON400() *Invalid {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SyncPushEventsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SyncPushEventsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SyncPushEventsResponse) GetJSON413() *TooLarge {
+	return r.JSON413
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SyncPushEventsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r SyncPushEventsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SyncPushEventsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SyncPushEventsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SyncPushEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SyncPullReplicaResponse200Headers the declared response headers of an HTTP 200 response for SyncPullReplica
+type SyncPullReplicaResponse200Headers struct {
+	ContentEncoding *string
+}
+
+type SyncPullReplicaResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SyncPullReplicaResponse200Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SyncPullReplicaResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SyncPullReplicaResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SyncPullReplicaResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r SyncPullReplicaResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SyncPullReplicaResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SyncPullReplicaResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SyncPullReplicaResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type FindTagBatchesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -21287,6 +21701,51 @@ func (c *ClientWithResponses) GetSettlementWithResponse(ctx context.Context, par
 		return nil, err
 	}
 	return ParseGetSettlementResponse(rsp)
+}
+
+// SyncPushEventsWithBodyWithResponse Push the events a handheld recorded offline
+//
+// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/sync/events (the `SyncPushEvents` operationId).
+func (c *ClientWithResponses) SyncPushEventsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SyncPushEventsResponse, error) {
+	rsp, err := c.SyncPushEventsWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSyncPushEventsResponse(rsp)
+}
+
+// SyncPushEventsWithResponse Push the events a handheld recorded offline
+//
+// Roles: admin, officer (a device token per handheld). One to 1000 events (none, or one without its id, device, time or payload, is 400 for the whole push); each is applied once through the application layer (a bite starts its quarantine), whatever the number of pushes: a repeat answers applied with duplicate true and the record made the first time. An event the store refuses is rejected with its code and message; an event id reused with other content is rejected (conflict). The actor is the token's; a user the device named otherwise is kept as claimed_user. Every push is in the audit log (replica.push) under the token.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/v1/sync/events (the `SyncPushEvents` operationId).
+func (c *ClientWithResponses) SyncPushEventsWithResponse(ctx context.Context, body SyncPushEventsJSONRequestBody, reqEditors ...RequestEditorFn) (*SyncPushEventsResponse, error) {
+	rsp, err := c.SyncPushEvents(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSyncPushEventsResponse(rsp)
+}
+
+// SyncPullReplicaWithResponse Pull the handheld's offline copy, or what changed in it
+//
+// Roles: admin, officer. Each record is cut down to what the field needs (no owner address or e-mail, no fees, no veterinary details). With since= (the cursor of the last pull's end line) only the animals changed since are sent, each whole, and those to drop; since= empty, or a cursor this server cannot answer (another database, a restore), sends everything and says full. Without since= at all, the answer is the whole copy closed by {"end":true} (handhelds of earlier versions). Every pull is in the audit log (replica.pull) under the token.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/v1/sync/replica (the `SyncPullReplica` operationId).
+func (c *ClientWithResponses) SyncPullReplicaWithResponse(ctx context.Context, params *SyncPullReplicaParams, reqEditors ...RequestEditorFn) (*SyncPullReplicaResponse, error) {
+	rsp, err := c.SyncPullReplica(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSyncPullReplicaResponse(rsp)
 }
 
 // FindTagBatchesWithResponse Tag batches
@@ -26820,6 +27279,133 @@ func ParseGetSettlementResponse(rsp *http.Response) (*GetSettlementResponse, err
 		}
 		response.JSON500 = &dest
 
+	}
+
+	return response, nil
+}
+
+// ParseSyncPushEventsResponse parses an HTTP response from a SyncPushEventsWithResponse call
+func ParseSyncPushEventsResponse(rsp *http.Response) (*SyncPushEventsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SyncPushEventsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest []DeviceOutcome
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Invalid
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest TooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SyncPushEventsResponse200Headers
+		if values := rsp.Header.Values("Content-Encoding"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Encoding", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentEncoding = &value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSyncPullReplicaResponse parses an HTTP response from a SyncPullReplicaWithResponse call
+func ParseSyncPullReplicaResponse(rsp *http.Response) (*SyncPullReplicaResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SyncPullReplicaResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SyncPullReplicaResponse200Headers
+		if values := rsp.Header.Values("Content-Encoding"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Encoding", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentEncoding = &value
+		}
+		response.Headers200 = &headers
 	}
 
 	return response, nil
