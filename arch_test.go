@@ -48,13 +48,13 @@ type importRule struct {
 var importRules = []importRule{
 	// internal holds what the commands and tests share (flag parsing, test
 	// timeouts): the standard library only.
-	{folder: "internal", external: []string{}, never: []string{"reader", "tags", "drivers", "service", "firmware-tools", "bench"}},
-	{folder: "reader", never: []string{"tags", "drivers", "service", "firmware-tools", "bench"}},
+	{folder: "internal", external: []string{}, never: []string{"reader", "tags", "drivers", "service", "firmware-tools", "bench", "reliability"}},
+	{folder: "reader", never: []string{"tags", "drivers", "service", "firmware-tools", "bench", "reliability"}},
 	{
 		folder:   "tags",
 		own:      []string{"reader"},
 		external: []string{"golang.org/x/image", "github.com/boombuler/barcode"},
-		never:    []string{"drivers", "service", "firmware-tools", "bench"},
+		never:    []string{"drivers", "service", "firmware-tools", "bench", "reliability"},
 	},
 	{
 		folder: "drivers",
@@ -65,13 +65,13 @@ var importRules = []importRule{
 		// label to a printer's resolution.
 		external: []string{"go.bug.st/serial", "github.com/google/gousb", "periph.io/x/conn/v3",
 			"periph.io/x/host/v3", "github.com/creack/pty", "golang.org/x/sys", "golang.org/x/image"},
-		never: []string{"service", "firmware-tools", "bench"},
+		never: []string{"service", "firmware-tools", "bench", "reliability"},
 	},
 	{
 		folder:      "firmware-tools",
 		own:         []string{"reader", "drivers", "tags", "internal"},
 		anyExternal: true,
-		never:       []string{"service", "bench"},
+		never:       []string{"service", "bench", "reliability"},
 	},
 	{
 		// The demo runs the simulated readers and printers of
@@ -81,6 +81,7 @@ var importRules = []importRule{
 		folder:      "service",
 		own:         []string{"reader", "drivers", "tags", "internal", "firmware-tools", "bench"},
 		anyExternal: true,
+		never:       []string{"reliability"},
 	},
 	{
 		// The benchmark harness stands outside the application: it
@@ -89,6 +90,17 @@ var importRules = []importRule{
 		// serves the bare-stack floor from the stores' own rows.
 		folder:      "bench",
 		own:         []string{"reader", "tags", "internal", "firmware-tools", "service"},
+		anyExternal: true,
+		never:       []string{"reliability"},
+	},
+	{
+		// The reliability suite stands outside the application too: its
+		// tests build "chipdesk serve", run it as a child and check the
+		// promises from outside (kill -9, load, malformed input, a noisy
+		// reader on a pseudo-terminal). It holds no code besides its
+		// documentation, and nothing imports it.
+		folder:      "reliability",
+		own:         []string{"reader", "tags", "internal", "firmware-tools", "service", "bench"},
 		anyExternal: true,
 	},
 }

@@ -117,7 +117,7 @@ mkdir -p "$CHIPDESK_ARTIFACTS"
 go test -count=1 ./...
 
 log "reliability: 100 clients for 60 s on loopback"
-CHIPDESK_LOAD_SECONDS=60 go test -count=1 -v -run '^TestLoad100Clients$' ./service/reliability | grep -v '^=== RUN'
+CHIPDESK_LOAD_SECONDS=60 go test -count=1 -v -run '^TestLoad100Clients$' ./reliability | grep -v '^=== RUN'
 
 log "chipdesk bench --quick (figures beside their targets)"
 go build -o .tools/chipdesk ./service/cmd/chipdesk

@@ -1,7 +1,7 @@
 // Package readers holds what every microchip reader driver under it
 // shares: a Scanner that cuts frames out of a byte stream with a
-// protocol's SplitFunc and counts what it throws away, and a Stream that
-// pumps a port.Port into a Scanner under a context.
+// protocol's SplitFunc and counts what it throws away, and the Dev that
+// reads a port.Port into a Scanner under a context and decodes its frames.
 //
 // Framing is pure (bytes in, frames out, no I/O) so that each protocol's
 // decoder can be fuzzed and shared with the reader simulator.

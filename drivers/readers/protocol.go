@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
@@ -56,16 +57,26 @@ type Opts struct {
 	Rejected func(frame []byte, err error)
 }
 
-// Dev reads one Protocol from a port.
+// Dev reads one Protocol from a port: it reads the port itself, cuts
+// frames with the protocol's split and decodes them, with no layer
+// between the port and the read.
 type Dev struct {
-	s        *Stream
+	p        port.Port
 	proto    Protocol
 	name     string
+	now      func() time.Time
 	rejected func([]byte, error)
+	closed   atomic.Bool
 
-	mu    sync.Mutex // guards ask and queue; one Next or Exchange at a time
-	ask   bool       // a trigger is due
+	mu    sync.Mutex // guards sc, buf, ask and queue: one Next or Exchange at a time
+	sc    *Scanner
+	buf   []byte
+	ask   bool // a trigger is due
 	queue []reader.Read
+
+	smu   sync.Mutex // guards snap and extra, so Stats never waits for Next
+	snap  Stats      // the scanner's counters after the last step
+	extra Scanner    // what Decode made of the frames
 }
 
 var _ reader.Reader = (*Dev)(nil)
@@ -81,11 +92,18 @@ func Open(p port.Port, proto Protocol, o *Opts) (*Dev, error) {
 	if err := SetMode(p, o.Mode); err != nil {
 		return nil, fmt.Errorf("%s: %w", proto.Name, err)
 	}
-	s, err := NewStream(p, proto.Split, proto.Max, o.Now)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", proto.Name, err)
+	if t, ok := p.(port.Timeouter); ok {
+		// The port's error names the port; the driver's name prefixes it.
+		if err := t.SetReadTimeout(PollInterval); err != nil {
+			return nil, fmt.Errorf("%s: %w", proto.Name, err)
+		}
 	}
-	return &Dev{s: s, proto: proto, name: proto.Name + " on " + p.String(), rejected: o.Rejected, ask: proto.Trigger != nil}, nil
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Dev{p: p, proto: proto, name: proto.Name + " on " + p.String(), now: now, rejected: o.Rejected,
+		sc: NewScanner(proto.Split, proto.Max), buf: make([]byte, 512), ask: proto.Trigger != nil}, nil
 }
 
 // Next returns the next chip read, its Raw the frame unless Decode gave
@@ -104,14 +122,14 @@ func (d *Dev) Next(ctx context.Context) (reader.Read, error) {
 		fctx, cancel := ctx, context.CancelFunc(func() {})
 		if d.proto.Trigger != nil {
 			if d.ask && werr == nil {
-				werr = d.s.Write(d.proto.Trigger)
+				werr = d.write(d.proto.Trigger)
 				d.ask = false
 			}
 			if d.proto.TriggerEvery > 0 {
 				fctx, cancel = context.WithTimeout(ctx, d.proto.TriggerEvery)
 			}
 		}
-		f, at, err := d.s.Frame(fctx)
+		f, at, err := d.frame(fctx)
 		cancel()
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && d.proto.Trigger != nil {
@@ -150,16 +168,16 @@ func (d *Dev) decode(f []byte, at time.Time) (reader.Read, bool) {
 	}
 	switch {
 	case err != nil:
-		d.s.Count(OutcomeBad, err)
+		d.count(OutcomeBad, err)
 		if d.rejected != nil {
 			d.rejected(f, err)
 		}
 		return reader.Read{}, false
 	case !ok:
-		d.s.Count(OutcomeOther, nil)
+		d.count(OutcomeOther, nil)
 		return reader.Read{}, false
 	}
-	d.s.Count(OutcomeRead, nil)
+	d.count(OutcomeRead, nil)
 	if r.Raw == nil {
 		r.Raw = f
 	}
@@ -175,16 +193,16 @@ func (d *Dev) decode(f []byte, at time.Time) (reader.Read, bool) {
 func (d *Dev) Exchange(ctx context.Context, cmd []byte, reply func(frame []byte) bool) ([]byte, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.s.Write(cmd); err != nil {
+	if err := d.write(cmd); err != nil {
 		return nil, d.wrap(err)
 	}
 	for {
-		f, at, err := d.s.Frame(ctx)
+		f, at, err := d.frame(ctx)
 		if err != nil {
 			return nil, d.wrap(err)
 		}
 		if reply(f) {
-			d.s.Count(OutcomeOther, nil)
+			d.count(OutcomeOther, nil)
 			return f, nil
 		}
 		if r, ok := d.decode(f, at); ok {
@@ -200,14 +218,8 @@ func (d *Dev) wrap(err error) error {
 	return fmt.Errorf("%s: %w", d.proto.Name, err)
 }
 
-// Stats returns the frame counters.
-func (d *Dev) Stats() Stats { return d.s.Stats() }
-
 // String names the protocol and the port.
 func (d *Dev) String() string { return d.name }
-
-// Close closes the port; a blocked Next returns reader.ErrClosed.
-func (d *Dev) Close() error { return d.s.Close() }
 
 // Protocol returns the protocol d reads.
 func (d *Dev) Protocol() Protocol { return d.proto }

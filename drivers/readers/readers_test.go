@@ -82,39 +82,39 @@ func TestScannerGuards(t *testing.T) {
 }
 
 // Frames received before a hang-up are returned before the error.
-func TestStreamFramesBeforeHangup(t *testing.T) {
+func TestDevFramesBeforeHangup(t *testing.T) {
 	t.Parallel()
 	pb := &porttest.Playback{Ops: []porttest.IO{{R: []byte("OK1\rOK2\r")}}}
-	s, err := NewStream(pb, LineSplit(16, matchOK), 0, nil)
+	s, err := Open(pb, testProto(), &Opts{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
 	for _, want := range []string{"OK1\r", "OK2\r"} {
-		if f, at, err := s.Frame(ctx); err != nil || string(f) != want || at.IsZero() {
-			t.Fatalf("Frame() = %q, %v, %v, want %q", f, at, err, want)
+		if f, at, err := s.frame(ctx); err != nil || string(f) != want || at.IsZero() {
+			t.Fatalf("frame() = %q, %v, %v, want %q", f, at, err, want)
 		}
 	}
-	if _, _, err := s.Frame(ctx); !errors.Is(err, port.ErrHangup) {
-		t.Errorf("Frame() = %v, want port.ErrHangup", err)
+	if _, _, err := s.frame(ctx); !errors.Is(err, port.ErrHangup) {
+		t.Errorf("frame() = %v, want port.ErrHangup", err)
 	}
 }
 
-func TestStreamContextAndClose(t *testing.T) {
+func TestDevContextAndClose(t *testing.T) {
 	t.Parallel()
 	host, _ := porttest.Pipe("idle")
-	s, err := NewStream(host, LineSplit(16, matchOK), 0, nil)
+	s, err := Open(host, testProto(), &Opts{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
-	if _, _, err := s.Frame(ctx); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Frame() = %v, want context.DeadlineExceeded", err)
+	if _, err := s.Next(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Next() = %v, want context.DeadlineExceeded", err)
 	}
 	done := make(chan error)
 	go func() {
-		_, _, err := s.Frame(context.Background())
+		_, err := s.Next(context.Background())
 		done <- err
 	}()
 	time.Sleep(10 * time.Millisecond)
@@ -122,13 +122,13 @@ func TestStreamContextAndClose(t *testing.T) {
 	select {
 	case err := <-done:
 		if !errors.Is(err, reader.ErrClosed) {
-			t.Errorf("Frame() after Close = %v, want reader.ErrClosed", err)
+			t.Errorf("Next() after Close = %v, want reader.ErrClosed", err)
 		}
-	case <-time.After(2 * time.Second):
-		t.Fatal("Frame did not return after Close")
+	case <-time.After(testtime.Scale(2 * time.Second)):
+		t.Fatal("Next did not return after Close")
 	}
-	if err := s.Write([]byte("x")); !errors.Is(err, reader.ErrClosed) {
-		t.Errorf("Write() after Close = %v", err)
+	if err := s.write([]byte("x")); !errors.Is(err, reader.ErrClosed) {
+		t.Errorf("write() after Close = %v", err)
 	}
 }
 

@@ -3,81 +3,45 @@ package readers
 import (
 	"context"
 	"errors"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
-// PollInterval is the read timeout a Stream sets on ports that support
-// one, so that a blocked Frame notices its context. Data is returned as
+// PollInterval is the read timeout a Dev sets on ports that support
+// one, so that a blocked Next notices its context. Data is returned as
 // soon as it arrives whatever the interval.
 const PollInterval = 100 * time.Millisecond
 
-// Stream pumps a port into a Scanner.
-type Stream struct {
-	p   port.Port
-	now func() time.Time
-
-	mu   sync.Mutex // guards sc and buf: one Frame call at a time
-	sc   *Scanner
-	buf  []byte
-	werr sync.Mutex // serialises writes
-
-	closed atomic.Bool
-
-	smu   sync.Mutex
-	snap  Stats // the scanner's counters after the last step
-	extra Scanner
-}
-
-// NewStream reads p through split. now stamps frames; nil means
-// time.Now. The port's read timeout is set to PollInterval when it has
-// one.
-func NewStream(p port.Port, split SplitFunc, max int, now func() time.Time) (*Stream, error) {
-	if now == nil {
-		now = time.Now
-	}
-	if t, ok := p.(port.Timeouter); ok {
-		// The port's error names the port; the caller names the driver.
-		if err := t.SetReadTimeout(PollInterval); err != nil {
-			return nil, err
-		}
-	}
-	return &Stream{p: p, now: now, sc: NewScanner(split, max), buf: make([]byte, 512)}, nil
-}
-
-// Frame returns the next well-formed frame and the time its last byte
-// was received. Frames already received are returned before a transport
-// error. After Close it returns reader.ErrClosed; when the device hung
-// up, an error wrapping port.ErrHangup.
-func (s *Stream) Frame(ctx context.Context) ([]byte, time.Time, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// frame returns the next well-formed frame read from the port and the
+// time its last byte was received. Frames already received are
+// returned before a transport error. After Close it returns
+// reader.ErrClosed; when the device hung up, an error wrapping
+// port.ErrHangup. d.mu is held.
+func (d *Dev) frame(ctx context.Context) ([]byte, time.Time, error) {
 	for {
-		f := s.sc.Frame()
-		s.snapshot()
+		f := d.sc.Frame()
+		d.snapshot()
 		if f != nil {
-			return f, s.now(), nil
+			return f, d.now(), nil
 		}
-		if s.isClosed() {
+		if d.closed.Load() {
 			return nil, time.Time{}, reader.ErrClosed
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, time.Time{}, err
 		}
-		n, err := s.p.Read(s.buf)
+		n, err := d.p.Read(d.buf)
 		if n > 0 {
-			s.sc.Write(s.buf[:n])
-			s.snapshot()
+			d.sc.Write(d.buf[:n])
+			d.snapshot()
 		}
 		if err != nil {
 			switch {
 			case errors.Is(err, port.ErrTimeout):
 				continue
-			case s.isClosed() || errors.Is(err, port.ErrClosed):
+			case d.closed.Load() || errors.Is(err, port.ErrClosed):
 				return nil, time.Time{}, reader.ErrClosed
 			case n > 0:
 				// Let the bytes be framed first; the error comes back
@@ -89,57 +53,52 @@ func (s *Stream) Frame(ctx context.Context) ([]byte, time.Time, error) {
 	}
 }
 
-// Write sends b to the device.
-func (s *Stream) Write(b []byte) error {
-	s.werr.Lock()
-	defer s.werr.Unlock()
-	if s.isClosed() {
+// write sends b to the device. d.mu is held, so writes never
+// interleave.
+func (d *Dev) write(b []byte) error {
+	if d.closed.Load() {
 		return reader.ErrClosed
 	}
-	if _, err := s.p.Write(b); err != nil {
-		return err
-	}
-	return nil
+	_, err := d.p.Write(b)
+	return err
 }
 
-func (s *Stream) snapshot() {
-	st := s.sc.Stats()
-	s.smu.Lock()
-	s.snap = st
-	s.smu.Unlock()
+// snapshot copies the scanner's counters for Stats, which must not
+// wait for a blocked Next. d.mu is held.
+func (d *Dev) snapshot() {
+	st := d.sc.Stats()
+	d.smu.Lock()
+	d.snap = st
+	d.smu.Unlock()
 }
 
-// Count records what the driver made of a frame.
-func (s *Stream) Count(o Outcome, err error) {
-	s.smu.Lock()
-	s.extra.Count(o, err)
-	s.smu.Unlock()
+// count records what Decode made of a frame.
+func (d *Dev) count(o Outcome, err error) {
+	d.smu.Lock()
+	d.extra.Count(o, err)
+	d.smu.Unlock()
 }
 
-// Stats returns the counters. It does not wait for a blocked Frame.
-func (s *Stream) Stats() Stats {
-	s.smu.Lock()
-	defer s.smu.Unlock()
-	st, x := s.snap, s.extra.stats
+// Stats returns the frame counters. It does not wait for a blocked
+// Next.
+func (d *Dev) Stats() Stats {
+	d.smu.Lock()
+	defer d.smu.Unlock()
+	st, x := d.snap, d.extra.stats
 	st.Reads += x.Reads
 	st.Bad += x.Bad
 	st.Other += x.Other
 	return st
 }
 
-// Port returns the underlying port.
-func (s *Stream) Port() port.Port { return s.p }
-
-// Close closes the port. A Frame blocked in another goroutine returns
+// Close closes the port; a Next blocked in another goroutine returns
 // reader.ErrClosed.
-func (s *Stream) Close() error {
-	if s.closed.Swap(true) {
+func (d *Dev) Close() error {
+	if d.closed.Swap(true) {
 		return nil
 	}
-	return s.p.Close()
+	return d.p.Close()
 }
-
-func (s *Stream) isClosed() bool { return s.closed.Load() }
 
 // DecodeFunc makes a read of a well-formed frame. ok false with a nil
 // error means the frame carries no chip (a reply, an echo); an error

@@ -139,14 +139,15 @@ func (m *Manager) Run(ctx context.Context) error {
 	return nil
 }
 
-// loop pulls reads from one runner into the pipeline.
+// loop pulls reads from one runner straight into the pipeline.
 func (m *Manager) loop(ctx context.Context, sp Spec, r *runner.Runner) {
 	for {
 		rd, err := r.Next(ctx)
 		if err != nil {
 			return // closed or ctx done: the runner retries everything else
 		}
-		if _, err := m.o.Pipeline.HandleRead(ctx, sp.Name, rd); err != nil {
+		p := m.o.Pipeline
+		if _, err := p.handle(ctx, sp.Name, rd.ID, rd.At, "", p.site); err != nil {
 			m.log.Error("hardware: scan not handled", "reader", sp.Name, "chip", rd.ID.Code, "err", err)
 		}
 	}

@@ -133,7 +133,7 @@ func TestManagerDebounceAndReconnect(t *testing.T) {
 		found bool
 	}{{biscuitChip, true}, {strayChip, false}, {"012345678", false}}
 	for i, w := range want {
-		se := next(t, sub, 5*time.Second)
+		se := next(t, sub, testtime.Scale(5*time.Second))
 		if se.Chip.Code != w.chip || se.Lookup == nil || se.Lookup.Found != w.found || se.ScanID == 0 {
 			t.Errorf("event %d = chip %s found %v scan %d, want chip %s found %v, stored", i, se.Chip.Code, se.Lookup != nil && se.Lookup.Found, se.ScanID, w.chip, w.found)
 		}
@@ -186,7 +186,7 @@ func TestManagerSerialPTY(t *testing.T) {
 			defer func() { cancel(); <-done }()
 			// The driver may open the port after the first send: resend
 			// until a scan arrives (the debounce keeps it to one event).
-			deadline := time.Now().Add(10 * time.Second)
+			deadline := time.Now().Add(testtime.Scale(10 * time.Second))
 			for {
 				if err := sim.SendText(ctx, biscuitChip); err != nil {
 					t.Fatalf("Send: %v", err)

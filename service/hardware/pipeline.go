@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/chipdesk/chipdesk/reader"
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/events"
@@ -52,11 +51,6 @@ func NewPipeline(o *PipelineOpts) (*Pipeline, error) {
 	return p, nil
 }
 
-// HandleRead handles one read of a connected reader named readerName.
-func (p *Pipeline) HandleRead(ctx context.Context, readerName string, rd reader.Read) (*lookup.ScanEvent, error) {
-	return p.handle(ctx, readerName, rd.ID, rd.At, "", p.site)
-}
-
 // HandleText handles a chip read that came as text (a handheld or a
 // keyboard-wedge page posting to the API), as a scan of readerName by
 // user at site. It implements httpapi.ScanHandler.
@@ -70,7 +64,9 @@ func (p *Pipeline) HandleText(ctx context.Context, readerName, text, user, site 
 
 // handle resolves id, stores the scan and publishes the event. The scan
 // is stored before it is published, so every event on the stream names
-// a stored scan.
+// a stored scan. The Manager calls it with each read of a connected
+// reader (user "", this installation's site), HandleText with a chip
+// that came as text.
 func (p *Pipeline) handle(ctx context.Context, readerName string, id chipid.ID, at time.Time, user, site string) (*lookup.ScanEvent, error) {
 	if at.IsZero() {
 		at = p.now()

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/service"
 )
 
@@ -244,7 +245,7 @@ func TestScanStream(t *testing.T) { onBackends(t, testScanStream) }
 
 func testScanStream(t *testing.T, h *harness) {
 	s := h.seed()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(10*time.Second))
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", h.srv.URL+"/api/v1/scans/stream?reader=desk-2", nil)
 	req.Header.Set("Authorization", "Bearer "+h.tokens[service.RoleIntake])

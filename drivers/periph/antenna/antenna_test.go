@@ -11,6 +11,7 @@ import (
 	"periph.io/x/conn/v3/gpio/gpiotest"
 
 	"github.com/chipdesk/chipdesk/drivers/periph/antenna"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/reader"
 	"github.com/chipdesk/chipdesk/reader/demod"
 	"github.com/chipdesk/chipdesk/reader/iso11784"
@@ -109,7 +110,7 @@ func TestFDXBFromEdges(t *testing.T) {
 			}
 			defer d.Close()
 			s.start()
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(5*time.Second))
 			defer cancel()
 			r, err := d.Next(ctx)
 			if err != nil {

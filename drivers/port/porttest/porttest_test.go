@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 )
 
 func TestPlayback(t *testing.T) {
@@ -133,7 +134,7 @@ func TestPipeCloseWakesRead(t *testing.T) {
 		if !errors.Is(err, port.ErrClosed) {
 			t.Errorf("Read() = %v, want port.ErrClosed", err)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(testtime.Scale(2 * time.Second)):
 		t.Fatal("Read did not return after Close")
 	}
 }

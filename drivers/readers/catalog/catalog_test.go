@@ -212,7 +212,7 @@ func TestNoise(t *testing.T) {
 				}
 				dev.Close()
 			}()
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(60*time.Second))
 			defer cancel()
 			var got []string
 			for {

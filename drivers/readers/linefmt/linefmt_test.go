@@ -9,6 +9,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/readers"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
@@ -95,7 +96,7 @@ func TestDriverThroughPTY(t *testing.T) {
 	if _, err := dev.Write([]byte("boot v1.2\r\n\x00\xffHDX 982 000123456789\r\nFDX 900 250000023921\r\n")); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(5*time.Second))
 	defer cancel()
 	for _, want := range []string{"982000123456789 HDX", "900250000023921 FDX-B"} {
 		r, err := d.Next(ctx)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/reader"
 	"github.com/chipdesk/chipdesk/reader/readertest"
 )
@@ -78,7 +79,7 @@ var hangup = fmt.Errorf("test: %w", port.ErrHangup)
 
 func codes(t *testing.T, r *Runner, n int) []string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(5*time.Second))
 	defer cancel()
 	var out []string
 	for range n {
@@ -201,7 +202,7 @@ func closeWhileBlocked(t *testing.T, r *Runner, when string) {
 		if !errors.Is(err, reader.ErrClosed) {
 			t.Errorf("Next() after Close%s = %v, want reader.ErrClosed", when, err)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(testtime.Scale(2 * time.Second)):
 		t.Fatalf("Next did not return after Close%s", when)
 	}
 }

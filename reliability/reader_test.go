@@ -86,7 +86,7 @@ func TestReaderNoiseAndReplug(t *testing.T) {
 	}
 	defer sim.Close()
 	s := serve(t, f.db, "--reader", "wl134:"+link+",name=desk")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(2*time.Minute))
 	defer cancel()
 	chips := f.ds.Chips
 	want := map[string]bool{}
@@ -119,14 +119,14 @@ func TestReaderNoiseAndReplug(t *testing.T) {
 	first := chips[0]
 	for try := 0; ; try++ {
 		send(first)
-		if ev, ok := next(300 * time.Millisecond); ok {
+		if ev, ok := next(testtime.Scale(300 * time.Millisecond)); ok {
 			if ev.chip != first {
 				t.Fatalf("first event for %s, want %s", ev.chip, first)
 			}
 			break
 		}
 		if try == 30 {
-			t.Fatalf("no scan from the reader in 9 s\n%s", s.Log())
+			t.Fatalf("no scan from the reader in %s\n%s", 30*testtime.Scale(300*time.Millisecond), s.Log())
 		}
 	}
 	// Drain repeats of the first chip (debounced: none expected).
@@ -187,7 +187,7 @@ func TestReaderNoiseAndReplug(t *testing.T) {
 		}
 		send(field)
 		repeats++
-		if ev, ok := next(50 * time.Millisecond); ok {
+		if ev, ok := next(testtime.Scale(50 * time.Millisecond)); ok {
 			if ev.chip != field {
 				t.Fatalf("event for %s after the replug, want %s", ev.chip, field)
 			}
@@ -195,8 +195,10 @@ func TestReaderNoiseAndReplug(t *testing.T) {
 		}
 	}
 	t.Logf("read again %s after the replug (%d frames sent)", read.Sub(back).Round(time.Millisecond), repeats)
-	if d := read.Sub(back); d > time.Second {
-		t.Errorf("reconnected after %s, want within 1 s", d)
+	// Within 1 s (docs/promises.md), stretched by the test command's
+	// factor on a machine that shares its cores.
+	if d := read.Sub(back); d > testtime.Scale(time.Second) {
+		t.Errorf("reconnected after %s, want within %s", d, testtime.Scale(time.Second))
 	}
 	// The chip stays in the field a little longer: still one scan.
 	for range 10 {
@@ -206,7 +208,7 @@ func TestReaderNoiseAndReplug(t *testing.T) {
 	last := chips[n+3]
 	send(last)
 	for {
-		ev, ok := next(3 * time.Second)
+		ev, ok := next(testtime.Scale(3 * time.Second))
 		if !ok {
 			t.Fatalf("no event for %s after the replug", last)
 		}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/bench"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/csvio"
 	"github.com/chipdesk/chipdesk/service/licensing"
@@ -114,7 +115,7 @@ func seedInto(t *testing.T, db string, n int, licences bool) *fixture {
 // when the test ends.
 func serve(t *testing.T, db string, args ...string) *bench.Server {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(60*time.Second))
 	defer cancel()
 	s, err := bench.StartServer(ctx, chipdesk, append([]string{"serve", "--dev-keys", "--db", db, "--listen", "127.0.0.1:0"}, args...)...)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chipdesk/chipdesk/bench"
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/service"
 )
 
@@ -34,7 +35,7 @@ func TestLoad100Clients(t *testing.T) {
 			return fmt.Sprintf("/api/v1/animals/%d/chips", 1+rng.IntN(f.ds.Animals))
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(secs)*time.Second+time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(secs)*time.Second+testtime.Scale(time.Minute))
 	defer cancel()
 	res, err := bench.Load(ctx, &bench.LoadOpts{URL: s.URL, Token: f.tokens[service.RoleOfficer], Clients: 100,
 		Duration: time.Duration(secs) * time.Second, Path: paths, Seed: 3})

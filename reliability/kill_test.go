@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/postgres/pgtest"
 )
@@ -123,7 +124,7 @@ func killDuringIssues(t *testing.T, f *fixture, n int) {
 	close(start)
 	select {
 	case <-killed:
-	case <-time.After(3 * time.Minute):
+	case <-time.After(testtime.Scale(3 * time.Minute)):
 		t.Fatalf("only %d of %d licences acknowledged in 3 minutes; refused %v\n%s", count.Load(), n, refused, s.Log())
 	}
 	wg.Wait()
@@ -203,7 +204,7 @@ func killDuringIssues(t *testing.T, f *fixture, n int) {
 	}
 
 	// In the database: no tag number twice.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(time.Minute))
 	defer cancel()
 	st, err := openStore(ctx, f.db)
 	if err != nil {
