@@ -134,7 +134,7 @@ func (s *Server) handlePostScan(w http.ResponseWriter, r *http.Request) {
 	if ev.Lookup != nil && ev.Lookup.Animal != nil {
 		animal = ev.Lookup.Animal.ID
 	}
-	s.logAudit(r, "lookup.scan", "animal", animal, ev.Chip.Code, false)
+	s.logAudit(r, "lookup.scan", "animal", animal, ev.Chip.Code)
 	if t.Role == service.RolePublic && ev.Lookup != nil {
 		ev.Lookup = ev.Lookup.Public()
 	}

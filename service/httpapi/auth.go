@@ -137,7 +137,7 @@ func (s *Server) require(h http.HandlerFunc, roles ...service.Role) http.Handler
 		sw, _ := w.(*statusWriter)
 		if a, ok := readAudit[r.Pattern]; ok && r.Method == http.MethodGet {
 			id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-			s.logAudit(r, a.action, a.entity, id, r.URL.RawQuery, false)
+			s.logAudit(r, a.action, a.entity, id, r.URL.RawQuery)
 		}
 		h(w, r)
 		if sw != nil && (sw.status() == http.StatusForbidden || sw.status() == http.StatusUnauthorized) {

@@ -66,7 +66,7 @@ func (s *Server) handleGetLicence(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.logAudit(r, "licence.view", "licence", id, "", false)
+	s.logAudit(r, "licence.view", "licence", id, "")
 	s.writeJSON(w, r, http.StatusOK, l)
 }
 

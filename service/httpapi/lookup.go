@@ -113,7 +113,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, by, detail strin
 		animal, result = a.Animal.ID, "found"
 	}
 	s.metrics.lookup(by, result)
-	s.logAudit(r, lookupAction(by), "animal", animal, detail, false)
+	s.logAudit(r, lookupAction(by), "animal", animal, detail)
 	if t := callerOf(r.Context()); t != nil && t.Role == service.RolePublic {
 		a = a.Public()
 	}

@@ -58,7 +58,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		Name: cookieName, Value: secret, Path: "/",
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
 	})
-	s.logAudit(r.WithContext(withCaller(r.Context(), t)), "session.login", "token", t.ID, "", false)
+	s.logAudit(r.WithContext(withCaller(r.Context(), t)), "session.login", "token", t.ID, "")
 	target := "/"
 	if rd := r.URL.Query().Get("reader"); rd != "" {
 		target = "/?reader=" + template.URLQueryEscaper(rd)

@@ -47,13 +47,6 @@ type list[T any] struct {
 	Total int `json:"total"`
 }
 
-// change logs the audit event of a change that no store write carries,
-// and waits until it is stored. A change made through the store uses
-// changing and changed instead, so that its event commits with it.
-func (s *Server) change(r *http.Request, action, entity string, id int64, detail string) {
-	s.logAudit(r, action, entity, id, detail, true)
-}
-
 // changing returns r's context carrying the audit event of the change
 // the handler is about to make (service.WithChange): the store writes
 // the event in the change's own transaction. An id of 0 is filled in by
@@ -78,12 +71,14 @@ func (s *Server) changed(r *http.Request, ch *service.Change, id int64) {
 	}
 }
 
-func (s *Server) logAudit(r *http.Request, action, entity string, id int64, detail string, wait bool) {
+// logAudit queues the audit event of a read or a refusal (a change's
+// event goes with the change: changing and changed).
+func (s *Server) logAudit(r *http.Request, action, entity string, id int64, detail string) {
 	ev := &service.AuditEvent{At: s.now().UTC(), Action: action, Entity: entity, EntityID: id, Detail: detail}
 	if t := callerOf(r.Context()); t != nil {
 		ev.Actor, ev.Role, ev.Site = t.Name, t.Role, t.Site
 	}
-	s.audit.add(r.Context(), ev, wait)
+	s.audit.add(r.Context(), ev, false)
 }
 
 // --- owners ---
@@ -115,7 +110,7 @@ func (s *Server) handleGetOwner(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.logAudit(r, "owner.view", "owner", id, "", false)
+	s.logAudit(r, "owner.view", "owner", id, "")
 	s.writeJSON(w, r, http.StatusOK, o)
 }
 
@@ -134,7 +129,7 @@ func (s *Server) handleFindOwners(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.logAudit(r, "owner.search", "owner", 0, r.URL.RawQuery, false)
+	s.logAudit(r, "owner.search", "owner", 0, r.URL.RawQuery)
 	s.writeJSON(w, r, http.StatusOK, list[*service.Owner]{Items: nonNil(os), Total: total})
 }
 
@@ -188,7 +183,7 @@ func (s *Server) handleGetAnimal(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.logAudit(r, "animal.view", "animal", id, "", false)
+	s.logAudit(r, "animal.view", "animal", id, "")
 	s.writeJSON(w, r, http.StatusOK, a)
 }
 
@@ -216,7 +211,7 @@ func (s *Server) handleFindAnimals(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	s.logAudit(r, "animal.search", "animal", 0, r.URL.RawQuery, false)
+	s.logAudit(r, "animal.search", "animal", 0, r.URL.RawQuery)
 	s.writeJSON(w, r, http.StatusOK, list[*service.Animal]{Items: nonNil(as), Total: total})
 }
 

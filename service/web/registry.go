@@ -85,10 +85,6 @@ func ownerDefaults(o *service.Owner) map[string]string {
 
 type jurisdictionOption struct{ ID, Display string }
 
-// value is what the form shows in field name: what was typed when it
-// was refused, else def.
-func (d *animalForm) value(name, def string) string { return d.Form.Value(d.Action, name, def) }
-
 func (h *Handler) newAnimalForm(r *http.Request, action string) *animalForm {
 	ss := sess(r)
 	d := &animalForm{Action: action, CSRF: ss.csrf, Form: formOf(r), Default: h.o.Jurisdiction,
