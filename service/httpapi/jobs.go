@@ -34,7 +34,7 @@ type tagRequest struct {
 }
 
 // issuer returns the job issuer, or answers 404 when the server has none.
-func (s *Server) issuer(w http.ResponseWriter, r *http.Request) *jobs.Issuer {
+func (s *Server) issuer(w http.ResponseWriter, r *http.Request) *jobs.Orders {
 	if s.jobs == nil {
 		s.writeError(w, r, service.Errorf(service.ENOTFOUND, "No printers or engravers on this server."))
 	}
@@ -108,7 +108,7 @@ func (s *Server) handleGetJob(w http.ResponseWriter, r *http.Request) {
 
 // handleReprint queues a failed job again; it makes the same tag number.
 func (s *Server) handleReprint(w http.ResponseWriter, r *http.Request) {
-	requeue(s, w, r, "job.reprint", "job", (*jobs.Issuer).Reprint, func(j *service.Job) int64 { return j.ID })
+	requeue(s, w, r, "job.reprint", "job", (*jobs.Orders).Reprint, func(j *service.Job) int64 { return j.ID })
 }
 
 // handleCreateBatch reserves a run of pre-numbered tags for a year and
@@ -164,7 +164,7 @@ func (s *Server) handleGetBatch(w http.ResponseWriter, r *http.Request) {
 
 // handleResumeBatch queues a failed batch again from its next tag.
 func (s *Server) handleResumeBatch(w http.ResponseWriter, r *http.Request) {
-	requeue(s, w, r, "batch.resume", "tag-batch", (*jobs.Issuer).ResumeBatch, func(b *service.TagBatch) int64 { return b.ID })
+	requeue(s, w, r, "batch.resume", "tag-batch", (*jobs.Orders).ResumeBatch, func(b *service.TagBatch) int64 { return b.ID })
 }
 
 // handleDevices reports every printer and engraver now.
@@ -219,7 +219,7 @@ func getByID[T any](s *Server, w http.ResponseWriter, r *http.Request, find func
 // requeue queues again, with run, the failed job or batch of the path's
 // id, records the change as action on entity and wakes the runner.
 func requeue[T any](s *Server, w http.ResponseWriter, r *http.Request, action, entity string,
-	run func(*jobs.Issuer, context.Context, int64) (T, error), idOf func(T) int64) {
+	run func(*jobs.Orders, context.Context, int64) (T, error), idOf func(T) int64) {
 	is := s.issuer(w, r)
 	if is == nil {
 		return

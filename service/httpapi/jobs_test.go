@@ -40,7 +40,7 @@ func newJobsHarness(t *testing.T) *jobsHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	is := &jobs.Issuer{Store: h.store, Rules: rs, Designs: ds, Keys: check.DevelopmentKeys()}
+	is := &jobs.Orders{Store: h.store, Rules: rs, Designs: ds, Keys: check.DevelopmentKeys()}
 	if err := is.ApproveAll(context.Background(), "test-admin", testNow, 2026, 2027); err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func newJobsHarness(t *testing.T) *jobsHarness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dev.Close() })
-	runner, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: is})
+	runner, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Orders: is})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ type Opts struct {
 	// (/api/v1/licences/{id}/tag, /api/v1/jobs, /api/v1/tag-batches);
 	// nil answers 404 there. Runner, when set, is woken when work is
 	// queued and reports the devices at /api/v1/devices.
-	Jobs   *jobs.Issuer
+	Jobs   *jobs.Orders
 	Runner *jobs.Runner
 	// Money keeps charges and payments (/api/v1/payments, /charges,
 	// /reports, /deposits); nil answers 404 there.
@@ -115,7 +115,7 @@ type Server struct {
 	hub     *events.Hub
 	scans   ScanHandler
 	web     http.Handler
-	jobs    *jobs.Issuer
+	jobs    *jobs.Orders
 	runner  *jobs.Runner
 	money   *money.Service
 	permits *permits.Service

@@ -15,11 +15,11 @@ func BenchmarkBatchTagZPL(b *testing.B) {
 	e := newEnv(b)
 	ctx := context.Background()
 	_, dev := zplPrinter(b, nil)
-	r, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: e.issuer})
+	r, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Orders: e.orders})
 	if err != nil {
 		b.Fatal(err)
 	}
-	bt, _, err := e.issuer.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobPrint, Jurisdiction: "minneapolis", Year: 2026, Count: b.N})
+	bt, _, err := e.orders.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobPrint, Jurisdiction: "minneapolis", Year: 2026, Count: b.N})
 	if err != nil {
 		b.Fatal(err)
 	}

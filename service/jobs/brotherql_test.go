@@ -39,7 +39,7 @@ func TestBrotherQLNetwork(t *testing.T) {
 	dev, err := jobs.Open(ctx, sp)
 	must(t, err)
 	r := newRunner(t, e, nil, dev)
-	j, _, err := e.issuer.Queue(ctx, e.licence.ID, service.JobPrint)
+	j, _, err := e.orders.Queue(ctx, e.licence.ID, service.JobPrint)
 	must(t, err)
 	_, err = r.RunOnce(ctx, dev)
 	must(t, err)

@@ -14,7 +14,7 @@ import (
 
 // DemoOpts configures Demo.
 type DemoOpts struct {
-	Issuer *Issuer
+	Orders *Orders
 	// Printer is the address of a ZPL printer ("127.0.0.1:9100"), a
 	// simulated one in the demo.
 	Printer string
@@ -34,8 +34,8 @@ type DemoOpts struct {
 // and makes queued tags until ctx is done, writing a PNG of each to the
 // previews folder. It returns nil when ctx ends.
 func Demo(ctx context.Context, o DemoOpts) error {
-	if o.Issuer == nil || o.Printer == "" || o.Previews == "" {
-		return errors.New("jobs: demo needs an issuer, a printer and a previews folder")
+	if o.Orders == nil || o.Printer == "" || o.Previews == "" {
+		return errors.New("jobs: demo needs Orders, a printer and a previews folder")
 	}
 	if o.Poll <= 0 {
 		o.Poll = time.Second
@@ -64,7 +64,7 @@ func Demo(ctx context.Context, o DemoOpts) error {
 		}
 		devs = append(devs, d)
 	}
-	r, err := New(devs, &Opts{Issuer: o.Issuer, Previews: o.Previews, Poll: o.Poll, Logger: o.Logger, Now: o.Now})
+	r, err := New(devs, &Opts{Orders: o.Orders, Previews: o.Previews, Poll: o.Poll, Logger: o.Logger, Now: o.Now})
 	if err != nil {
 		return err
 	}
@@ -72,10 +72,10 @@ func Demo(ctx context.Context, o DemoOpts) error {
 	if o.Now != nil {
 		now = o.Now
 	}
-	if err := o.Issuer.ApproveAll(ctx, "demo", now(), now().Year(), now().Year()+1); err != nil {
+	if err := o.Orders.ApproveAll(ctx, "demo", now(), now().Year(), now().Year()+1); err != nil {
 		return err
 	}
-	if _, err := QueueActive(ctx, o.Issuer, service.JobPrint); err != nil {
+	if _, err := QueueActive(ctx, o.Orders, service.JobPrint); err != nil {
 		return err
 	}
 	if err := r.Run(ctx); !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
@@ -87,14 +87,14 @@ func Demo(ctx context.Context, o DemoOpts) error {
 // ApproveAll approves, as actor at at, every valid licence design for
 // each of years (licensing.ApproveAll): what an administrator does on
 // the admin page, for the demonstration and for tests.
-func (is *Issuer) ApproveAll(ctx context.Context, actor string, at time.Time, years ...int) error {
+func (is *Orders) ApproveAll(ctx context.Context, actor string, at time.Time, years ...int) error {
 	return licensing.ApproveAll(ctx, is.Store, is.Designs, actor, at, years...)
 }
 
 // QueueActive queues the tag of every active licence that has no job
 // yet, and returns how many it queued. Licences whose tag cannot be made
 // (no design for the year) are left out.
-func QueueActive(ctx context.Context, is *Issuer, kind service.JobKind) (int, error) {
+func QueueActive(ctx context.Context, is *Orders, kind service.JobKind) (int, error) {
 	active := service.LicenceActive
 	n := 0
 	for off := 0; ; off += 500 {

@@ -1,5 +1,5 @@
-// Package jobs makes licence tags on printers and engravers: the Issuer
-// decides which tag a job makes and queues jobs (one per licence, a
+// Package jobs makes licence tags on printers and engravers: Orders
+// decide which tag a job makes and queue jobs (one per licence, a
 // duplicate's tag for a licence replacing a lost or stolen one, batches
 // of pre-numbered tags for a year), and the Runner takes queued jobs and
 // batches to the configured devices, rendering each tag through package

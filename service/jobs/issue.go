@@ -20,11 +20,11 @@ const (
 	ReasonDuplicate = "duplicate" // the tag of a licence replacing a lost or stolen one (64.40)
 )
 
-// Issuer decides which tag a job makes and queues jobs. Tag numbers come
-// only from the store: a licence's number when it was issued, a batch's
-// range when it was created. Nothing here ever allocates a number, so a
+// Orders are the tag work orders: they decide which tag a job makes and
+// queue jobs. Tag numbers come only from the store: a licence's number
+// when it was issued, a batch's range when it was created. Nothing here ever allocates a number, so a
 // retried, reprinted or recovered job makes the same tag again.
-type Issuer struct {
+type Orders struct {
 	Store service.Store
 	// Rules names the jurisdictions: a licence's profile id
 	// ("minneapolis") is matched to the tag design whose city name its
@@ -39,7 +39,7 @@ var ErrNoDesign = errors.New("jobs: no tag design")
 
 // Design returns the valid licence tag design of jurisdiction profile id
 // for year.
-func (is *Issuer) Design(jurisdiction string, year int) (*tags.Design, error) {
+func (is *Orders) Design(jurisdiction string, year int) (*tags.Design, error) {
 	name := jurisdiction
 	if is.Rules != nil {
 		// The one resolver: "minneapolis", "Minneapolis" and "MPLS" alike.
@@ -67,7 +67,7 @@ func (is *Issuer) Design(jurisdiction string, year int) (*tags.Design, error) {
 
 // Approved returns nil when the design of jurisdiction's tags for year
 // was approved (licensing.DesignApproved), else the error to show.
-func (is *Issuer) Approved(ctx context.Context, jurisdiction string, year int) error {
+func (is *Orders) Approved(ctx context.Context, jurisdiction string, year int) error {
 	d, err := is.Design(jurisdiction, year)
 	if err != nil {
 		return service.Errorf(service.EINVALID, "No tag can be made: %v", err)
@@ -77,7 +77,7 @@ func (is *Issuer) Approved(ctx context.Context, jurisdiction string, year int) e
 
 // LicenceTag returns the tag of licence l: its design, year, number and
 // its animal's species.
-func (is *Issuer) LicenceTag(ctx context.Context, l *service.Licence) (*tags.Tag, error) {
+func (is *Orders) LicenceTag(ctx context.Context, l *service.Licence) (*tags.Tag, error) {
 	a, err := is.Store.FindAnimalByID(ctx, l.AnimalID)
 	if err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func (is *Issuer) LicenceTag(ctx context.Context, l *service.Licence) (*tags.Tag
 }
 
 // BatchTag returns tag number n of batch b.
-func (is *Issuer) BatchTag(b *service.TagBatch, n int) (*tags.Tag, error) {
+func (is *Orders) BatchTag(b *service.TagBatch, n int) (*tags.Tag, error) {
 	if n < b.First || n > b.Last {
 		return nil, fmt.Errorf("jobs: tag %d is not in batch %d (%d-%d)", n, b.ID, b.First, b.Last)
 	}
@@ -115,7 +115,7 @@ func (is *Issuer) BatchTag(b *service.TagBatch, n int) (*tags.Tag, error) {
 // tag of a licence that replaces a lost or stolen one (64.40) is queued
 // with reason "duplicate"; a licence that was replaced or revoked gets
 // none.
-func (is *Issuer) Queue(ctx context.Context, licenceID int64, kind service.JobKind) (*service.Job, bool, error) {
+func (is *Orders) Queue(ctx context.Context, licenceID int64, kind service.JobKind) (*service.Job, bool, error) {
 	if kind != service.JobPrint && kind != service.JobEngrave {
 		return nil, false, service.Errorf(service.EINVALID, "Job kind must be print or engrave.")
 	}
@@ -158,7 +158,7 @@ func (is *Issuer) Queue(ctx context.Context, licenceID int64, kind service.JobKi
 // tag made has the same number: a reprint after a fault never takes a
 // new one. A job that is done is refused (ECONFLICT): its tag exists,
 // and a lost or stolen tag is replaced by a duplicate licence (64.40).
-func (is *Issuer) Reprint(ctx context.Context, jobID int64) (*service.Job, error) {
+func (is *Orders) Reprint(ctx context.Context, jobID int64) (*service.Job, error) {
 	j, err := is.Store.FindJobByID(ctx, jobID)
 	if err != nil {
 		return nil, err
@@ -194,7 +194,7 @@ type BatchRequest struct {
 // one transaction, so licences sold meanwhile never take one of them;
 // a request with a Key that exists returns that batch and reserves
 // nothing (created false).
-func (is *Issuer) QueueBatch(ctx context.Context, r BatchRequest) (*service.TagBatch, bool, error) {
+func (is *Orders) QueueBatch(ctx context.Context, r BatchRequest) (*service.TagBatch, bool, error) {
 	if is.Rules != nil {
 		p, err := is.Rules.Resolve(r.Jurisdiction)
 		if err != nil {
@@ -238,7 +238,7 @@ func (is *Issuer) QueueBatch(ctx context.Context, r BatchRequest) (*service.TagB
 
 // ResumeBatch queues a failed batch again; it goes on from its first
 // tag not made, with the numbers it reserved.
-func (is *Issuer) ResumeBatch(ctx context.Context, id int64) (*service.TagBatch, error) {
+func (is *Orders) ResumeBatch(ctx context.Context, id int64) (*service.TagBatch, error) {
 	b, err := is.Store.FindTagBatchByID(ctx, id)
 	if err != nil {
 		return nil, err

@@ -24,11 +24,11 @@ import (
 	"github.com/chipdesk/chipdesk/tags/check"
 )
 
-// env is one test's database, issuer and licensed dog.
+// env is one test's database, orders and licensed dog.
 type env struct {
 	path    string
 	store   *sqlite.DB
-	issuer  *jobs.Issuer
+	orders  *jobs.Orders
 	animal  *service.Animal
 	licence *service.Licence
 }
@@ -39,7 +39,7 @@ func newEnv(t testing.TB) *env {
 	e.reopen(t)
 	ctx := context.Background()
 	// An administrator approved the designs (licensing.DesignApproved).
-	must(t, e.issuer.ApproveAll(ctx, "test-admin", time.Now(), 2026, 2027))
+	must(t, e.orders.ApproveAll(ctx, "test-admin", time.Now(), 2026, 2027))
 	o := &service.Owner{Name: "Ada Lund", City: "Minneapolis", State: "MN"}
 	must(t, e.store.CreateOwner(ctx, o))
 	e.animal = &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog, Altered: true}
@@ -74,7 +74,7 @@ func (e *env) reopen(t testing.TB) {
 	must(t, err)
 	ds, err := tags.LoadDesigns("")
 	must(t, err)
-	e.issuer = &jobs.Issuer{Store: db, Rules: rs, Designs: ds, Keys: check.DevelopmentKeys()}
+	e.orders = &jobs.Orders{Store: db, Rules: rs, Designs: ds, Keys: check.DevelopmentKeys()}
 }
 
 func must(t testing.TB, err error) {
@@ -105,7 +105,7 @@ func newRunner(t *testing.T, e *env, o *jobs.Opts, devs ...*jobs.Device) *jobs.R
 	if o == nil {
 		o = &jobs.Opts{}
 	}
-	o.Issuer = e.issuer
+	o.Orders = e.orders
 	r, err := jobs.New(devs, o)
 	must(t, err)
 	return r
@@ -125,12 +125,12 @@ func TestPrintLicenceTag_64_30(t *testing.T) {
 	var evs []jobs.Event
 	r := newRunner(t, e, &jobs.Opts{Previews: previews, OnEvent: func(ev jobs.Event) { evs = append(evs, ev) }}, dev)
 
-	j, created, err := e.issuer.Queue(ctx, e.licence.ID, service.JobPrint)
+	j, created, err := e.orders.Queue(ctx, e.licence.ID, service.JobPrint)
 	must(t, err)
 	if !created || j.State != service.JobQueued || j.Reason != jobs.ReasonNew {
 		t.Fatalf("Queue = %+v created %v", j, created)
 	}
-	again, created, err := e.issuer.Queue(ctx, e.licence.ID, service.JobEngrave)
+	again, created, err := e.orders.Queue(ctx, e.licence.ID, service.JobEngrave)
 	must(t, err)
 	if created || again.ID != j.ID {
 		t.Fatalf("Queue(same licence again) = job %d created %v, want job %d: one tag per licence", again.ID, created, j.ID)
@@ -157,7 +157,7 @@ func TestPrintLicenceTag_64_30(t *testing.T) {
 	if did, err := r.RunOnce(ctx, dev); did || err != nil {
 		t.Errorf("RunOnce on an empty queue = %v, %v; want false, nil", did, err)
 	}
-	if _, err := e.issuer.Reprint(ctx, j.ID); service.ErrorCode(err) != service.ECONFLICT {
+	if _, err := e.orders.Reprint(ctx, j.ID); service.ErrorCode(err) != service.ECONFLICT {
 		t.Errorf("Reprint(done job) = %v, want conflict: a made tag is replaced by a duplicate (64.40)", err)
 	}
 }
@@ -171,7 +171,7 @@ func TestFaultThenReprint(t *testing.T) {
 	sim, dev := zplPrinter(t, nil)
 	r := newRunner(t, e, nil, dev)
 	sim.SetStatus(func(st *zpl.HostStatus) { st.PaperOut = true })
-	j, _, err := e.issuer.Queue(ctx, e.licence.ID, service.JobPrint)
+	j, _, err := e.orders.Queue(ctx, e.licence.ID, service.JobPrint)
 	must(t, err)
 	_, err = r.RunOnce(ctx, dev)
 	must(t, err)
@@ -184,7 +184,7 @@ func TestFaultThenReprint(t *testing.T) {
 		t.Fatalf("a faulted printer got %d labels, want none", n)
 	}
 	sim.SetStatus(func(st *zpl.HostStatus) { st.PaperOut = false })
-	if _, err := e.issuer.Reprint(ctx, j.ID); err != nil {
+	if _, err := e.orders.Reprint(ctx, j.ID); err != nil {
 		t.Fatal(err)
 	}
 	_, err = r.RunOnce(ctx, dev)
@@ -236,7 +236,7 @@ func TestCrashBetweenSentAndDone(t *testing.T) {
 	stall := &stallPrinter{Printer: dev.Printer, sent: make(chan struct{}), release: make(chan struct{})}
 	crashing := &jobs.Device{Spec: dev.Spec, Printer: stall}
 	r1 := newRunner(t, e, &jobs.Opts{Poll: time.Hour}, crashing)
-	j, _, err := e.issuer.Queue(ctx, e.licence.ID, service.JobPrint)
+	j, _, err := e.orders.Queue(ctx, e.licence.ID, service.JobPrint)
 	must(t, err)
 
 	rctx, stop := context.WithCancel(ctx)
@@ -264,7 +264,7 @@ func TestCrashBetweenSentAndDone(t *testing.T) {
 	if n != 1 || got.State != service.JobFailed || !strings.Contains(got.Error, "interrupted") || !strings.Contains(got.Error, want) {
 		t.Fatalf("Recover = %d, job %+v; want it failed as interrupted, %q", n, got, want)
 	}
-	if _, err := e.issuer.Reprint(ctx, j.ID); err != nil {
+	if _, err := e.orders.Reprint(ctx, j.ID); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
@@ -342,7 +342,7 @@ func TestBatchEngraveAlarmResume(t *testing.T) {
 		defer mu.Unlock()
 		armed = armed || (ev.Done == 2 && ev.State == service.JobSent)
 	}, NextBlank: func(context.Context, string, int, int) error { return nil }}, dev)
-	b, created, err := e.issuer.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobEngrave, Jurisdiction: "minneapolis",
+	b, created, err := e.orders.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobEngrave, Jurisdiction: "minneapolis",
 		Year: 2026, Count: 4, Species: "dog", Key: "office/2026/a"})
 	must(t, err)
 	if !created || b.First != e.licence.TagNumber+1 || b.Count() != 4 {
@@ -359,7 +359,7 @@ func TestBatchEngraveAlarmResume(t *testing.T) {
 		t.Errorf("batch error %q does not carry the alarm", got.Error)
 	}
 	must(t, dev.Engraver.Unlock(ctx))
-	if _, err := e.issuer.ResumeBatch(ctx, b.ID); err != nil {
+	if _, err := e.orders.ResumeBatch(ctx, b.ID); err != nil {
 		t.Fatal(err)
 	}
 	_, err = r.RunOnce(ctx, dev)
@@ -393,12 +393,12 @@ func TestQueueRefusals(t *testing.T) {
 		{"bad kind", dup.ID, "stamp", service.EINVALID},
 	}
 	for _, tt := range tests {
-		_, _, err := e.issuer.Queue(ctx, tt.licence, tt.kind)
+		_, _, err := e.orders.Queue(ctx, tt.licence, tt.kind)
 		if got := service.ErrorCode(err); got != tt.code {
 			t.Errorf("%s: Queue(%d, %s) = %v, want code %s", tt.name, tt.licence, tt.kind, err, tt.code)
 		}
 	}
-	j, _, err := e.issuer.Queue(ctx, dup.ID, service.JobPrint)
+	j, _, err := e.orders.Queue(ctx, dup.ID, service.JobPrint)
 	must(t, err)
 	if j.Reason != jobs.ReasonDuplicate {
 		t.Errorf("duplicate licence's job reason = %q, want %q (64.40)", j.Reason, jobs.ReasonDuplicate)
@@ -418,7 +418,7 @@ func TestDemo(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- jobs.Demo(ctx, jobs.DemoOpts{Issuer: e.issuer, Printer: sim.Addr(), Previews: dir, Poll: 10 * time.Millisecond})
+		done <- jobs.Demo(ctx, jobs.DemoOpts{Orders: e.orders, Printer: sim.Addr(), Previews: dir, Poll: 10 * time.Millisecond})
 	}()
 	deadline := time.Now().Add(testtime.Scale(10 * time.Second))
 	for len(sim.Jobs()) < 2 && time.Now().Before(deadline) {
@@ -469,7 +469,7 @@ func TestBatchCrashResume(t *testing.T) {
 	sim, dev := zplPrinter(t, nil)
 	stall := &stallAt{Printer: dev.Printer, n: 2, sent: make(chan struct{}), release: make(chan struct{})}
 	r1 := newRunner(t, e, &jobs.Opts{Poll: time.Hour}, &jobs.Device{Spec: dev.Spec, Printer: stall})
-	b, _, err := e.issuer.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobPrint, Jurisdiction: "minneapolis", Year: 2026, Count: 3})
+	b, _, err := e.orders.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobPrint, Jurisdiction: "minneapolis", Year: 2026, Count: 3})
 	must(t, err)
 	rctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -492,7 +492,7 @@ func TestBatchCrashResume(t *testing.T) {
 	if got.State != service.JobFailed || got.Done != 1 || !strings.Contains(got.Error, next) || !strings.Contains(got.Error, "no new numbers") {
 		t.Fatalf("recovered batch = %+v, want failed at %s with 1 made", got, next)
 	}
-	_, err = e.issuer.ResumeBatch(ctx, b.ID)
+	_, err = e.orders.ResumeBatch(ctx, b.ID)
 	must(t, err)
 	_, err = r2.RunOnce(ctx, dev)
 	must(t, err)
@@ -534,7 +534,7 @@ func TestShutdownMidJob(t *testing.T) {
 			once.Do(stop)
 		}
 	}}, dev)
-	j, _, err := e.issuer.Queue(ctx, e.licence.ID, service.JobEngrave)
+	j, _, err := e.orders.Queue(ctx, e.licence.ID, service.JobEngrave)
 	must(t, err)
 	r.Wake()
 	if err := r.Run(rctx); !errors.Is(err, context.Canceled) {
@@ -567,7 +567,7 @@ func TestLaserModeNotWrittenUnasked(t *testing.T) {
 	must(t, err)
 	dev, err := jobs.Open(ctx, sp)
 	must(t, err)
-	j, _, err := e.issuer.Queue(ctx, e.licence.ID, service.JobEngrave)
+	j, _, err := e.orders.Queue(ctx, e.licence.ID, service.JobEngrave)
 	must(t, err)
 	_, err = newRunner(t, e, nil, dev).RunOnce(ctx, dev)
 	must(t, err)
@@ -582,7 +582,7 @@ func TestLaserModeNotWrittenUnasked(t *testing.T) {
 	dev, err = jobs.Open(ctx, sp)
 	must(t, err)
 	t.Cleanup(func() { dev.Close() })
-	_, err = e.issuer.Reprint(ctx, j.ID)
+	_, err = e.orders.Reprint(ctx, j.ID)
 	must(t, err)
 	_, err = newRunner(t, e, nil, dev).RunOnce(ctx, dev)
 	must(t, err)
@@ -607,25 +607,25 @@ func TestDesignApprovalWhicheverDoor(t *testing.T) {
 	must(t, e.store.CreateAnimal(ctx, e.animal))
 	l := e.newLicence(t)
 	batch := jobs.BatchRequest{Kind: service.JobEngrave, Jurisdiction: "Minneapolis", Year: 2026, Count: 3, Key: "b1"}
-	if _, _, err := e.issuer.Queue(ctx, l.ID, service.JobPrint); service.ErrorCode(err) != service.ECONFLICT {
+	if _, _, err := e.orders.Queue(ctx, l.ID, service.JobPrint); service.ErrorCode(err) != service.ECONFLICT {
 		t.Errorf("Queue(unapproved design) = %v, want ECONFLICT", err)
 	}
-	if _, _, err := e.issuer.QueueBatch(ctx, batch); service.ErrorCode(err) != service.ECONFLICT {
+	if _, _, err := e.orders.QueueBatch(ctx, batch); service.ErrorCode(err) != service.ECONFLICT {
 		t.Errorf("QueueBatch(unapproved design) = %v, want ECONFLICT", err)
 	}
-	must(t, e.issuer.ApproveAll(ctx, "admin", time.Now(), 2026))
-	if _, _, err := e.issuer.Queue(ctx, l.ID, service.JobPrint); err != nil {
+	must(t, e.orders.ApproveAll(ctx, "admin", time.Now(), 2026))
+	if _, _, err := e.orders.Queue(ctx, l.ID, service.JobPrint); err != nil {
 		t.Errorf("Queue(approved) = %v", err)
 	}
 	for _, j := range []string{"Minneapolis", "MPLS", "minneapolis"} {
 		batch.Jurisdiction, batch.Key = j, "b-"+j
-		b, _, err := e.issuer.QueueBatch(ctx, batch)
+		b, _, err := e.orders.QueueBatch(ctx, batch)
 		if err != nil || b.Jurisdiction != "minneapolis" {
 			t.Errorf("QueueBatch(%s) = %+v, %v; want a batch of minneapolis", j, b, err)
 		}
 	}
 	batch.Jurisdiction = "duluth"
-	if _, _, err := e.issuer.QueueBatch(ctx, batch); service.ErrorField(err) != "jurisdiction" {
+	if _, _, err := e.orders.QueueBatch(ctx, batch); service.ErrorField(err) != "jurisdiction" {
 		t.Errorf("QueueBatch(duluth) = %v, want EINVALID on jurisdiction", err)
 	}
 }

@@ -26,7 +26,7 @@ func TestPendingDevice(t *testing.T) {
 	dev := devs[0]
 	defer dev.Close()
 	r := newRunner(t, e, nil, dev)
-	j, _, err := e.issuer.Queue(ctx, e.licence.ID, service.JobPrint)
+	j, _, err := e.orders.Queue(ctx, e.licence.ID, service.JobPrint)
 	must(t, err)
 
 	if did, err := r.RunOnce(ctx, dev); did || err == nil {
@@ -51,7 +51,7 @@ func TestPendingDevice(t *testing.T) {
 
 	must(t, sim.Close()) // switched off during the day
 	l2 := e.newLicence(t)
-	j2, _, err := e.issuer.Queue(ctx, l2.ID, service.JobPrint)
+	j2, _, err := e.orders.Queue(ctx, l2.ID, service.JobPrint)
 	must(t, err)
 	_, err = r.RunOnce(ctx, dev)
 	must(t, err)
@@ -65,7 +65,7 @@ func TestPendingDevice(t *testing.T) {
 		t.Skipf("cannot listen on %s again: %v", addr, err)
 	}
 	defer sim2.Close()
-	_, err = e.issuer.Reprint(ctx, j2.ID)
+	_, err = e.orders.Reprint(ctx, j2.ID)
 	must(t, err)
 	_, err = r.RunOnce(ctx, dev)
 	must(t, err)

@@ -24,7 +24,7 @@ func TestBatchPlates(t *testing.T) {
 		asked = append(asked, [2]int{first, last})
 		return nil
 	}}, dev)
-	b, _, err := e.issuer.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobEngrave, Jurisdiction: "minneapolis", Year: 2026, Count: 5})
+	b, _, err := e.orders.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobEngrave, Jurisdiction: "minneapolis", Year: 2026, Count: 5})
 	must(t, err)
 	_, err = r.RunOnce(ctx, dev)
 	must(t, err)
@@ -64,7 +64,7 @@ func TestBatchPausesForBlank(t *testing.T) {
 	ctx := context.Background()
 	_, dev := grblEngraver(t, nil, ",speed=6000")
 	r := newRunner(t, e, nil, dev)
-	b, _, err := e.issuer.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobEngrave, Jurisdiction: "minneapolis", Year: 2026, Count: 2})
+	b, _, err := e.orders.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobEngrave, Jurisdiction: "minneapolis", Year: 2026, Count: 2})
 	must(t, err)
 	_, err = r.RunOnce(ctx, dev)
 	must(t, err)
@@ -74,7 +74,7 @@ func TestBatchPausesForBlank(t *testing.T) {
 	if got.State != service.JobFailed || got.Done != 1 || !strings.Contains(got.Error, "paused") || !strings.Contains(got.Error, want) {
 		t.Fatalf("batch after the first blank = %+v, want paused asking to %s", got, want)
 	}
-	_, err = e.issuer.ResumeBatch(ctx, b.ID)
+	_, err = e.orders.ResumeBatch(ctx, b.ID)
 	must(t, err)
 	_, err = r.RunOnce(ctx, dev)
 	must(t, err)

@@ -22,9 +22,9 @@ import (
 	"github.com/chipdesk/chipdesk/tags"
 )
 
-// Opts configures a Runner. Issuer is required.
+// Opts configures a Runner. Orders is required.
 type Opts struct {
-	Issuer *Issuer
+	Orders *Orders
 	// Renderer draws the tags; nil makes one with tags.DefaultOpts.
 	Renderer *tags.Renderer
 	// Hub receives an Event for every change of a job or batch, its
@@ -44,7 +44,7 @@ type Opts struct {
 	// first one of a run: a person loads the next blank, or the next
 	// plate of blanks, and confirms (a prompt at the terminal). Nil, or
 	// an error, pauses the batch there: it is marked failed with a
-	// message saying which tags to load, and Issuer.ResumeBatch goes on.
+	// message saying which tags to load, and Orders.ResumeBatch goes on.
 	NextBlank func(ctx context.Context, device string, first, last int) error
 	// Poll is how often an idle device looks at the queue; 0 means
 	// DefaultPoll. Wake makes it look at once.
@@ -97,7 +97,7 @@ var errUnconfirmed = errors.New("sent, not confirmed")
 // runners never make the same one; when the device finishes it is done,
 // and when the device refuses or faults it is failed with the device's
 // error (~HS faults, GRBL alarms, a link that hung up). A failed job is
-// queued again by Issuer.Reprint and makes the same tag number.
+// queued again by Orders.Reprint and makes the same tag number.
 //
 // Recovery. A job or batch still "sent" when the runner starts was
 // interrupted (chipdesk stopped or crashed with the tag at the device):
@@ -127,8 +127,8 @@ type Runner struct {
 // New returns a runner over devices; call Run to start it. The runner
 // does not own the devices: the caller closes them after Run returns.
 func New(devices []*Device, o *Opts) (*Runner, error) {
-	if o == nil || o.Issuer == nil {
-		return nil, errors.New("jobs: Issuer required")
+	if o == nil || o.Orders == nil {
+		return nil, errors.New("jobs: Orders required")
 	}
 	r := &Runner{o: *o, devices: devices, wake: make(chan struct{}, 1)}
 	names := map[string]bool{}
@@ -248,7 +248,7 @@ func (r *Runner) loop(ctx context.Context, d *Device, wake chan struct{}) {
 // the oldest queued batch. It reports false when there was nothing to
 // do. A tag the device refused is recorded on the job, not returned.
 func (r *Runner) RunOnce(ctx context.Context, d *Device) (bool, error) {
-	store := r.o.Issuer.Store
+	store := r.o.Orders.Store
 	kind := d.Spec.JobKind()
 	if err := d.connect(ctx); err != nil {
 		return false, err
@@ -275,13 +275,13 @@ func finalCtx(ctx context.Context) (context.Context, context.CancelFunc) {
 }
 
 func (r *Runner) runJob(ctx context.Context, d *Device, j *service.Job) error {
-	store := r.o.Issuer.Store
+	store := r.o.Orders.Store
 	ev := Event{Job: j.ID, Kind: j.Kind, State: service.JobSent, Device: d.Spec.Name, Total: 1}
 	var tag *tags.Tag
 	l, err := store.FindLicenceByID(ctx, j.LicenceID)
 	if err == nil {
 		ev.Jurisdiction, ev.Year, ev.Tag = l.Jurisdiction, l.Year, l.TagNumber
-		tag, err = r.o.Issuer.LicenceTag(ctx, l)
+		tag, err = r.o.Orders.LicenceTag(ctx, l)
 	}
 	if err == nil {
 		r.emit(ev)
@@ -385,7 +385,7 @@ func (r *Runner) group(d *Device, b *service.TagBatch, next int) ([]*tags.Tag, e
 	}
 	out := make([]*tags.Tag, 0, n)
 	for i := range n {
-		t, err := r.o.Issuer.BatchTag(b, next+i)
+		t, err := r.o.Orders.BatchTag(b, next+i)
 		if err != nil {
 			return nil, err
 		}
@@ -580,7 +580,7 @@ func (r *Runner) emit(ev Event) {
 // devices failed (see Runner) and returns how many it found. It never
 // touches a tag number.
 func (r *Runner) Recover(ctx context.Context) (int, error) {
-	store := r.o.Issuer.Store
+	store := r.o.Orders.Store
 	byName := map[string]*Device{}
 	for _, d := range r.devices {
 		byName[d.Spec.Name] = d

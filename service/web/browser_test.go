@@ -307,7 +307,7 @@ func TestBrowserLicenceToPrinter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: f.issuer, Poll: 500 * time.Millisecond})
+	runner, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Orders: f.issuer, Poll: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -309,7 +309,7 @@ func (h *Handler) writeSVG(w http.ResponseWriter, r *http.Request, tag *tags.Tag
 }
 
 // handleCreateJob queues a print or engrave job for the licence's tag
-// (jobs.Issuer.Queue: one job per licence, so a double click or a second
+// (jobs.Orders.Queue: one job per licence, so a double click or a second
 // device finds the first; refused until an admin approved the year's
 // design).
 func (h *Handler) handleCreateJob(w http.ResponseWriter, r *http.Request) {
@@ -336,7 +336,7 @@ func (h *Handler) handleCreateJob(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleReprint queues a failed job again; it makes the same tag number
-// (jobs.Issuer.Reprint).
+// (jobs.Orders.Reprint).
 func (h *Handler) handleReprint(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err != nil {

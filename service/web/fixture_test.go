@@ -91,7 +91,7 @@ type fixture struct {
 	lookup *lookup.Service
 	hub    *events.Hub
 	pipe   *hardware.Pipeline
-	issuer *jobs.Issuer
+	issuer *jobs.Orders
 	web    *web.Handler
 	srv    *httptest.Server
 	wake   chan struct{}
@@ -134,7 +134,7 @@ func newFixtureWith(t *testing.T, tls bool, opt func(*web.Opts)) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.issuer = &jobs.Issuer{Store: f.store, Rules: f.rules, Designs: designs, Keys: check.DevelopmentKeys()}
+	f.issuer = &jobs.Orders{Store: f.store, Rules: f.rules, Designs: designs, Keys: check.DevelopmentKeys()}
 	f.seed(ctx)
 	mon, err := money.New(&money.Opts{Store: f.store, Rules: f.rules, Now: f.clock.Now})
 	if err != nil {

@@ -37,7 +37,7 @@ func stationFixture(t *testing.T) (*fixture, *grblsim.Sim) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dev.Close() })
-	runner, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: f.issuer})
+	runner, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Orders: f.issuer})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ type Opts struct {
 	Incidents *incidents.Service
 	// Jobs finds a licence's tag and queues print and engrave jobs; its
 	// Designs and Keys are also the admin page's catalogue.
-	Jobs *jobs.Issuer
+	Jobs *jobs.Orders
 	// Renderer draws tag previews; nil makes one.
 	Renderer *tags.Renderer
 	// Hub carries the scan events of the live panel; nil shows no live

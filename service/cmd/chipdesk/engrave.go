@@ -381,7 +381,7 @@ func tagDesign(rs *rules.Set, ds *tags.Designs, jur string, year int) (profile s
 	if err != nil {
 		return "", nil, errors.New(service.ErrorMessage(err))
 	}
-	if d, err = (&jobs.Issuer{Rules: rs, Designs: ds}).Design(p.ID, year); err != nil {
+	if d, err = (&jobs.Orders{Rules: rs, Designs: ds}).Design(p.ID, year); err != nil {
 		return "", nil, err
 	}
 	return p.ID, d, nil

@@ -155,7 +155,7 @@ func (c *printCmd) device() (jobs.Spec, service.JobKind, error) {
 // issuer checks the folders, then opens the store and loads the rules,
 // the designs and the keys: every argument is checked before anything
 // is reserved or queued. close releases the store.
-func (c *printCmd) issuer(ctx context.Context) (is *jobs.Issuer, close func(), err error) {
+func (c *printCmd) issuer(ctx context.Context) (is *jobs.Orders, close func(), err error) {
 	for _, dir := range []struct{ flag, path string }{{"--previews", *c.previews}, {"--designs", *c.designs}} {
 		if dir.path == "" {
 			continue
@@ -168,7 +168,7 @@ func (c *printCmd) issuer(ctx context.Context) (is *jobs.Issuer, close func(), e
 	if err != nil {
 		return nil, nil, err
 	}
-	fail := func(err error) (*jobs.Issuer, func(), error) {
+	fail := func(err error) (*jobs.Orders, func(), error) {
 		store.Close()
 		return nil, nil, err
 	}
@@ -184,7 +184,7 @@ func (c *printCmd) issuer(ctx context.Context) (is *jobs.Issuer, close func(), e
 	if err != nil {
 		return fail(err)
 	}
-	return &jobs.Issuer{Store: store, Rules: rs, Designs: ds, Keys: keys}, func() { store.Close() }, nil
+	return &jobs.Orders{Store: store, Rules: rs, Designs: ds, Keys: keys}, func() { store.Close() }, nil
 }
 
 // prepare checks the device and every argument, opens the store (and
@@ -192,7 +192,7 @@ func (c *printCmd) issuer(ctx context.Context) (is *jobs.Issuer, close func(), e
 // device), then the device of --device: everything before a number is
 // taken. done closes what it opened; dev is nil when the tags wait in
 // the queue.
-func (c *printCmd) prepare(ctx context.Context, check func(is *jobs.Issuer) error) (is *jobs.Issuer, dev *jobs.Device, kind service.JobKind, done func(), err error) {
+func (c *printCmd) prepare(ctx context.Context, check func(is *jobs.Orders) error) (is *jobs.Orders, dev *jobs.Device, kind service.JobKind, done func(), err error) {
 	spec, kind, err := c.device()
 	if err != nil {
 		return nil, nil, "", nil, err
@@ -218,7 +218,7 @@ func (c *printCmd) prepare(ctx context.Context, check func(is *jobs.Issuer) erro
 }
 
 // makeJob makes job j on dev (nil: it waits in the queue).
-func (c *printCmd) makeJob(ctx context.Context, is *jobs.Issuer, dev *jobs.Device, j *service.Job) error {
+func (c *printCmd) makeJob(ctx context.Context, is *jobs.Orders, dev *jobs.Device, j *service.Job) error {
 	fmt.Fprintf(c.e.Stdout, "job %d: licence %d, %s, %s\n", j.ID, j.LicenceID, j.Kind, j.State)
 	if dev == nil {
 		return nil
@@ -233,7 +233,7 @@ func (c *printCmd) makeJob(ctx context.Context, is *jobs.Issuer, dev *jobs.Devic
 }
 
 // makeBatch makes batch b on dev (nil: it waits in the queue).
-func (c *printCmd) makeBatch(ctx context.Context, is *jobs.Issuer, dev *jobs.Device, b *service.TagBatch) error {
+func (c *printCmd) makeBatch(ctx context.Context, is *jobs.Orders, dev *jobs.Device, b *service.TagBatch) error {
 	fmt.Fprintf(c.e.Stdout, "batch %d: %s %d tags %d-%d, %s, %s\n", b.ID, b.Jurisdiction, b.Year, b.First, b.Last, b.Kind, b.State)
 	if dev == nil {
 		return nil
@@ -259,7 +259,7 @@ func printLicence(ctx context.Context, c *printCmd, args []string) error {
 
 // queueLicence queues the tag of licence id, after before (the duplicate
 // licence's issue) when given, and makes it on the device.
-func (c *printCmd) queueLicence(ctx context.Context, id int64, before func(is *jobs.Issuer) (int64, error)) error {
+func (c *printCmd) queueLicence(ctx context.Context, id int64, before func(is *jobs.Orders) (int64, error)) error {
 	is, dev, kind, done, err := c.prepare(ctx, nil)
 	if err != nil {
 		return err
@@ -292,7 +292,7 @@ func printDuplicate(ctx context.Context, c *printCmd, args []string) error {
 	if *reason != string(service.TagLost) && *reason != string(service.TagStolen) {
 		return cmdline.UsageError("print duplicate: --reason must be lost or stolen (64.40)")
 	}
-	return c.queueLicence(ctx, id, func(is *jobs.Issuer) (int64, error) {
+	return c.queueLicence(ctx, id, func(is *jobs.Orders) (int64, error) {
 		return issueDuplicate(ctx, c.e, is.Store, is.Rules, id, service.ReplaceReason(*reason), *fee)
 	})
 }
@@ -331,7 +331,7 @@ func printBatch(ctx context.Context, c *printCmd, args []string) error {
 		return cmdline.UsageError("print batch: --jurisdiction, --year and --count required")
 	}
 	var profile string
-	is, dev, kind, done, err := c.prepare(ctx, func(is *jobs.Issuer) (err error) {
+	is, dev, kind, done, err := c.prepare(ctx, func(is *jobs.Orders) (err error) {
 		if profile, _, err = tagDesign(is.Rules, is.Designs, *jur, *year); err != nil {
 			return cmdline.UsageError("print batch: --jurisdiction: %v", err)
 		}
@@ -428,10 +428,10 @@ func jobResult(e *cmdline.Env, st service.JobState, what, msg string) (bool, err
 
 // printRun makes queued work on the open device until target is
 // finished.
-func printRun(ctx context.Context, e *cmdline.Env, is *jobs.Issuer, dev *jobs.Device, previews string, target func() (bool, error)) error {
+func printRun(ctx context.Context, e *cmdline.Env, is *jobs.Orders, dev *jobs.Device, previews string, target func() (bool, error)) error {
 	spec := dev.Spec
 	bar := &progressBar{w: e.Stderr}
-	r, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Issuer: is, Previews: previews, Now: e.Now, OnEvent: bar.event,
+	r, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Orders: is, Previews: previews, Now: e.Now, OnEvent: bar.event,
 		NextBlank: askNextBlank(e, bar.end)})
 	if err != nil {
 		return err
@@ -500,7 +500,7 @@ func askNextBlank(e *cmdline.Env, clear func()) func(ctx context.Context, device
 // printDaemon runs the queue on the devices until ctx ends (Ctrl-C),
 // reporting every job on stdout. Devices that are off or unplugged are
 // opened when they answer.
-func printDaemon(ctx context.Context, e *cmdline.Env, is *jobs.Issuer, specs []string, previews string) error {
+func printDaemon(ctx context.Context, e *cmdline.Env, is *jobs.Orders, specs []string, previews string) error {
 	devs, err := jobs.PendingDevices(specs)
 	if err != nil {
 		return cmdline.UsageError("print: %v", err)
@@ -522,7 +522,7 @@ func printDaemon(ctx context.Context, e *cmdline.Env, is *jobs.Issuer, specs []s
 		fmt.Fprintln(e.Stdout, line)
 	}
 	log := slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	r, err := jobs.New(devs, &jobs.Opts{Issuer: is, Previews: previews, Now: e.Now, OnEvent: report, Logger: log,
+	r, err := jobs.New(devs, &jobs.Opts{Orders: is, Previews: previews, Now: e.Now, OnEvent: report, Logger: log,
 		NextBlank: askNextBlank(e, func() {})})
 	if err != nil {
 		return err

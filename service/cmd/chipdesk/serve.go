@@ -73,7 +73,7 @@ type app struct {
 	money   *money.Service
 	// issuer queues tags (pages, API); runner makes them on printers,
 	// nil when none is configured.
-	issuer   *jobs.Issuer
+	issuer   *jobs.Orders
 	printers []*jobs.Device
 	runner   *jobs.Runner
 	api      *httpapi.Server
@@ -202,12 +202,12 @@ func (a *app) url() string {
 	return "http://" + net.JoinHostPort(host, fmt.Sprint(addr.Port))
 }
 
-// openJobs makes the tag issuer and, when printers are configured, the
+// openJobs makes the tag orders and, when printers are configured, the
 // runner that makes queued tags on them. The printers are opened when
 // first needed (jobs.Pending), so one switched off at start is used once
 // it is on.
 func (a *app) openJobs(rs *rules.Set, now func() time.Time) error {
-	is, err := newIssuer(a.store, rs, a.log, a.cfg.DevKeys)
+	is, err := newOrders(a.store, rs, a.log, a.cfg.DevKeys)
 	if err != nil {
 		return err
 	}
@@ -223,7 +223,7 @@ func (a *app) openJobs(rs *rules.Set, now func() time.Time) error {
 			return fmt.Errorf("previews: %w", err)
 		}
 	}
-	a.runner, err = jobs.New(a.printers, &jobs.Opts{Issuer: is, Previews: a.cfg.Previews, Logger: a.log, Now: now,
+	a.runner, err = jobs.New(a.printers, &jobs.Opts{Orders: is, Previews: a.cfg.Previews, Logger: a.log, Now: now,
 		OnEvent: a.jobEvent})
 	return err
 }

@@ -21,13 +21,13 @@ import (
 	"github.com/chipdesk/chipdesk/tags/check"
 )
 
-// newIssuer makes the tag issuer shared by the pages, the API and the
+// newOrders makes the tag orders shared by the pages, the API and the
 // job runner. Tag designs are the built-in ones; the check-code keys
 // come from $CHIPDESK_TAG_KEYS, which must be private to their owner
 // (mode 0600 or stricter) and hold at least one key. Without it the
 // public development keys are used only when devKeys is set (--dev-keys;
 // the demo sets it); every page and preview then says so.
-func newIssuer(store service.Store, rs *rules.Set, log *slog.Logger, devKeys bool) (*jobs.Issuer, error) {
+func newOrders(store service.Store, rs *rules.Set, log *slog.Logger, devKeys bool) (*jobs.Orders, error) {
 	designs, err := tags.LoadDesigns("")
 	if err != nil {
 		return nil, err
@@ -45,7 +45,7 @@ func newIssuer(store service.Store, rs *rules.Set, log *slog.Logger, devKeys boo
 	} else {
 		log.Warn("tags use the public DEVELOPMENT keys (--dev-keys): not valid as licence tags")
 	}
-	return &jobs.Issuer{Store: store, Rules: rs, Designs: designs, Keys: keys}, nil
+	return &jobs.Orders{Store: store, Rules: rs, Designs: designs, Keys: keys}, nil
 }
 
 // checkKeyFiles refuses key files that others may read or write (the
