@@ -151,7 +151,7 @@ func (d *Dev) read(ctx context.Context, reply func([]byte) bool) (reader.Read, [
 		cancel = func() {} // ends wait
 	)
 	defer func() { cancel() }()
-	waiting := false
+	waiting := false // the wait for the next frame has begun: trigger sent, TriggerEvery running
 	for {
 		if trigger && !waiting {
 			if d.ask && werr == nil {
