@@ -1,7 +1,8 @@
 // Package readers holds what every microchip reader driver under it
 // shares: a Scanner that cuts frames out of a byte stream with a
 // protocol's SplitFunc and counts what it throws away, and the Dev that
-// reads a port.Port into a Scanner under a context and decodes its frames.
+// reads a port.Port straight into its own Scanner under a context and
+// decodes its frames in the same loop.
 //
 // Framing is pure (bytes in, frames out, no I/O) so that each protocol's
 // decoder can be fuzzed and shared with the reader simulator.
@@ -13,9 +14,10 @@
 // iso24631, avid, datamars and binframe (the AIR200 and AA/BB frames)
 // export such values; linefmt makes one from a configured pattern, and
 // hidwedge from a keyboard layout, for scanners that type (USB boot
-// reports, or Linux input events through drivers/port/evdevport). catalog lists them all, discovery finds and
-// probes ports, runner keeps a reader running across hang-ups and
-// debounces its reads. Drivers hand chip numbers to package chipid with
+// reports, or Linux input events through drivers/port/evdevport).
+// catalog lists them all, discovery finds and probes ports, runner
+// keeps a reader running across hang-ups, debounces its reads and hands
+// them to their use. Drivers hand chip numbers to package chipid with
 // the form their reader writes (ChipText), so a read is never
 // ambiguous.
 //

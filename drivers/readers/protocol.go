@@ -57,9 +57,10 @@ type Opts struct {
 	Rejected func(frame []byte, err error)
 }
 
-// Dev reads one Protocol from a port: it reads the port itself, cuts
-// frames with the protocol's split and decodes them, with no layer
-// between the port and the read.
+// Dev reads one Protocol from a port: its Next reads the port straight
+// into Dev's frame buffer, cuts frames with the protocol's split and
+// calls the protocol's decode, with no layer between the port and the
+// read.
 type Dev struct {
 	p        port.Port
 	proto    Protocol
@@ -68,15 +69,12 @@ type Dev struct {
 	rejected func([]byte, error)
 	closed   atomic.Bool
 
-	mu    sync.Mutex // guards sc, buf, ask and queue: one Next or Exchange at a time
-	sc    *Scanner
-	buf   []byte
-	ask   bool // a trigger is due
+	mu    sync.Mutex // guards sc's bytes, ask and queue: one Next or Exchange at a time
+	sc    Scanner    // the frame buffer; its counters are guarded by smu
+	ask   bool       // a trigger is due
 	queue []reader.Read
 
-	smu   sync.Mutex // guards snap and extra, so Stats never waits for Next
-	snap  Stats      // the scanner's counters after the last step
-	extra Scanner    // what Decode made of the frames
+	smu sync.Mutex // guards sc's counters, so Stats never waits for Next
 }
 
 var _ reader.Reader = (*Dev)(nil)
@@ -103,12 +101,15 @@ func Open(p port.Port, proto Protocol, o *Opts) (*Dev, error) {
 		now = time.Now
 	}
 	return &Dev{p: p, proto: proto, name: proto.Name + " on " + p.String(), now: now, rejected: o.Rejected,
-		sc: NewScanner(proto.Split, proto.Max), buf: make([]byte, 512), ask: proto.Trigger != nil}, nil
+		sc: newScanner(proto.Split, proto.Max), ask: proto.Trigger != nil}, nil
 }
 
 // Next returns the next chip read, its Raw the frame unless Decode gave
 // one (a typed line); frames that carry none are counted and skipped.
 // Reads that arrived while Exchange waited for a reply come first.
+// Frames already received are read before a transport error. After
+// Close it returns reader.ErrClosed; when the device hung up, an error
+// wrapping port.ErrHangup.
 func (d *Dev) Next(ctx context.Context) (reader.Read, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -117,72 +118,8 @@ func (d *Dev) Next(ctx context.Context) (reader.Read, error) {
 		d.queue = d.queue[1:]
 		return r, nil
 	}
-	var werr error // a failed trigger: frames received before it still count
-	for {
-		fctx, cancel := ctx, context.CancelFunc(func() {})
-		if d.proto.Trigger != nil {
-			if d.ask && werr == nil {
-				werr = d.write(d.proto.Trigger)
-				d.ask = false
-			}
-			if d.proto.TriggerEvery > 0 {
-				fctx, cancel = context.WithTimeout(ctx, d.proto.TriggerEvery)
-			}
-		}
-		f, at, err := d.frame(fctx)
-		cancel()
-		if err != nil {
-			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && d.proto.Trigger != nil {
-				if werr != nil {
-					return reader.Read{}, d.wrap(werr)
-				}
-				d.ask = true // silence: ask again
-				continue
-			}
-			return reader.Read{}, d.wrap(err)
-		}
-		r, ok := d.decode(f, at)
-		if !ok {
-			if d.proto.Idle != nil && d.proto.Idle(f) {
-				d.ask = d.proto.Trigger != nil
-			}
-			continue
-		}
-		d.ask = d.proto.Trigger != nil
-		return r, nil
-	}
-}
-
-// decode turns a frame received at at into a read, counting what it
-// made of it; ok false for a frame without a chip or a rejected one.
-func (d *Dev) decode(f []byte, at time.Time) (reader.Read, bool) {
-	var (
-		r   reader.Read
-		ok  bool
-		err error
-	)
-	if d.proto.DecodeAt != nil {
-		r, ok, err = d.proto.DecodeAt(f, at)
-	} else {
-		r, ok, err = d.proto.Decode(f)
-	}
-	switch {
-	case err != nil:
-		d.count(OutcomeBad, err)
-		if d.rejected != nil {
-			d.rejected(f, err)
-		}
-		return reader.Read{}, false
-	case !ok:
-		d.count(OutcomeOther, nil)
-		return reader.Read{}, false
-	}
-	d.count(OutcomeRead, nil)
-	if r.Raw == nil {
-		r.Raw = f
-	}
-	r.At, r.Source, r.Format = at, d.name, d.proto.Name
-	return r, true
+	r, _, err := d.read(ctx, nil)
+	return r, err
 }
 
 // Exchange sends cmd and returns the first frame received after it
@@ -196,18 +133,117 @@ func (d *Dev) Exchange(ctx context.Context, cmd []byte, reply func(frame []byte)
 	if err := d.write(cmd); err != nil {
 		return nil, d.wrap(err)
 	}
+	_, f, err := d.read(ctx, reply)
+	return f, err
+}
+
+// read is the loop of Next and Exchange: it cuts frames out of the
+// bytes received, reading the port when it needs more, and decodes each
+// with the protocol. Without reply it returns the first chip read,
+// sending the protocol's trigger when one is due; with reply it returns
+// the first frame reply accepts and queues the chips read before it.
+// d.mu is held.
+func (d *Dev) read(ctx context.Context, reply func([]byte) bool) (reader.Read, []byte, error) {
+	trigger := reply == nil && d.proto.Trigger != nil
+	var (
+		werr   error       // a failed trigger: frames received before it still count
+		wait   = ctx       // the wait for the next frame, cut short by TriggerEvery
+		cancel = func() {} // ends wait
+	)
+	defer func() { cancel() }()
+	waiting := false // the wait for the next frame has begun: trigger sent, TriggerEvery running
 	for {
-		f, at, err := d.frame(ctx)
-		if err != nil {
-			return nil, d.wrap(err)
+		if trigger && !waiting {
+			if d.ask && werr == nil {
+				werr = d.write(d.proto.Trigger)
+				d.ask = false
+			}
+			if d.proto.TriggerEvery > 0 {
+				var end context.CancelFunc
+				wait, end = context.WithTimeout(ctx, d.proto.TriggerEvery)
+				cancel = end
+			}
 		}
-		if reply(f) {
+		waiting = true
+		d.smu.Lock()
+		f := d.sc.Frame()
+		d.smu.Unlock()
+		if f == nil {
+			if d.closed.Load() {
+				return reader.Read{}, nil, reader.ErrClosed
+			}
+			if err := wait.Err(); err != nil {
+				if wait != ctx && ctx.Err() == nil {
+					if werr != nil {
+						return reader.Read{}, nil, d.wrap(werr)
+					}
+					cancel()
+					wait, waiting, d.ask = ctx, false, true // silence: ask again
+					continue
+				}
+				return reader.Read{}, nil, d.wrap(err)
+			}
+			n, err := d.p.Read(d.sc.room(readSize))
+			if n > 0 {
+				d.smu.Lock()
+				d.sc.filled(n)
+				d.smu.Unlock()
+			}
+			switch {
+			case err == nil, errors.Is(err, port.ErrTimeout):
+			case d.closed.Load() || errors.Is(err, port.ErrClosed):
+				return reader.Read{}, nil, reader.ErrClosed
+			case n > 0:
+				// Let the bytes be framed first; the error comes back
+				// on the next read.
+			default:
+				return reader.Read{}, nil, d.wrap(err)
+			}
+			continue
+		}
+		at := d.now()
+		cancel()
+		wait, waiting = ctx, false
+		if reply != nil && reply(f) {
 			d.count(OutcomeOther, nil)
-			return f, nil
+			return reader.Read{}, f, nil
 		}
-		if r, ok := d.decode(f, at); ok {
+		var (
+			r   reader.Read
+			ok  bool
+			err error
+		)
+		if d.proto.DecodeAt != nil {
+			r, ok, err = d.proto.DecodeAt(f, at)
+		} else {
+			r, ok, err = d.proto.Decode(f)
+		}
+		switch {
+		case err != nil:
+			d.count(OutcomeBad, err)
+			if d.rejected != nil {
+				d.rejected(f, err)
+			}
+		case !ok:
+			d.count(OutcomeOther, nil)
+		}
+		if err != nil || !ok {
+			if trigger && d.proto.Idle != nil && d.proto.Idle(f) {
+				d.ask = true
+			}
+			continue
+		}
+		d.count(OutcomeRead, nil)
+		if r.Raw == nil {
+			r.Raw = f
+		}
+		r.At, r.Source, r.Format = at, d.name, d.proto.Name
+		if reply != nil {
 			d.queue = append(d.queue, r)
+			continue
 		}
+		d.ask = trigger
+		return r, nil, nil
 	}
 }
 

@@ -81,22 +81,22 @@ func TestScannerGuards(t *testing.T) {
 	}
 }
 
-// Frames received before a hang-up are returned before the error.
+// Frames received before a hang-up are read before the error.
 func TestDevFramesBeforeHangup(t *testing.T) {
 	t.Parallel()
-	pb := &porttest.Playback{Ops: []porttest.IO{{R: []byte("OK1\rOK2\r")}}}
+	pb := &porttest.Playback{Ops: []porttest.IO{{R: []byte("OK1\rOK1\n")}}}
 	s, err := Open(pb, testProto(), &Opts{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	for _, want := range []string{"OK1\r", "OK2\r"} {
-		if f, at, err := s.frame(ctx); err != nil || string(f) != want || at.IsZero() {
-			t.Fatalf("frame() = %q, %v, %v, want %q", f, at, err, want)
+	for _, want := range []string{"OK1\r", "OK1\n"} {
+		if r, err := s.Next(ctx); err != nil || string(r.Raw) != want || r.At.IsZero() {
+			t.Fatalf("Next() = %q, %v, %v, want %q", r.Raw, r.At, err, want)
 		}
 	}
-	if _, _, err := s.frame(ctx); !errors.Is(err, port.ErrHangup) {
-		t.Errorf("frame() = %v, want port.ErrHangup", err)
+	if _, err := s.Next(ctx); !errors.Is(err, port.ErrHangup) {
+		t.Errorf("Next() = %v, want port.ErrHangup", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package readers
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // SplitFunc finds the next frame at the start of buf. It returns:
@@ -40,11 +41,13 @@ func (s Stats) String() string {
 }
 
 // Scanner cuts frames out of a byte stream. The zero value is not
-// usable; call NewScanner.
+// usable; call NewScanner. A Dev keeps one as its buffer and reads the
+// port straight into it.
 type Scanner struct {
 	split SplitFunc
 	max   int
-	buf   []byte
+	buf   []byte // buf[off:] waits for the rest of a frame
+	off   int
 	stats Stats
 	last  error // last rejection, for diagnostics
 }
@@ -53,30 +56,55 @@ type Scanner struct {
 // buffered without a frame, the oldest are dropped as garbage; max 0
 // means 4096.
 func NewScanner(split SplitFunc, max int) *Scanner {
+	s := newScanner(split, max)
+	return &s
+}
+
+func newScanner(split SplitFunc, max int) Scanner {
 	if max <= 0 {
 		max = 4096
 	}
-	return &Scanner{split: split, max: max}
+	return Scanner{split: split, max: max}
 }
 
 // Write appends received bytes.
 func (s *Scanner) Write(p []byte) {
-	s.stats.Bytes += uint64(len(p))
-	s.buf = append(s.buf, p...)
+	s.filled(copy(s.room(len(p)), p))
+}
+
+// room returns the free space after the buffered bytes, at least n
+// bytes, for a read straight into the buffer; filled takes what was
+// put there.
+func (s *Scanner) room(n int) []byte {
+	if cap(s.buf)-len(s.buf) < n && s.off > 0 {
+		m := copy(s.buf, s.buf[s.off:])
+		s.buf, s.off = s.buf[:m], 0
+	}
+	if cap(s.buf)-len(s.buf) < n {
+		s.buf = slices.Grow(s.buf, n)
+	}
+	return s.buf[len(s.buf):cap(s.buf)]
+}
+
+// filled takes n bytes written into room's space.
+func (s *Scanner) filled(n int) {
+	s.stats.Bytes += uint64(n)
+	s.buf = s.buf[:len(s.buf)+n]
 }
 
 // Frame returns the next well-formed frame, or nil when more bytes are
 // needed. The frame is a fresh copy.
 func (s *Scanner) Frame() []byte {
-	for len(s.buf) > 0 {
-		n, err := s.split(s.buf)
-		if n < 0 || n > len(s.buf) {
+	for s.off < len(s.buf) {
+		buf := s.buf[s.off:]
+		n, err := s.split(buf)
+		if n < 0 || n > len(buf) {
 			// A broken SplitFunc; drop one byte rather than loop.
-			n, err = 1, fmt.Errorf("%w: split returned %d of %d", ErrGarbage, n, len(s.buf))
+			n, err = 1, fmt.Errorf("%w: split returned %d of %d", ErrGarbage, n, len(buf))
 		}
 		if n == 0 {
-			if len(s.buf) > s.max {
-				drop := len(s.buf) - s.max
+			if len(buf) > s.max {
+				drop := len(buf) - s.max
 				s.stats.Garbage += uint64(drop)
 				s.consume(drop)
 				continue
@@ -97,7 +125,7 @@ func (s *Scanner) Frame() []byte {
 			s.consume(n)
 			continue
 		}
-		f := append([]byte(nil), s.buf[:n]...)
+		f := append([]byte(nil), buf[:n]...)
 		s.consume(n)
 		s.stats.Frames++
 		return f
@@ -106,17 +134,25 @@ func (s *Scanner) Frame() []byte {
 	return nil
 }
 
-func (s *Scanner) consume(n int) { s.buf = s.buf[n:] }
+// consume drops n buffered bytes; an empty buffer starts again at the
+// front of its space, so bytes are seldom moved.
+func (s *Scanner) consume(n int) {
+	s.off += n
+	if s.off == len(s.buf) {
+		s.buf, s.off = s.buf[:0], 0
+	}
+}
 
-// compact moves buffered bytes to the front when the slice has drifted.
+// compact gives back the space a large Write left once its bytes are
+// framed.
 func (s *Scanner) compact() {
-	if cap(s.buf) > 2*s.max && len(s.buf) < s.max {
-		s.buf = append(make([]byte, 0, s.max), s.buf...)
+	if cap(s.buf) > 64<<10 && len(s.buf)-s.off < s.max {
+		s.buf, s.off = append(make([]byte, 0, 2*s.max), s.buf[s.off:]...), 0
 	}
 }
 
 // Buffered returns how many bytes wait for the rest of a frame.
-func (s *Scanner) Buffered() int { return len(s.buf) }
+func (s *Scanner) Buffered() int { return len(s.buf) - s.off }
 
 // Stats returns the counters. Reads, Bad and Other are counted by the
 // driver through Count.

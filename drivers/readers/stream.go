@@ -1,8 +1,6 @@
 package readers
 
 import (
-	"context"
-	"errors"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
@@ -14,44 +12,9 @@ import (
 // soon as it arrives whatever the interval.
 const PollInterval = 100 * time.Millisecond
 
-// frame returns the next well-formed frame read from the port and the
-// time its last byte was received. Frames already received are
-// returned before a transport error. After Close it returns
-// reader.ErrClosed; when the device hung up, an error wrapping
-// port.ErrHangup. d.mu is held.
-func (d *Dev) frame(ctx context.Context) ([]byte, time.Time, error) {
-	for {
-		f := d.sc.Frame()
-		d.snapshot()
-		if f != nil {
-			return f, d.now(), nil
-		}
-		if d.closed.Load() {
-			return nil, time.Time{}, reader.ErrClosed
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, time.Time{}, err
-		}
-		n, err := d.p.Read(d.buf)
-		if n > 0 {
-			d.sc.Write(d.buf[:n])
-			d.snapshot()
-		}
-		if err != nil {
-			switch {
-			case errors.Is(err, port.ErrTimeout):
-				continue
-			case d.closed.Load() || errors.Is(err, port.ErrClosed):
-				return nil, time.Time{}, reader.ErrClosed
-			case n > 0:
-				// Let the bytes be framed first; the error comes back
-				// on the next read.
-				continue
-			}
-			return nil, time.Time{}, err
-		}
-	}
-}
+// readSize is the free space a Dev asks of its buffer for one read of
+// the port.
+const readSize = 512
 
 // write sends b to the device. d.mu is held, so writes never
 // interleave.
@@ -63,19 +26,10 @@ func (d *Dev) write(b []byte) error {
 	return err
 }
 
-// snapshot copies the scanner's counters for Stats, which must not
-// wait for a blocked Next. d.mu is held.
-func (d *Dev) snapshot() {
-	st := d.sc.Stats()
-	d.smu.Lock()
-	d.snap = st
-	d.smu.Unlock()
-}
-
-// count records what Decode made of a frame.
+// count records what Decode made of a frame. d.mu is held.
 func (d *Dev) count(o Outcome, err error) {
 	d.smu.Lock()
-	d.extra.Count(o, err)
+	d.sc.Count(o, err)
 	d.smu.Unlock()
 }
 
@@ -84,11 +38,7 @@ func (d *Dev) count(o Outcome, err error) {
 func (d *Dev) Stats() Stats {
 	d.smu.Lock()
 	defer d.smu.Unlock()
-	st, x := d.snap, d.extra.stats
-	st.Reads += x.Reads
-	st.Bad += x.Bad
-	st.Other += x.Other
-	return st
+	return d.sc.stats
 }
 
 // Close closes the port; a Next blocked in another goroutine returns

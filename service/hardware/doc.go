@@ -5,9 +5,10 @@
 // "allflex:/dev/rfcomm0,baud=9600"); the kinds are those of
 // drivers/readers/catalog. Each reader runs under the reconnecting,
 // debouncing runner of drivers/readers/runner in its own goroutine, owned
-// by a Manager. Every read goes through the Pipeline: resolved to the
-// lookup answer (service/lookup), stored as a service.Scan, and
-// published on the events hub that feeds the HTTP scan stream.
+// by a Manager: the runner's loop is the reader's, and hands every read
+// straight to the Pipeline, which resolves it to the lookup answer
+// (service/lookup), stores it as a service.Scan, and publishes it on the
+// events hub that feeds the HTTP scan stream.
 //
 // The Pipeline also takes scans that arrive as text over HTTP (a
 // handheld, a keyboard-wedge page): they are parsed by reader/chipid and

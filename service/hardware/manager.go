@@ -33,7 +33,7 @@ type ManagerOpts struct {
 }
 
 // Manager runs the configured readers, each under its own
-// reconnecting, debouncing runner, and sends every read through the
+// reconnecting, debouncing runner whose loop hands every read to the
 // Pipeline.
 type Manager struct {
 	o   ManagerOpts
@@ -127,7 +127,18 @@ func (m *Manager) Run(ctx context.Context) error {
 		m.mu.Lock()
 		m.runners[sp.Name] = r
 		m.mu.Unlock()
-		wg.Go(func() { m.loop(ctx, sp, r) })
+		// The runner's loop is the reader's: each read goes from it
+		// straight into the pipeline. It returns once closed or ctx is
+		// done, and retries everything else.
+		p := m.o.Pipeline
+		wg.Go(func() {
+			r.Run(ctx, func(ctx context.Context, rd reader.Read) error {
+				if _, err := p.handle(ctx, sp.Name, rd.ID, rd.At, "", p.site); err != nil {
+					m.log.Error("hardware: scan not handled", "reader", sp.Name, "chip", rd.ID.Code, "err", err)
+				}
+				return nil
+			})
+		})
 	}
 	<-ctx.Done()
 	m.mu.Lock()
@@ -137,20 +148,6 @@ func (m *Manager) Run(ctx context.Context) error {
 	m.mu.Unlock()
 	wg.Wait()
 	return nil
-}
-
-// loop pulls reads from one runner straight into the pipeline.
-func (m *Manager) loop(ctx context.Context, sp Spec, r *runner.Runner) {
-	for {
-		rd, err := r.Next(ctx)
-		if err != nil {
-			return // closed or ctx done: the runner retries everything else
-		}
-		p := m.o.Pipeline
-		if _, err := p.handle(ctx, sp.Name, rd.ID, rd.At, "", p.site); err != nil {
-			m.log.Error("hardware: scan not handled", "reader", sp.Name, "chip", rd.ID.Code, "err", err)
-		}
-	}
 }
 
 func (m *Manager) event(sp Spec, e runner.Event) {

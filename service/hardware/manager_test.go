@@ -6,15 +6,18 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/port/porttest"
+	"github.com/chipdesk/chipdesk/drivers/readers/catalog"
 	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
 	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/reader"
+	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/reader/readertest"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/events"
@@ -36,7 +39,7 @@ type fixture struct {
 	animal int64
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "hw.db"), nil)
@@ -257,4 +260,75 @@ func TestManagerLinefmt(t *testing.T) {
 			t.Fatalf("no scan event from the linefmt reader; status %+v", m.Status())
 		}
 	}
+}
+
+// BenchmarkScanToEvent times a WL-134 frame written on an in-memory
+// port to its event on the hub: the driver, the runner's loop, the
+// Pipeline (lookup, scan stored) and the hub, without a pty or HTTP,
+// so that the service's own part of scan to event is seen alone. It
+// reports p50 and p99 beside ns/op and allocs/op.
+func BenchmarkScanToEvent(b *testing.B) {
+	f := newFixture(b)
+	proto, err := catalog.Lookup("wl134")
+	if err != nil {
+		b.Fatal(err)
+	}
+	frames := make([][]byte, 1000)
+	for i := range frames {
+		id, err := chipid.Parse(fmt.Sprintf("%03d%012d", 900+i%100, 1000003*i), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if frames[i], err = proto.Encode(id); err != nil {
+			b.Fatal(err)
+		}
+	}
+	host, dev := porttest.Pipe("bench")
+	defer dev.Close()
+	var opens atomic.Int32
+	open := func(ctx context.Context, sp hardware.Spec) (reader.Reader, error) {
+		if opens.Add(1) == 1 {
+			return proto.New(host, nil)
+		}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	m, err := hardware.NewManager(&hardware.ManagerOpts{Pipeline: f.pipe, Open: open})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sp, err := hardware.ParseSpec("wl134:/dev/null,name=bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	sp.Debounce = -1 // the chips repeat; every frame is an event
+	if err := m.AddSpec(sp); err != nil {
+		b.Fatal(err)
+	}
+	sub := f.hub.Subscribe("bench")
+	defer sub.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	within := testtime.Scale(5 * time.Second)
+	var lat []time.Duration
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := dev.Write(frames[i%len(frames)]); err != nil {
+			b.Fatal(err)
+		}
+		select {
+		case <-sub.C():
+		case <-time.After(within):
+			b.Fatalf("no event within %v; status %+v", within, m.Status())
+		}
+		lat = append(lat, time.Since(t0))
+		i++
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 }

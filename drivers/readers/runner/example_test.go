@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/chipdesk/chipdesk/drivers/readers/runner"
@@ -21,10 +22,15 @@ func Example() {
 	)
 	r, _ := runner.New(func(context.Context) (reader.Reader, error) { return rd, nil }, nil)
 	defer r.Close()
-	for range 2 {
-		read, _ := r.Next(context.Background())
+	printed := 0
+	enough := errors.New("two read")
+	r.Run(context.Background(), func(_ context.Context, read reader.Read) error {
 		fmt.Println(read.ID)
-	}
+		if printed++; printed == 2 {
+			return enough
+		}
+		return nil
+	})
 	fmt.Println(r.Stats().Suppressed, "suppressed")
 	// Output:
 	// 985 121004515220

@@ -67,7 +67,11 @@ type Stats struct {
 	LastErr    error
 }
 
-// Runner supervises one reader. Next must not be called from two
+// HandleFunc takes each read a Runner passes on, in its Run's
+// goroutine. An error stops Run, which returns it.
+type HandleFunc func(ctx context.Context, rd reader.Read) error
+
+// Runner supervises one reader. Run must not be called from two
 // goroutines at once; Close may be called at any time.
 type Runner struct {
 	open OpenFunc
@@ -88,10 +92,8 @@ type chipKey struct {
 	code string
 }
 
-var _ reader.Reader = (*Runner)(nil)
-
 // New returns a runner of the readers open makes. It opens nothing until
-// the first Next.
+// Run.
 func New(open OpenFunc, o *Opts) (*Runner, error) {
 	if open == nil {
 		return nil, errors.New("runner: no open function")
@@ -137,34 +139,39 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// Next returns the next read that is not a repeat inside the debounce
-// window, opening and reopening the reader as needed. It returns only
-// when a read arrives, ctx is done (ctx.Err()) or the runner is closed
-// (reader.ErrClosed).
-func (r *Runner) Next(ctx context.Context) (reader.Read, error) {
+// Run reads the reader, opening and reopening it as needed, and hands
+// handle each read that is not a repeat inside the debounce window. It
+// returns nil after Close, ctx.Err() when ctx is done (the reader stays
+// open for the next Run), or handle's error. handle is given the
+// caller's ctx, so that Close does not cut short a read being handled.
+func (r *Runner) Run(ctx context.Context, handle HandleFunc) error {
+	hctx := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	stop := context.AfterFunc(r.closing, cancel)
-	defer stop()
-	for {
+	unhook := context.AfterFunc(r.closing, cancel)
+	defer unhook()
+	// ended tells that Run must stop: ctx is done or the runner closed.
+	ended := func() bool { return ctx.Err() != nil || r.closing.Err() != nil }
+	// stop is what Run returns then: nil after Close, else err.
+	stop := func(err error) error {
 		if r.closing.Err() != nil {
-			return reader.Read{}, reader.ErrClosed
+			return nil
 		}
-		if err := ctx.Err(); err != nil {
-			return reader.Read{}, err
+		return err
+	}
+	for {
+		if ended() {
+			return stop(ctx.Err())
 		}
 		cur := r.current()
 		if cur == nil {
 			rd, err := r.open(ctx)
 			if err != nil {
-				if r.closing.Err() != nil {
-					return reader.Read{}, reader.ErrClosed
-				}
-				if ctx.Err() != nil {
-					return reader.Read{}, ctx.Err()
+				if ended() {
+					return stop(ctx.Err())
 				}
 				if err := r.fail(ctx, OpenFailed, "", err); err != nil {
-					return reader.Read{}, err
+					return stop(err)
 				}
 				continue
 			}
@@ -172,7 +179,7 @@ func (r *Runner) Next(ctx context.Context) (reader.Read, error) {
 			if r.closing.Err() != nil {
 				r.mu.Unlock()
 				rd.Close()
-				return reader.Read{}, reader.ErrClosed
+				return nil
 			}
 			r.cur = rd
 			r.stats.Opens++
@@ -183,11 +190,8 @@ func (r *Runner) Next(ctx context.Context) (reader.Read, error) {
 		}
 		rd, err := cur.Next(ctx)
 		if err != nil {
-			if r.closing.Err() != nil {
-				return reader.Read{}, reader.ErrClosed
-			}
-			if ctx.Err() != nil {
-				return reader.Read{}, ctx.Err()
+			if ended() {
+				return stop(ctx.Err())
 			}
 			r.mu.Lock()
 			r.cur = nil
@@ -195,7 +199,7 @@ func (r *Runner) Next(ctx context.Context) (reader.Read, error) {
 			r.mu.Unlock()
 			cur.Close()
 			if err := r.fail(ctx, Disconnected, cur.String(), err); err != nil {
-				return reader.Read{}, err
+				return stop(err)
 			}
 			continue
 		}
@@ -212,7 +216,9 @@ func (r *Runner) Next(ctx context.Context) (reader.Read, error) {
 			r.event(Event{Kind: Suppressed, Reader: cur.String(), Read: rd})
 			continue
 		}
-		return rd, nil
+		if err := handle(hctx, rd); err != nil {
+			return err
+		}
 	}
 }
 
@@ -238,7 +244,8 @@ func (r *Runner) repeat(rd reader.Read) bool {
 	return false
 }
 
-// fail records a failure and waits the backoff, doubling it.
+// fail records a failure and waits the backoff, doubling it; it
+// returns the wait's error when ctx ends it.
 func (r *Runner) fail(ctx context.Context, kind EventKind, name string, err error) error {
 	r.mu.Lock()
 	wait := r.backoff
@@ -247,13 +254,7 @@ func (r *Runner) fail(ctx context.Context, kind EventKind, name string, err erro
 	r.stats.LastErr = err
 	r.mu.Unlock()
 	r.event(Event{Kind: kind, Reader: name, Err: err, Wait: wait})
-	if err := r.o.Sleep(ctx, wait); err != nil {
-		if r.closing.Err() != nil {
-			return reader.ErrClosed
-		}
-		return err
-	}
-	return nil
+	return r.o.Sleep(ctx, wait)
 }
 
 func (r *Runner) event(e Event) {
@@ -266,27 +267,6 @@ func (r *Runner) current() reader.Reader {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.cur
-}
-
-// Run sends reads to out until ctx is done or the runner is closed; it
-// returns ctx.Err() or nil after Close.
-func (r *Runner) Run(ctx context.Context, out chan<- reader.Read) error {
-	for {
-		rd, err := r.Next(ctx)
-		if errors.Is(err, reader.ErrClosed) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		select {
-		case out <- rd:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-r.closing.Done():
-			return nil
-		}
-	}
 }
 
 // Stats returns the counters.

@@ -77,17 +77,24 @@ func (f *factory) open(ctx context.Context) (reader.Reader, error) {
 
 var hangup = fmt.Errorf("test: %w", port.ErrHangup)
 
+// errEnough stops a Run once a test has the reads it wants.
+var errEnough = errors.New("test: enough reads")
+
+// codes runs r until it has handed on n reads, and returns their chips.
 func codes(t *testing.T, r *Runner, n int) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(5*time.Second))
 	defer cancel()
 	var out []string
-	for range n {
-		rd, err := r.Next(ctx)
-		if err != nil {
-			t.Fatalf("Next() = %v after %v", err, out)
-		}
+	err := r.Run(ctx, func(_ context.Context, rd reader.Read) error {
 		out = append(out, rd.ID.Code)
+		if len(out) == n {
+			return errEnough
+		}
+		return nil
+	})
+	if !errors.Is(err, errEnough) {
+		t.Fatalf("Run() = %v after %v", err, out)
 	}
 	return out
 }
@@ -185,35 +192,37 @@ func TestReconnectWithBackoff(t *testing.T) {
 	}
 }
 
-// closeWhileBlocked closes r while a Next waits in another goroutine,
-// and fails t unless that Next returns reader.ErrClosed; when says
-// where Next was blocked.
+// closeWhileBlocked closes r while a Run waits in another goroutine,
+// and fails t unless that Run returns nil; when says where Run was
+// blocked.
 func closeWhileBlocked(t *testing.T, r *Runner, when string) {
 	t.Helper()
 	done := make(chan error)
 	go func() {
-		_, err := r.Next(context.Background())
-		done <- err
+		done <- r.Run(context.Background(), func(context.Context, reader.Read) error { return nil })
 	}()
 	time.Sleep(20 * time.Millisecond)
 	r.Close()
 	select {
 	case err := <-done:
-		if !errors.Is(err, reader.ErrClosed) {
-			t.Errorf("Next() after Close%s = %v, want reader.ErrClosed", when, err)
+		if err != nil {
+			t.Errorf("Run() after Close%s = %v, want nil", when, err)
 		}
 	case <-time.After(testtime.Scale(2 * time.Second)):
-		t.Fatalf("Next did not return after Close%s", when)
+		t.Fatalf("Run did not return after Close%s", when)
 	}
 }
 
-func TestCloseUnblocksNext(t *testing.T) {
+func TestCloseUnblocksRun(t *testing.T) {
 	t.Parallel()
 	rd := readertest.New("idle")
 	r, _ := New(func(context.Context) (reader.Reader, error) { return rd, nil }, nil)
 	closeWhileBlocked(t, r, "")
-	if _, err := r.Next(context.Background()); !errors.Is(err, reader.ErrClosed) {
-		t.Errorf("Next() on a closed runner = %v, want reader.ErrClosed", err)
+	if !rd.Closed() {
+		t.Error("Close left the reader open")
+	}
+	if err := r.Run(context.Background(), func(context.Context, reader.Read) error { return errEnough }); err != nil {
+		t.Errorf("Run() on a closed runner = %v, want nil", err)
 	}
 }
 
@@ -231,31 +240,46 @@ func TestContextCancel(t *testing.T) {
 	defer r.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if _, err := r.Next(ctx); !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Next() = %v, want context.DeadlineExceeded", err)
+	if err := r.Run(ctx, func(context.Context, reader.Read) error { return nil }); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Run() = %v, want context.DeadlineExceeded", err)
 	}
-	// The reader stays open for the next call.
+	// The reader stays open for the next Run.
 	if rd.Closed() {
-		t.Error("reader closed by a cancelled Next")
+		t.Error("reader closed by a cancelled Run")
 	}
 }
 
-func TestRun(t *testing.T) {
+// Run hands each read to its handler in order, in its own goroutine;
+// a handler's error stops it and is returned, and a handler is given
+// the caller's context.
+func TestRunHandler(t *testing.T) {
 	t.Parallel()
-	a, b := "982000123456789", "900250000023921"
-	rd := readertest.New("scripted", readertest.Chip(a), readertest.Chip(b))
+	a, b, c := "982000123456789", "900250000023921", "985121004515220"
+	rd := readertest.New("scripted", readertest.Chip(a), readertest.Chip(b), readertest.Chip(c))
 	r, _ := New(func(context.Context) (reader.Reader, error) { return rd, nil }, nil)
-	out := make(chan reader.Read)
-	done := make(chan error)
-	go func() { done <- r.Run(context.Background(), out) }()
-	if got := (<-out).ID.Code; got != a {
-		t.Errorf("first = %s, want %s", got, a)
+	defer r.Close()
+	type key struct{}
+	ctx := context.WithValue(context.Background(), key{}, "caller")
+	var got []string
+	stop := errors.New("test: handler failed")
+	err := r.Run(ctx, func(hctx context.Context, rd reader.Read) error {
+		if hctx.Value(key{}) != "caller" {
+			t.Error("handler not given the caller's context")
+		}
+		got = append(got, rd.ID.Code)
+		if rd.ID.Code == b {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Errorf("Run() = %v, want the handler's error", err)
 	}
-	if got := (<-out).ID.Code; got != b {
-		t.Errorf("second = %s, want %s", got, b)
+	if want := []string{a, b}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("handled %v, want %v", got, want)
 	}
-	r.Close()
-	if err := <-done; err != nil {
-		t.Errorf("Run() after Close = %v, want nil", err)
+	// The reader stays open: the next Run goes on from the next read.
+	if got := codes(t, r, 1); got[0] != c {
+		t.Errorf("next Run read %v, want %s", got, c)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -180,18 +181,18 @@ func runTail(ctx context.Context, e *cmdline.Env, args []string) error {
 		return err
 	}
 	defer run.Close()
-	for *count == 0 || printed < *count {
-		r, err := run.Next(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil // --timeout or interrupted
-			}
-			return cmdline.Exit(1, err)
-		}
+	enough := errors.New("chiptool tail: --count reads printed")
+	err = run.Run(ctx, func(_ context.Context, r reader.Read) error {
 		if err := enc.Encode(describeRead(r)); err != nil {
 			return err
 		}
-		printed++
+		if printed++; *count > 0 && printed >= *count {
+			return enough
+		}
+		return nil
+	})
+	if errors.Is(err, enough) || ctx.Err() != nil {
+		return nil // --count reached, --timeout or interrupted
 	}
-	return nil
+	return err
 }

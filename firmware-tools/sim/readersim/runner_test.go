@@ -46,16 +46,14 @@ func TestRunnerReconnects(t *testing.T) {
 	defer cancel()
 
 	reads := make(chan string, 16)
-	go func() {
-		for {
-			rd, err := r.Next(ctx)
-			if err != nil {
-				close(reads)
-				return
-			}
-			reads <- rd.ID.Code
+	go r.Run(ctx, func(ctx context.Context, rd reader.Read) error {
+		select {
+		case reads <- rd.ID.Code:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-	}()
+	})
 	next := func() string {
 		select {
 		case c := <-reads:
