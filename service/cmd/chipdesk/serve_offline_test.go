@@ -287,12 +287,20 @@ func TestServeOffline(t *testing.T) {
 }
 
 // TestServeOfflineStale: a copy older than --max-age answers no lookup;
-// the page says why and how to mend it, with a 409, not a failure.
+// the page says why and how to mend it, with a 409, not a failure; a
+// read of the reader is queued all the same.
 func TestServeOfflineStale(t *testing.T) {
 	chip := "985121004515220"
 	_, replica, _ := pulledReplica(t, chip)
-	_, stderr, stop := runAsync(t, "serve", "--offline", "--replica", replica, "--pin", "4827", "--listen", "127.0.0.1:0", "--max-age", "1ns")
+	sim, err := readersim.Start(&readersim.Opts{Protocol: "wl134"})
+	if err != nil {
+		t.Fatalf("readersim: %v", err)
+	}
+	defer sim.Close()
+	_, stderr, stop := runAsync(t, "serve", "--offline", "--replica", replica, "--pin", "4827", "--listen", "127.0.0.1:0", "--max-age", "1ns",
+		"--reader", "wl134:"+sim.Path()+",name=truck-reader")
 	base := waitFor(t, stderr, urlRE, testtime.Scale(10*time.Second))
+	waitFor(t, stderr, regexp.MustCompile(`(reader connected)`), testtime.Scale(10*time.Second))
 	c := newFieldClient(t, base)
 	st, body := c.get("/?q=" + chip)
 	if st != http.StatusConflict || !strings.Contains(body, `id="stale">The offline copy is of`) || !strings.Contains(body, "sync the handheld before looking animals up") || strings.Contains(body, "Sam Okafor") {
@@ -300,6 +308,16 @@ func TestServeOfflineStale(t *testing.T) {
 	}
 	if strings.Count(body, "sync the handheld before looking animals up") != 1 {
 		t.Errorf("the reason shows more than once:\n%s", body)
+	}
+	// A read is still queued, though the copy cannot say whose it is.
+	ctx, cancel := context.WithTimeout(context.Background(), testtime.Scale(10*time.Second))
+	defer cancel()
+	if err := sim.SendText(ctx, chip); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, stderr, regexp.MustCompile(`scan not handled.*(older than)`), testtime.Scale(10*time.Second))
+	if _, body = c.get("/"); first(t, queuedRE, body) != "1" {
+		t.Errorf("after a read on the stale copy: want 1 queued:\n%s", body)
 	}
 	if code := stop(); code != 0 {
 		t.Errorf("exit %d", code)
