@@ -72,11 +72,18 @@ func (p *Pipeline) handle(ctx context.Context, readerName string, id chipid.ID, 
 		at = p.now()
 	}
 	at = at.UTC()
+	sc := &service.Scan{At: at, Reader: readerName, ChipCode: id.Code, ChipKind: id.Kind, User: user, Site: site}
 	a, err := p.lookup.ByID(ctx, id)
-	if err != nil {
+	if service.ErrorCode(err) == service.ECONFLICT {
+		// A store that may not answer now (a handheld's copy too old)
+		// still keeps the read: the chip was read, whoever it is.
+		if serr := p.scans.CreateScan(ctx, sc); serr != nil {
+			return nil, serr
+		}
+		return nil, err
+	} else if err != nil {
 		return nil, err
 	}
-	sc := &service.Scan{At: at, Reader: readerName, ChipCode: id.Code, ChipKind: id.Kind, User: user, Site: site}
 	if a.Found && a.Animal != nil {
 		sc.AnimalID = a.Animal.ID
 	}

@@ -107,11 +107,9 @@ func digitsOf(s string) string {
 // first digits of a chip (saying how many are missing); else words of an
 // owner's name or address or of a pet's name, in any order ("Ortega,
 // Luis" is "Luis Ortega"). Every match comes from an index of the store
-// (service.SearchService).
+// (service.SearchService); a store without them (a handheld's copy)
+// answers a chip or a tag, and says so of any other text.
 func (s *Service) Search(ctx context.Context, text string) (*Search, error) {
-	if s.search == nil {
-		return nil, service.Errorf(service.ENOTFOUND, "This copy of the register cannot be searched; look up by chip or tag.")
-	}
 	q := strings.TrimSpace(text)
 	if len([]rune(q)) > 100 {
 		q = string([]rune(q)[:100])
@@ -131,6 +129,9 @@ func (s *Service) Search(ctx context.Context, text string) (*Search, error) {
 		}
 	}
 	if d := digitsOf(q); phoneText.MatchString(q) && (len(d) == 10 || len(d) == 11 && d[0] == '1') {
+		if s.search == nil {
+			return unsearchable(res), nil
+		}
 		return res, s.searchPhone(ctx, res, d)
 	}
 	id, err := s.ParseChip(q)
@@ -143,7 +144,7 @@ func (s *Service) Search(ctx context.Context, text string) (*Search, error) {
 		}
 		// A short number nobody registered may be the start of an ISO
 		// chip, as a clerk types it from a worn label.
-		if d := digitsOf(q); digitsText.MatchString(q) && len(d) >= 3 && len(d) < isoDigits {
+		if d := digitsOf(q); s.search != nil && digitsText.MatchString(q) && len(d) >= 3 && len(d) < isoDigits {
 			part := &Search{Query: q}
 			if err := s.searchChipPrefix(ctx, part, d); err != nil || len(part.Hits) > 0 {
 				return part, err
@@ -155,10 +156,20 @@ func (s *Service) Search(ctx context.Context, text string) (*Search, error) {
 		res.Note = service.ErrorMessage(err)
 		return res, nil
 	}
+	if s.search == nil {
+		return unsearchable(res), nil
+	}
 	if d := digitsOf(q); digitsText.MatchString(q) && len(d) >= 3 && len(d) < isoDigits {
 		return res, s.searchChipPrefix(ctx, res, d)
 	}
 	return res, s.searchWords(ctx, res, words)
+}
+
+// unsearchable is res saying that the store keeps no search indexes (a
+// handheld's offline copy): it reads a chip or a tag, nothing else.
+func unsearchable(res *Search) *Search {
+	res.Note = "This copy of the register finds an animal by its chip or its licence tag only: type the chip's number, or the tag's city, year and number (Minneapolis 2026/1234)."
+	return res
 }
 
 // searchTag finds tag number n of year (this year when empty) in the

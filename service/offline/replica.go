@@ -69,8 +69,10 @@ type Opts struct {
 	Device string
 	// User and Site are stamped on events (the officer and the place).
 	User, Site string
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
+	// Now is the clock; nil means time.Now. Location is the zone of the
+	// officer's dates (a bite's day); nil means UTC.
+	Now      func() time.Time
+	Location *time.Location
 	// MaxAge is how old the copy may be (since its last pull) before
 	// lookups are refused until the handheld syncs; 0 means
 	// DefaultMaxAge, negative never refuses. Events are queued however
@@ -109,6 +111,9 @@ func Open(ctx context.Context, path string, o *Opts) (*Replica, error) {
 	}
 	if r.o.Now == nil {
 		r.o.Now = time.Now
+	}
+	if r.o.Location == nil {
+		r.o.Location = time.UTC
 	}
 	if r.o.MaxAge == 0 {
 		r.o.MaxAge = DefaultMaxAge
@@ -327,6 +332,11 @@ func (r *Replica) RecordScan(ctx context.Context, id chipid.ID, reader string) (
 func (r *Replica) RecordBite(ctx context.Context, b *service.BiteIncident) (*service.DeviceEvent, error) {
 	if b.AnimalID == 0 {
 		return nil, service.Errorf(service.EINVALID, "Bite animal required: look the animal up first.")
+	}
+	// A bite in the future is refused now, as the central service would
+	// refuse it at the push; no date is the day it is recorded.
+	if err := service.NotFuture("date", b.Date, service.DateIn(r.o.Now(), r.o.Location)); err != nil {
+		return nil, err
 	}
 	return r.enqueue(ctx, &service.DeviceEvent{Kind: service.DeviceBite, Bite: b})
 }

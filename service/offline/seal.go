@@ -155,6 +155,14 @@ func (r *Replica) dataKey(ctx context.Context) ([]byte, error) {
 	return k, nil
 }
 
+// Unlock opens the copy's data key with the PIN of Opts, so that a
+// door serving the copy refuses a missing or wrong PIN when it starts,
+// not at each lookup. A copy never sealed needs no PIN.
+func (r *Replica) Unlock(ctx context.Context) error {
+	_, err := r.dataKey(ctx)
+	return err
+}
+
 // unseal is a stored body's JSON.
 func (r *Replica) unseal(ctx context.Context, animal int64, body string) ([]byte, error) {
 	if !strings.HasPrefix(body, sealPrefix) {

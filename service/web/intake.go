@@ -45,6 +45,10 @@ type recordView struct {
 	CanRegister bool
 	// Custody is the impoundment holding the animal now, 0 when none.
 	Custody int64
+	// Offline is set on the handheld's page (field.go): the forms queue
+	// their events in the offline copy; CanNote adds a field note.
+	Offline bool
+	CanNote bool
 }
 
 // Danger reports whether the red banner shows: the animal is declared
@@ -68,6 +72,13 @@ func (h *Handler) recordView(r *http.Request, a *lookup.Answer) *recordView {
 		v.CanBite = allowed(ss.role, officerRoles)
 		v.CanLicence = allowed(ss.role, counterRoles)
 		v.CanCompliance = a.Dangerous != nil && allowed(ss.role, deskRoles)
+	}
+	if h.field != nil {
+		// The handheld's officer queues a bite, a pickup or a note; the
+		// desk's pages are not there.
+		found := a != nil && a.Found && a.Animal != nil
+		v.Offline, v.CanRegister, v.CanLicence, v.CanCompliance = true, false, false, false
+		v.CanBite, v.CanNote, v.CanImpound = found, found, found && v.Custody == 0
 	}
 	return v
 }
@@ -290,20 +301,25 @@ func (h *Handler) searchPage(w http.ResponseWriter, r *http.Request, name, title
 			h.failErr(w, r, err)
 			return
 		}
-		ans := res.Answer
-		if to != "" && ans != nil && ans.Found && ans.Animal != nil {
+		if ans := res.Answer; to != "" && ans != nil && ans.Found && ans.Animal != nil {
 			http.Redirect(w, r, fmt.Sprintf(to, ans.Animal.ID), http.StatusSeeOther)
 			return
 		}
-		if ans != nil {
-			d.Answer = h.recordView(r, ans)
-		}
-		for _, a := range res.Tags {
-			d.Tags = append(d.Tags, h.recordView(r, a))
-		}
-		d.Hits, d.Owners, d.Candidates, d.Note, d.Kind, d.More = res.Hits, res.Owners, res.Candidates, res.Note, res.Kind, res.More
+		h.fillSearch(r, &d, res)
 	}
 	h.render(w, r, http.StatusOK, name, title, &view{Data: d})
+}
+
+// fillSearch puts what a search found in d, each record with the
+// actions of r's person.
+func (h *Handler) fillSearch(r *http.Request, d *searchData, res *lookup.Search) {
+	if res.Answer != nil {
+		d.Answer = h.recordView(r, res.Answer)
+	}
+	for _, a := range res.Tags {
+		d.Tags = append(d.Tags, h.recordView(r, a))
+	}
+	d.Hits, d.Owners, d.Candidates, d.Note, d.Kind, d.More = res.Hits, res.Owners, res.Candidates, res.Note, res.Kind, res.More
 }
 
 func pathID(r *http.Request) (int64, error) {

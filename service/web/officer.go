@@ -159,9 +159,10 @@ func (h *Handler) handleBite(w http.ResponseWriter, r *http.Request) {
 		h.failErr(w, r, err)
 		return
 	}
+	back := fmt.Sprintf("/animals/%d", id)
 	on, err := formDate(r, "bite_date")
 	if err != nil {
-		h.failErr(w, r, err)
+		h.formError(w, r, back, err)
 		return
 	}
 	b := &service.BiteIncident{AnimalID: id, Date: on, Victim: service.Victim(r.PostFormValue("victim")),
@@ -170,7 +171,7 @@ func (h *Handler) handleBite(w http.ResponseWriter, r *http.Request) {
 	ctx, ch := h.changing(r, "bite.create", "bite", 0, fmt.Sprintf("animal %d", id))
 	out, err := h.o.Incidents.RecordBite(ctx, b) // the quarantine it orders carries its own event
 	if err != nil {
-		h.failErr(w, r, err)
+		h.formError(w, r, back, biteFormError(err))
 		return
 	}
 	h.committed(r, ch, b.ID)
@@ -182,6 +183,16 @@ func (h *Handler) handleBite(w http.ResponseWriter, r *http.Request) {
 		msg += " Proposed for review: " + pr.Message
 	}
 	seeOther(w, r, fmt.Sprintf("/animals/%d", id), msg)
+}
+
+// biteFormError names the bite form's date field in a refusal of the
+// bite's "date" (a date in the future), so that the form shows it
+// beside the date.
+func biteFormError(err error) error {
+	if service.ErrorField(err) != "date" {
+		return err
+	}
+	return service.Invalidf("bite_date", "The bite date %s", strings.TrimPrefix(service.ErrorMessage(err), "date: "))
 }
 
 type complianceData struct {

@@ -138,6 +138,8 @@ type Handler struct {
 	pages   map[string]*template.Template
 	mux     *http.ServeMux
 	static  http.Handler
+	// field is set on the handheld's page (NewField, field.go).
+	field *FieldOpts
 }
 
 // New returns the pages handler.
@@ -146,6 +148,33 @@ func New(o *Opts) (*Handler, error) {
 		return nil, errors.New("web: Store, Lookup and Jobs required")
 	}
 	h := &Handler{o: *o}
+	if err := h.base(); err != nil {
+		return nil, err
+	}
+	if err := h.layer(); err != nil {
+		return nil, err
+	}
+	if h.o.Renderer == nil {
+		r, err := tags.NewRenderer(nil)
+		if err != nil {
+			return nil, err
+		}
+		h.o.Renderer = r
+	}
+	sl := ratelimit.DefaultConfig().SignIn
+	if h.o.SignInLimit != nil {
+		sl = *h.o.SignInLimit
+	}
+	h.signIns = ratelimit.New(sl, h.o.Now)
+	h.mux = http.NewServeMux()
+	h.routes()
+	return h, nil
+}
+
+// base fills the defaults of h.o and makes what every handler has: the
+// jurisdiction resolved, the pages parsed, the static files, the
+// session table.
+func (h *Handler) base() error {
 	if h.o.Now == nil {
 		h.o.Now = time.Now
 	}
@@ -157,25 +186,15 @@ func New(o *Opts) (*Handler, error) {
 	}
 	id, _, err := h.o.Lookup.Resolve(h.o.Jurisdiction)
 	if err != nil {
-		return nil, fmt.Errorf("web: jurisdiction: %s", service.ErrorMessage(err))
+		return fmt.Errorf("web: jurisdiction: %s", service.ErrorMessage(err))
 	}
 	h.o.Jurisdiction = id
-	if err := h.layer(); err != nil {
-		return nil, err
-	}
-	if h.o.Renderer == nil {
-		r, err := tags.NewRenderer(nil)
-		if err != nil {
-			return nil, err
-		}
-		h.o.Renderer = r
-	}
 	if h.pages, err = parsePages(h.display, h.o.Lookup.Location("")); err != nil {
-		return nil, err
+		return err
 	}
 	sub, err := fs.Sub(staticFS, "static")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	files := http.FileServerFS(sub)
 	h.static = http.StripPrefix("/static/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -189,14 +208,7 @@ func New(o *Opts) (*Handler, error) {
 		h.o.SessionIdle = DefaultSessionIdle
 	}
 	h.sessions = newSessions(h.o.SessionTTL, h.o.SessionIdle, h.o.Now)
-	sl := ratelimit.DefaultConfig().SignIn
-	if h.o.SignInLimit != nil {
-		sl = *h.o.SignInLimit
-	}
-	h.signIns = ratelimit.New(sl, h.o.Now)
-	h.mux = http.NewServeMux()
-	h.routes()
-	return h, nil
+	return nil
 }
 
 // Role sets of the pages, admin always included (see allowed).
@@ -465,7 +477,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 	}
 	v.Title = title
 	v.DevKeys = h.devKeys()
-	if ss := sess(r); ss != nil {
+	if ss := sess(r); ss != nil && h.field == nil {
 		v.S = &who{Name: ss.name, Role: ss.role, CSRF: ss.csrf}
 		v.Nav = nav(ss.role)
 	}
@@ -554,7 +566,7 @@ func (h *Handler) committed(r *http.Request, ch *service.Change, id int64) {
 // devKeys reports whether tags are made with the public development
 // keys (tags/check.DevelopmentKeys).
 func (h *Handler) devKeys() bool {
-	return h.o.Jobs.Keys != nil && h.o.Jobs.Keys.Development()
+	return h.o.Jobs != nil && h.o.Jobs.Keys != nil && h.o.Jobs.Keys.Development()
 }
 
 // jurisdiction resolves the jurisdiction a form names (id, name or code,

@@ -33,7 +33,12 @@ import (
 func runServe(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(e.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(e.Stderr, serveUsage)
+		fs.PrintDefaults()
+	}
 	devKeys := fs.Bool("dev-keys", false, "make tags with the public development check-code keys when $CHIPDESK_TAG_KEYS is not set (demos and tests only; every page says so)")
+	off := defineOfflineFlags(fs)
 	cfg, err := loadConfig(fs, args, os.Getenv)
 	if err != nil {
 		return err
@@ -41,6 +46,12 @@ func runServe(ctx context.Context, e *cmdline.Env, args []string) error {
 	cfg.DevKeys = *devKeys
 	if fs.NArg() > 0 {
 		return cmdline.UsageError("serve: unexpected argument %q", fs.Arg(0))
+	}
+	if err := checkOfflineFlags(fs, off); err != nil {
+		return err
+	}
+	if *off.on {
+		return serveOffline(ctx, e, &cfg, off)
 	}
 	log := cfg.logger(e.Stderr)
 	tuneGC(os.Getenv)
@@ -155,8 +166,14 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		a.close()
 		return nil, err
 	}
-	a.srv = &http.Server{
-		Handler:           withSync(a.api, a.api.Guard, a.store, a.inc, a.custody, log),
+	a.srv = newHTTPServer(withSync(a.api, a.api.Guard, a.store, a.inc, a.custody, log), log)
+	return a, nil
+}
+
+// newHTTPServer is the service's HTTP server for h, with its timeouts.
+func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second, // the scan stream lifts its own
@@ -164,7 +181,6 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	return a, nil
 }
 
 // openLayer makes the application layer over the store and the rules.

@@ -41,6 +41,12 @@
   function put(html) {
     panel.innerHTML = html;
     panel.classList.toggle("danger", !!panel.querySelector(".banner"));
+    // A panel that asks for it (the handheld's page, where an answer
+    // typed before may stand above it) is scrolled into view.
+    if (panel.hasAttribute("data-reveal")) {
+      var r = panel.getBoundingClientRect();
+      if (r.top > window.innerHeight || r.bottom < 0) panel.scrollIntoView({ block: "start" });
+    }
     document.body.setAttribute("data-scans-shown", String(Number(document.body.getAttribute("data-scans-shown") || 0) + 1));
   }
   function showPending() {
@@ -92,6 +98,17 @@
         showPending();
       });
     }
+  }
+
+  // The handheld's page: every scan shown was queued first (the
+  // replica is the pipeline's scan store), so the count follows.
+  var queued = document.getElementById("queued");
+  if (queued) {
+    document.addEventListener("chipdesk:scan", function () {
+      var n = Number(queued.getAttribute("data-queued")) + 1;
+      queued.setAttribute("data-queued", String(n));
+      queued.textContent = n + (n === 1 ? " event" : " events");
+    });
   }
 
   // Pages that follow the scans (the Today page): their data-follow
