@@ -252,6 +252,16 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 			return err
 		}
 	}
+	sealer, err := newBodySealer(key.Key)
+	if err != nil {
+		return fmt.Errorf("offline: pull: %w", err)
+	}
+	// The writes of the new tables run without ctx's cancellation: they
+	// are a few microseconds each, and with a context that can end
+	// database/sql and the driver each start a goroutine per statement to
+	// watch it. Reading the answer still ends with ctx, and so does the
+	// pull.
+	wctx := context.WithoutCancel(ctx)
 	var tx *sql.Tx
 	var gone, putRecord, putChip, putTag *sql.Stmt
 	defer func() {
@@ -263,7 +273,7 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 	put := func(it rawItem) error {
 		if tx == nil {
 			var err error
-			if tx, err = r.db.BeginTx(ctx, nil); err != nil {
+			if tx, err = r.db.BeginTx(wctx, nil); err != nil {
 				return err
 			}
 			// Prepared once a batch: parsing each statement anew was
@@ -277,31 +287,27 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 				{&putChip, `INSERT OR REPLACE INTO chips_next (code, animal_id) VALUES (?, ?)`},
 				{&putTag, `INSERT OR REPLACE INTO tags_next (jurisdiction, year, tag, animal_id) VALUES (?, ?, ?, ?)`},
 			} {
-				if *p.st, err = tx.PrepareContext(ctx, p.q); err != nil {
+				if *p.st, err = tx.PrepareContext(wctx, p.q); err != nil {
 					return err
 				}
 			}
 		}
 		if it.Deleted != 0 {
 			dropped++
-			_, err := gone.ExecContext(ctx, it.Deleted)
+			_, err := gone.ExecContext(wctx, it.Deleted)
 			return err
 		}
 		k := &it.keys
-		body, err := sealBody(key.Key, k.Animal.ID, it.Body)
-		if err != nil {
-			return err
-		}
-		if _, err := putRecord.ExecContext(ctx, k.Animal.ID, body); err != nil {
+		if _, err := putRecord.ExecContext(wctx, k.Animal.ID, it.sealed); err != nil {
 			return err
 		}
 		for _, ch := range k.Chips {
-			if _, err := putChip.ExecContext(ctx, ch.Code, k.Animal.ID); err != nil {
+			if _, err := putChip.ExecContext(wctx, ch.Code, k.Animal.ID); err != nil {
 				return err
 			}
 		}
 		for _, l := range k.Licences {
-			if _, err := putTag.ExecContext(ctx, l.Jurisdiction, l.Year, l.TagNumber, k.Animal.ID); err != nil {
+			if _, err := putTag.ExecContext(wctx, l.Jurisdiction, l.Year, l.TagNumber, k.Animal.ID); err != nil {
 				return err
 			}
 		}
@@ -313,17 +319,32 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 		}
 		return nil
 	}
+	// The answer is read, decoded and sealed ahead of the writing, in a
+	// goroutine of its own: each takes about half of a pull's time.
 	var end Pulled
-	if rc, ok := c.(rawPuller); ok {
-		end, err = rc.pullRaw(ctx, since, put)
-	} else {
-		end, err = c.Pull(ctx, since, func(it Item) error {
-			if it.Record == nil {
-				return put(rawItem{Deleted: it.Deleted})
+	err = ahead(ctx, 256, func(ctx context.Context, emit func(rawItem) error) error {
+		sealed := func(it rawItem) error {
+			if it.Deleted == 0 {
+				var err error
+				if it.sealed, err = sealer.seal(it.keys.Animal.ID, it.Body); err != nil {
+					return err
+				}
 			}
-			return put(rawOf(it.Record))
-		})
-	}
+			return emit(it)
+		}
+		var err error
+		if rc, ok := c.(rawPuller); ok {
+			end, err = rc.pullRaw(ctx, since, sealed)
+		} else {
+			end, err = c.Pull(ctx, since, func(it Item) error {
+				if it.Record == nil {
+					return sealed(rawItem{Deleted: it.Deleted})
+				}
+				return sealed(rawOf(it.Record))
+			})
+		}
+		return err
+	}, put)
 	if err == nil && tx != nil {
 		err = tx.Commit()
 		tx = nil
@@ -395,6 +416,7 @@ type rawItem struct {
 	Body    []byte
 	keys    recordKeys
 	Deleted int64
+	sealed  string // Body sealed for the replica (bodySealer)
 }
 
 // recordKeys are the parts of a record's JSON a replica indexes.
