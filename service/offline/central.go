@@ -111,10 +111,8 @@ func (c *StoreCentral) Pull(ctx context.Context, since string, fn func(Item) err
 		var ids []int64
 		err := c.Store.ChangedAnimals(ctx, since, func(id int64) error { ids = append(ids, id); return nil })
 		if err == nil {
-			for _, id := range ids {
-				if err := c.send(ctx, id, true, fn); err != nil {
-					return Pulled{}, err
-				}
+			if err := c.sendAll(ctx, ids, true, fn); err != nil {
+				return Pulled{}, err
 			}
 			return Pulled{Cursor: next}, nil
 		} else if service.ErrorCode(err) != service.EINVALID {
@@ -126,12 +124,24 @@ func (c *StoreCentral) Pull(ctx context.Context, since string, fn func(Item) err
 	if err := c.Store.EachAnimal(ctx, func(a *service.Animal) error { ids = append(ids, a.ID); return nil }); err != nil {
 		return Pulled{}, err
 	}
-	for _, id := range ids {
-		if err := c.send(ctx, id, false, fn); err != nil {
-			return Pulled{}, err
-		}
+	if err := c.sendAll(ctx, ids, false, fn); err != nil {
+		return Pulled{}, err
 	}
 	return Pulled{Cursor: next, Full: true}, nil
+}
+
+// sendAll sends the records of ids in order (send), read from the store
+// ahead of fn: over HTTP, the store's reads and the encoding of what was
+// read run side by side.
+func (c *StoreCentral) sendAll(ctx context.Context, ids []int64, drops bool, fn func(Item) error) error {
+	return ahead(ctx, 256, func(ctx context.Context, emit func(Item) error) error {
+		for _, id := range ids {
+			if err := c.send(ctx, id, drops, emit); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, fn)
 }
 
 // DeviceKey implements Central: the key of the token that called

@@ -532,6 +532,10 @@ func (h *HTTPClient) pullRaw(ctx context.Context, since string, fn func(rawItem)
 	})
 }
 
+// maxLine is the longest line of a pull's answer read: a record is a
+// few hundred bytes.
+const maxLine = 16 << 20
+
 // stream reads a pull's answer, calling fn with each record line or
 // deletion, and returns its end line. A stream without one is an error.
 func (h *HTTPClient) stream(ctx context.Context, since string, fn func(line []byte, deleted int64) error) (Pulled, error) {
@@ -540,13 +544,22 @@ func (h *HTTPClient) stream(ctx context.Context, since string, fn func(line []by
 		return Pulled{}, err
 	}
 	defer rc.Close()
-	dec := json.NewDecoder(rc)
+	// The stream is read line by line (Handler writes one JSON value a
+	// line), not value by value with a json.Decoder, whose scan of each
+	// value came on top of the decoding below; every line is decoded
+	// whole below, so a broken one is still refused.
+	sc := bufio.NewScanner(rc)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	for {
-		var line json.RawMessage
-		if err := dec.Decode(&line); errors.Is(err, io.EOF) {
+		if !sc.Scan() {
+			if err := sc.Err(); err != nil {
+				return Pulled{}, fmt.Errorf("offline: replica stream: %w", err)
+			}
 			return Pulled{}, errors.New("offline: replica stream ended early")
-		} else if err != nil {
-			return Pulled{}, fmt.Errorf("offline: replica stream: %w", err)
+		}
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
 		}
 		if bytes.HasPrefix(line, []byte(`{"end":true`)) {
 			var end endOf

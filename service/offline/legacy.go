@@ -3,7 +3,6 @@ package offline
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strings"
 	"unicode"
 )
@@ -15,17 +14,58 @@ import (
 // the other way round, still works: such JSON is read with its names
 // rewritten to today's, by upgradeJSON.
 
-// camelKey finds an object key with an upper-case letter after a
-// lower-case start: the mark of the old names. A quoted key inside a
-// string value is escaped (\"), so it does not match.
-var camelKey = regexp.MustCompile(`"[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*"\s*:`)
+// hasCamelKey reports whether b holds an object key with an upper-case
+// letter after a lower-case start, "[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*"
+// then white space and a colon: the mark of the old names. A quoted key
+// inside a string value is escaped (\"), so it does not match. A scan
+// of its own, not a regular expression: it runs on every line of a pull,
+// and the expression's backtracking was a tenth of a large pull's time.
+func hasCamelKey(b []byte) bool {
+	for i := 0; ; {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return false
+		}
+		i += q + 1
+		if camelKeyAt(b[i:]) {
+			return true
+		}
+	}
+}
+
+// camelKeyAt reports whether b starts with the rest of a camelCase key
+// after its opening quote. The classes follow each other without
+// overlap, so one pass decides.
+func camelKeyAt(b []byte) bool {
+	lower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+	upper := func(c byte) bool { return c >= 'A' && c <= 'Z' }
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	i := 0
+	if i >= len(b) || !lower(b[i]) {
+		return false
+	}
+	for i++; i < len(b) && (lower(b[i]) || digit(b[i])); i++ {
+	}
+	if i >= len(b) || !upper(b[i]) {
+		return false
+	}
+	for i++; i < len(b) && (lower(b[i]) || upper(b[i]) || digit(b[i])); i++ {
+	}
+	if i >= len(b) || b[i] != '"' {
+		return false
+	}
+	// RE2's \s: tab, newline, form feed, carriage return, space.
+	for i++; i < len(b) && (b[i] == '\t' || b[i] == '\n' || b[i] == '\f' || b[i] == '\r' || b[i] == ' '); i++ {
+	}
+	return i < len(b) && b[i] == ':'
+}
 
 // upgradeJSON returns b with every object key in camelCase rewritten to
 // snake_case ("matchedChip" to "matched_chip"); values are kept as they
 // are, numbers digit for digit. JSON without such a key is returned as
 // it is.
 func upgradeJSON(b []byte) ([]byte, error) {
-	if !camelKey.Match(b) {
+	if !hasCamelKey(b) {
 		return b, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))

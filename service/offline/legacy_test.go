@@ -2,6 +2,7 @@ package offline
 
 import (
 	"encoding/json"
+	"regexp"
 	"testing"
 )
 
@@ -76,4 +77,44 @@ func countValues(v any) int {
 		return n
 	}
 	return 1
+}
+
+// camelKeyRE is the expression hasCamelKey scans for, the test's oracle.
+var camelKeyRE = regexp.MustCompile(`"[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*"\s*:`)
+
+func TestHasCamelKey(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{`{"animal_id":7}`, false},
+		{`{"animalId":7}`, true},
+		{`{"animalId" :7}`, true},
+		{"{\"animalId\"\t\r\n\f :7}", true},
+		{"{\"animalId\"\v:7}", false},
+		{`{"notes":"\"bigDog\": loose"}`, false},
+		{`{"a":"x","b":["tagNumber"]}`, false},
+		{`{"tagNumber"`, false},
+		{`{"AnimalId":1}`, false},
+		{`{"a1B2":1}`, true},
+		{`{"ab":1,"cD":2}`, true},
+		{`"`, false},
+		{``, false},
+	} {
+		if got := hasCamelKey([]byte(tt.in)); got != tt.want || got != camelKeyRE.MatchString(tt.in) {
+			t.Errorf("hasCamelKey(%q) = %v, want %v (the expression: %v)", tt.in, got, tt.want, camelKeyRE.MatchString(tt.in))
+		}
+	}
+}
+
+// FuzzHasCamelKey: the scan agrees with the expression on any bytes.
+func FuzzHasCamelKey(f *testing.F) {
+	f.Add(`{"animalId":7,"notes":"\"bigDog\": x"}`)
+	f.Add(`{"a":"b"}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		if got, want := hasCamelKey([]byte(in)), camelKeyRE.MatchString(in); got != want {
+			t.Fatalf("hasCamelKey(%q) = %v, the expression says %v", in, got, want)
+		}
+	})
 }

@@ -60,6 +60,11 @@ func seal(key, plain, ad []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return sealWith(a, plain, ad)
+}
+
+// sealWith is seal with the key's cipher a.
+func sealWith(a cipher.AEAD, plain, ad []byte) ([]byte, error) {
 	nonce := make([]byte, a.NonceSize(), a.NonceSize()+len(plain)+a.Overhead())
 	if _, err := rand.Read(nonce); err != nil {
 		return nil, err
@@ -82,13 +87,23 @@ func open(key, sealed, ad []byte) ([]byte, error) {
 
 func animalAD(id int64) []byte { return []byte("record " + strconv.FormatInt(id, 10)) }
 
-// sealBody is a record's stored body: its JSON sealed under key.
-func sealBody(key []byte, animal int64, body []byte) (string, error) {
-	s, err := seal(key, body, animalAD(animal))
+// bodySealer seals records' stored bodies under one key, its cipher set
+// up once: a pull seals every record.
+type bodySealer struct{ a cipher.AEAD }
+
+func newBodySealer(key []byte) (*bodySealer, error) {
+	a, err := gcm(key)
+	return &bodySealer{a}, err
+}
+
+// seal is a record's stored body: its JSON sealed under the key, as
+// seal does.
+func (s *bodySealer) seal(animal int64, body []byte) (string, error) {
+	b, err := sealWith(s.a, body, animalAD(animal))
 	if err != nil {
 		return "", err
 	}
-	return sealPrefix + base64.StdEncoding.EncodeToString(s), nil
+	return sealPrefix + base64.StdEncoding.EncodeToString(b), nil
 }
 
 // pinKey is the key the PIN wraps the data key with.

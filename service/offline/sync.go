@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -252,6 +253,16 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 			return err
 		}
 	}
+	sealer, err := newBodySealer(key.Key)
+	if err != nil {
+		return fmt.Errorf("offline: pull: %w", err)
+	}
+	// The writes of the new tables run without ctx's cancellation: they
+	// are a few microseconds each, and with a context that can end
+	// database/sql and the driver each start a goroutine per statement to
+	// watch it. Reading the answer still ends with ctx, and so does the
+	// pull.
+	wctx := context.WithoutCancel(ctx)
 	var tx *sql.Tx
 	var gone, putRecord, putChip, putTag *sql.Stmt
 	defer func() {
@@ -263,7 +274,7 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 	put := func(it rawItem) error {
 		if tx == nil {
 			var err error
-			if tx, err = r.db.BeginTx(ctx, nil); err != nil {
+			if tx, err = r.db.BeginTx(wctx, nil); err != nil {
 				return err
 			}
 			// Prepared once a batch: parsing each statement anew was
@@ -277,31 +288,27 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 				{&putChip, `INSERT OR REPLACE INTO chips_next (code, animal_id) VALUES (?, ?)`},
 				{&putTag, `INSERT OR REPLACE INTO tags_next (jurisdiction, year, tag, animal_id) VALUES (?, ?, ?, ?)`},
 			} {
-				if *p.st, err = tx.PrepareContext(ctx, p.q); err != nil {
+				if *p.st, err = tx.PrepareContext(wctx, p.q); err != nil {
 					return err
 				}
 			}
 		}
 		if it.Deleted != 0 {
 			dropped++
-			_, err := gone.ExecContext(ctx, it.Deleted)
+			_, err := gone.ExecContext(wctx, it.Deleted)
 			return err
 		}
 		k := &it.keys
-		body, err := sealBody(key.Key, k.Animal.ID, it.Body)
-		if err != nil {
-			return err
-		}
-		if _, err := putRecord.ExecContext(ctx, k.Animal.ID, body); err != nil {
+		if _, err := putRecord.ExecContext(wctx, k.Animal.ID, it.sealed); err != nil {
 			return err
 		}
 		for _, ch := range k.Chips {
-			if _, err := putChip.ExecContext(ctx, ch.Code, k.Animal.ID); err != nil {
+			if _, err := putChip.ExecContext(wctx, ch.Code, k.Animal.ID); err != nil {
 				return err
 			}
 		}
 		for _, l := range k.Licences {
-			if _, err := putTag.ExecContext(ctx, l.Jurisdiction, l.Year, l.TagNumber, k.Animal.ID); err != nil {
+			if _, err := putTag.ExecContext(wctx, l.Jurisdiction, l.Year, l.TagNumber, k.Animal.ID); err != nil {
 				return err
 			}
 		}
@@ -313,17 +320,32 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 		}
 		return nil
 	}
+	// The answer is read, decoded and sealed ahead of the writing, in a
+	// goroutine of its own: each takes about half of a pull's time.
 	var end Pulled
-	if rc, ok := c.(rawPuller); ok {
-		end, err = rc.pullRaw(ctx, since, put)
-	} else {
-		end, err = c.Pull(ctx, since, func(it Item) error {
-			if it.Record == nil {
-				return put(rawItem{Deleted: it.Deleted})
+	err = ahead(ctx, 256, func(ctx context.Context, emit func(rawItem) error) error {
+		sealed := func(it rawItem) error {
+			if it.Deleted == 0 {
+				var err error
+				if it.sealed, err = sealer.seal(it.keys.Animal.ID, it.Body); err != nil {
+					return err
+				}
 			}
-			return put(rawOf(it.Record))
-		})
-	}
+			return emit(it)
+		}
+		var err error
+		if rc, ok := c.(rawPuller); ok {
+			end, err = rc.pullRaw(ctx, since, sealed)
+		} else {
+			end, err = c.Pull(ctx, since, func(it Item) error {
+				if it.Record == nil {
+					return sealed(rawItem{Deleted: it.Deleted})
+				}
+				return sealed(rawOf(it.Record))
+			})
+		}
+		return err
+	}, put)
 	if err == nil && tx != nil {
 		err = tx.Commit()
 		tx = nil
@@ -342,30 +364,66 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 		return fmt.Errorf("offline: pull: %w", err)
 	}
 	defer swap.Rollback()
-	stmts := []string{
-		`DROP TABLE records`, `DROP TABLE chips`, `DROP TABLE tags`, `DROP TABLE gone_next`,
-		`ALTER TABLE records_next RENAME TO records`, `ALTER TABLE chips_next RENAME TO chips`, `ALTER TABLE tags_next RENAME TO tags`,
-		keyIndexes,
+	// Each step's count is the sign with which the rows it changes
+	// change the number of records (0: not records).
+	type step struct {
+		q     string
+		count int
+	}
+	steps := []step{
+		{`DROP TABLE records`, 0}, {`DROP TABLE chips`, 0}, {`DROP TABLE tags`, 0}, {`DROP TABLE gone_next`, 0},
+		{`ALTER TABLE records_next RENAME TO records`, 0}, {`ALTER TABLE chips_next RENAME TO chips`, 0},
+		{`ALTER TABLE tags_next RENAME TO tags`, 0}, {keyIndexes, 0},
 	}
 	if !end.Full {
 		// Every animal the pull names loses its rows; those sent get
 		// their new ones.
-		stmts = []string{
-			`INSERT OR IGNORE INTO gone_next SELECT animal_id FROM records_next`,
-			`DELETE FROM records WHERE animal_id IN (SELECT animal_id FROM gone_next)`,
-			`DELETE FROM chips WHERE animal_id IN (SELECT animal_id FROM gone_next)`,
-			`DELETE FROM tags WHERE animal_id IN (SELECT animal_id FROM gone_next)`,
-			`INSERT INTO records SELECT animal_id, body FROM records_next`,
-			`INSERT OR REPLACE INTO chips SELECT code, animal_id FROM chips_next`,
-			`INSERT OR REPLACE INTO tags SELECT jurisdiction, year, tag, animal_id FROM tags_next`,
-			`DROP TABLE records_next`, `DROP TABLE chips_next`, `DROP TABLE tags_next`, `DROP TABLE gone_next`,
+		steps = []step{
+			{`INSERT OR IGNORE INTO gone_next SELECT animal_id FROM records_next`, 0},
+			{`DELETE FROM records WHERE animal_id IN (SELECT animal_id FROM gone_next)`, -1},
+			{`DELETE FROM chips WHERE animal_id IN (SELECT animal_id FROM gone_next)`, 0},
+			{`DELETE FROM tags WHERE animal_id IN (SELECT animal_id FROM gone_next)`, 0},
+			{`INSERT INTO records SELECT animal_id, body FROM records_next`, +1},
+			{`INSERT OR REPLACE INTO chips SELECT code, animal_id FROM chips_next`, 0},
+			{`INSERT OR REPLACE INTO tags SELECT jurisdiction, year, tag, animal_id FROM tags_next`, 0},
+			{`DROP TABLE records_next`, 0}, {`DROP TABLE chips_next`, 0}, {`DROP TABLE tags_next`, 0}, {`DROP TABLE gone_next`, 0},
 		}
 	}
-	for _, stmt := range stmts {
-		if _, err := swap.ExecContext(ctx, stmt); err != nil {
+	// The records are counted as the merge changes them (meta records):
+	// a COUNT(*) reads every page of the table, seconds at a million
+	// records, where an incremental pull changes a few. A full pull, and
+	// a copy that has no count yet, count them.
+	count := -1
+	if !end.Full {
+		// Read in the swap's transaction: the replica has one connection.
+		var v string
+		err := swap.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'records'`).Scan(&v)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("offline: pull: %w", err)
+		}
+		if n, err := strconv.Atoi(v); err == nil {
+			count = n
+		}
+	}
+	for _, st := range steps {
+		res, err := swap.ExecContext(ctx, st.q)
+		if err != nil {
+			return fmt.Errorf("offline: pull: %w", err)
+		}
+		if count >= 0 && st.count != 0 {
+			n, err := res.RowsAffected()
+			if err != nil {
+				return fmt.Errorf("offline: pull: %w", err)
+			}
+			count += st.count * int(n)
+		}
+	}
+	if count < 0 {
+		if err := swap.QueryRowContext(ctx, `SELECT COUNT(*) FROM records`).Scan(&count); err != nil {
 			return fmt.Errorf("offline: pull: %w", err)
 		}
 	}
+	rep.Records = count
 	now := r.o.Now().UTC().Format(time.RFC3339Nano)
 	if err := putMeta(ctx, swap, "pulled_at", now, "cursor", end.Cursor); err != nil {
 		return err
@@ -378,8 +436,8 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 	if err := putMeta(ctx, swap, keyMeta...); err != nil {
 		return err
 	}
-	if err := swap.QueryRowContext(ctx, `SELECT COUNT(*) FROM records`).Scan(&rep.Records); err != nil {
-		return fmt.Errorf("offline: pull: %w", err)
+	if err := putMeta(ctx, swap, "records", strconv.Itoa(count)); err != nil {
+		return err
 	}
 	if err := swap.Commit(); err != nil {
 		return fmt.Errorf("offline: pull: %w", err)
@@ -395,6 +453,7 @@ type rawItem struct {
 	Body    []byte
 	keys    recordKeys
 	Deleted int64
+	sealed  string // Body sealed for the replica (bodySealer)
 }
 
 // recordKeys are the parts of a record's JSON a replica indexes.

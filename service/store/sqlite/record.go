@@ -94,11 +94,21 @@ func chipRowSQL() string {
 		"AND NOT EXISTS (SELECT 1 FROM lookup_dirty d WHERE d.animal_id = lookup_row.animal_id)"
 }
 
+// animalRowSQL is chipRowSQL for the animal whose id is ?2: any of its
+// lookup rows (one per chip, all with the same body). An animal without
+// a chip has none; the record statement answers then.
+func animalRowSQL() string {
+	return "SELECT lookup_row.body, " + partsJSON(false, "lookup_row.animal_id") + "\n" +
+		"FROM lookup_rows lookup_row WHERE lookup_row.animal_id = ?2\n" +
+		"AND NOT EXISTS (SELECT 1 FROM lookup_dirty d WHERE d.animal_id = lookup_row.animal_id) LIMIT 1"
+}
+
 // recordStmts are the prepared lookup statements.
 type recordStmts struct {
-	chipRow, chip, tag, record *sql.Stmt      // chipRowSQL, chipRecordSQL, by tag, recordSQL
-	width, animalCols          int            // recordWidth(), ncols(animalCols)
-	partCols                   map[string]int // ncols of each recordParts kind
+	chipRow, animalRow *sql.Stmt      // chipRowSQL, animalRowSQL
+	chip, tag, record  *sql.Stmt      // chipRecordSQL, by tag, recordSQL
+	width, animalCols  int            // recordWidth(), ncols(animalCols)
+	partCols           map[string]int // ncols of each recordParts kind
 }
 
 func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
@@ -111,6 +121,7 @@ func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
 		query string
 	}{
 		{&s.chipRow, chipRowSQL()},
+		{&s.animalRow, animalRowSQL()},
 		{&s.chip, chipRecordSQL()},
 		{&s.tag, `SELECT animal_id, id FROM licences WHERE jurisdiction = ? AND year = ? AND tag_number = ?`},
 		{&s.record, recordSQL(false)},
@@ -127,7 +138,7 @@ func prepareRecordStmts(ctx context.Context, db *sql.DB) (*recordStmts, error) {
 
 func (s *recordStmts) close() error {
 	var errs []error
-	for _, st := range []*sql.Stmt{s.chipRow, s.chip, s.tag, s.record} {
+	for _, st := range []*sql.Stmt{s.chipRow, s.animalRow, s.chip, s.tag, s.record} {
 		if st != nil {
 			errs = append(errs, st.Close())
 		}
@@ -195,7 +206,13 @@ func (db *DB) FindRecordByAnimal(ctx context.Context, animalID int64) (*service.
 	if err != nil {
 		return nil, err
 	}
-	return db.runRecord(ctx, db.rec.record, animalID, 0)
+	r, err := db.runRow(ctx, db.rec.animalRow, animalID)
+	if service.ErrorCode(err) == service.ENOTFOUND {
+		// No lookup row: an animal without a chip, or one marked for
+		// rebuild.
+		r, err = db.runRecord(ctx, db.rec.record, animalID, 0)
+	}
+	return r, err
 }
 
 // runRecord runs a record statement (recordSQL for an animal id,
@@ -237,13 +254,20 @@ func (db *DB) runRecord(ctx context.Context, st *sql.Stmt, key any, matched int6
 // runChipRow answers for a chip from its lookup row (chipRowSQL):
 // ENOTFOUND when the statement answers no row.
 func (db *DB) runChipRow(ctx context.Context, code string) (*service.Record, error) {
-	yearAgo := db.today().AddMonths(-12)
 	var key any // NULL: the chip's id gives the row
 	if k, ok := lookupKey(code); ok {
 		key = k
 	}
+	return db.runRow(ctx, db.rec.chipRow, code, key)
+}
+
+// runRow runs a lookup row statement (chipRowSQL, animalRowSQL) for key
+// ?2 (and ?4, rest) and assembles the record: ENOTFOUND when it answers
+// no row.
+func (db *DB) runRow(ctx context.Context, st *sql.Stmt, key any, rest ...any) (*service.Record, error) {
+	yearAgo := db.today().AddMonths(-12)
 	var body, live string
-	err := db.rec.chipRow.QueryRowContext(ctx, yearAgo, code, 0, key).Scan(&body, &live)
+	err := st.QueryRowContext(ctx, append([]any{yearAgo, key, 0}, rest...)...).Scan(&body, &live)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, service.Errorf(service.ENOTFOUND, "No lookup row.")
 	} else if err != nil {

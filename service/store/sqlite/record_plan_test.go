@@ -28,6 +28,7 @@ func TestRecordPlans(t *testing.T) {
 		{"recordSQL", recordSQL(false), len(recordParts) + 1},
 		{"chipRecordSQL", chipRecordSQL(), len(recordParts) + 1},
 		{"chipRowSQL", chipRowSQL(), live + 2},
+		{"animalRowSQL", animalRowSQL(), live + 2},
 		// The rebuild: the row's animal, the owner, chips, vaccination,
 		// designation, chips of the animal.
 		{"lookupRebuildSQL", lookupRebuildSQL()[1], 6},
