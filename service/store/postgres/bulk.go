@@ -26,50 +26,89 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 		if err := BeginBulk(ctx, tx); err != nil {
 			return err
 		}
-		if err := db.importBatch(ctx, tx, now, b); err != nil {
+		// Into tables that were empty, the batch is all their rows, and
+		// the statements at the end read whole tables, not the batch's
+		// ids one by one.
+		var noAnimals, noLicences bool
+		if err := tx.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM animals), NOT EXISTS (SELECT 1 FROM licences)`).Scan(&noAnimals, &noLicences); err != nil {
+			return fmt.Errorf("postgres: import: %w", err)
+		}
+		analyzed := map[string]bool{}
+		if err := db.importBatch(ctx, tx, now, b, analyzed); err != nil {
 			return err
 		}
-		if err := addLicenceSales(ctx, tx, b.Licences); err != nil {
+		if err := addLicenceSales(ctx, tx, b.Licences, noLicences); err != nil {
 			return err
 		}
+		if err := markLicensed(ctx, tx, b.Licences, noLicences); err != nil {
+			return err
+		}
+		large := b.Len() >= analyzeAfter
 		animals, owners := batchAnimals(b), batchOwners(b)
-		if len(animals) == 0 && len(owners) == 0 {
+		switch {
+		case len(animals) == 0 && len(owners) == 0:
 			// Licences alone: not in the rows.
-			_, err := tx.Exec(ctx, `SET LOCAL chipdesk.bulk = 'off'`)
-			return err
-		}
-		if b.Len() >= analyzeAfter {
-			// The rows' parts are read by index only with statistics
-			// that know the tables just loaded.
-			if _, err := tx.Exec(ctx, `ANALYZE owners, animals, chips, vaccinations`); err != nil {
-				return fmt.Errorf("postgres: analyze: %w", err)
+			if _, err := tx.Exec(ctx, `SET LOCAL chipdesk.bulk = 'off'`); err != nil {
+				return err
+			}
+		default:
+			if large {
+				// The rows' parts are read by index only with
+				// statistics that know the tables just loaded.
+				if err := analyze(ctx, tx, analyzed, "owners", "animals", "chips", "vaccinations"); err != nil {
+					return err
+				}
+			}
+			where, args := `lookup_animal.id IN (SELECT unnest($1::bigint[]))
+				OR lookup_animal.owner_id IN (SELECT unnest($2::bigint[]))`, []any{animals, owners}
+			if noAnimals {
+				where, args = "", nil
+			}
+			// Semi-joins on the unnested lists, not = ANY: a list of a
+			// million ids would be searched once per animal.
+			if err := endBulk(ctx, tx, where, args...); err != nil {
+				return err
 			}
 		}
-		// Semi-joins on the unnested lists, not = ANY: a list of a
-		// million ids would be searched once per animal.
-		return endBulk(ctx, tx, `lookup_animal.id IN (SELECT unnest($1::bigint[]))
-			OR lookup_animal.owner_id IN (SELECT unnest($2::bigint[]))`, animals, owners)
+		if !large {
+			return nil
+		}
+		// Plans made on the statistics of the tables before a large
+		// import (empty ones: sequential scans) would hold until
+		// autovacuum comes round; the tables the import wrote are
+		// analyzed, each once, in its transaction, and cached plans are
+		// made again when it commits.
+		var tables []string
+		for _, t := range []struct {
+			name string
+			n    int
+		}{{"owners", len(b.Owners)}, {"animals", len(b.Animals)}, {"chips", len(b.Chips)},
+			{"licences", len(b.Licences)}, {"tag_counters", len(b.Licences)}, {"vaccinations", len(b.Vaccinations)},
+			{"lookup_rows", len(b.Animals) + len(b.Chips) + len(b.Vaccinations)}} {
+			if t.n > 0 {
+				tables = append(tables, t.name)
+			}
+		}
+		return analyze(ctx, tx, analyzed, tables...)
 	})
-	if err != nil || b.Len() < analyzeAfter {
-		return err
-	}
-	// Plans made on the statistics of the tables before a large import
-	// (empty ones: sequential scans) would hold until autovacuum comes
-	// round; ANALYZE the tables the import wrote now, and cached plans
-	// are made again.
-	var tables []string
-	for _, t := range []struct {
-		name string
-		n    int
-	}{{"owners", len(b.Owners)}, {"animals", len(b.Animals)}, {"chips", len(b.Chips)},
-		{"licences", len(b.Licences)}, {"tag_counters", len(b.Licences)}, {"vaccinations", len(b.Vaccinations)},
-		{"lookup_rows", len(b.Animals) + len(b.Chips) + len(b.Vaccinations)}} {
-		if t.n > 0 {
-			tables = append(tables, t.name)
+	return err
+}
+
+// analyze refreshes the planner's statistics of those of tables not in
+// done, and adds them to it.
+func analyze(ctx context.Context, tx pgx.Tx, done map[string]bool, tables ...string) error {
+	var todo []string
+	for _, t := range tables {
+		if !done[t] {
+			todo = append(todo, pgx.Identifier{t}.Sanitize())
+			done[t] = true
 		}
 	}
-	if _, err := db.pool.Exec(ctx, `ANALYZE `+strings.Join(tables, ", ")); err != nil {
-		return fmt.Errorf("postgres: analyze after import: %w", err)
+	if len(todo) == 0 {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `ANALYZE `+strings.Join(todo, ", ")); err != nil {
+		return fmt.Errorf("postgres: analyze: %w", err)
 	}
 	return nil
 }
@@ -87,19 +126,51 @@ ON CONFLICT (day, jurisdiction, species, fee_code)
 DO UPDATE SET count = licence_sales.count + excluded.count, cents = licence_sales.cents + excluded.cents`
 }
 
-// addLicenceSales counts the sales of the licences an import stored.
-func addLicenceSales(ctx context.Context, tx pgx.Tx, ls []*service.Licence) error {
+// addLicenceSales counts the sales of the licences an import stored;
+// all is true when they are every licence of the store.
+func addLicenceSales(ctx context.Context, tx pgx.Tx, ls []*service.Licence, all bool) error {
 	if len(ls) == 0 {
 		return nil
 	}
+	if all {
+		_, err := tx.Exec(ctx, licenceSalesSQL(""))
+		if err != nil {
+			return fmt.Errorf("postgres: licence sales: %w", err)
+		}
+		return nil
+	}
+	if _, err := tx.Exec(ctx, licenceSalesSQL(` WHERE l.id IN (SELECT unnest($1::bigint[]))`), licenceIDs(ls)); err != nil {
+		return fmt.Errorf("postgres: licence sales: %w", err)
+	}
+	return nil
+}
+
+// markLicensed enters the animals of licences, which an import stored,
+// in the change sequence: a handheld's copy shows them, and the sync
+// triggers are silent in a bulk load (migration 0140). all is true when
+// they are every licence of the store.
+func markLicensed(ctx context.Context, tx pgx.Tx, ls []*service.Licence, all bool) error {
+	if len(ls) == 0 {
+		return nil
+	}
+	cond, args := ` WHERE id IN (SELECT unnest($1::bigint[]))`, []any{licenceIDs(ls)}
+	if all {
+		cond, args = "", nil
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO sync_changes (animal_id, xid)
+		SELECT DISTINCT animal_id, txid_current() FROM licences`+cond+`
+		ON CONFLICT (animal_id) DO UPDATE SET xid = excluded.xid`, args...); err != nil {
+		return fmt.Errorf("postgres: changes: %w", err)
+	}
+	return nil
+}
+
+func licenceIDs(ls []*service.Licence) []int64 {
 	ids := make([]int64, len(ls))
 	for i, l := range ls {
 		ids[i] = l.ID
 	}
-	if _, err := tx.Exec(ctx, licenceSalesSQL(` WHERE l.id IN (SELECT unnest($1::bigint[]))`), ids); err != nil {
-		return fmt.Errorf("postgres: licence sales: %w", err)
-	}
-	return nil
+	return ids
 }
 
 // batchAnimals lists the animals whose lookup rows a batch changes (its
@@ -132,23 +203,23 @@ func batchOwners(b *service.Batch) []int64 {
 }
 
 // importBatch inserts the batch's rows in tx.
-func (db *DB) importBatch(ctx context.Context, tx pgx.Tx, now time.Time, b *service.Batch) error {
+func (db *DB) importBatch(ctx context.Context, tx pgx.Tx, now time.Time, b *service.Batch, analyzed map[string]bool) error {
 	{
-		if err := bulkInsert(ctx, tx, "owners", columns.Owner, insertOwnerSQL, b.Owners, func(o *service.Owner) (*int64, []any) {
+		if err := bulkInsert(ctx, tx, analyzed, "owners", columns.Owner, insertOwnerSQL, b.Owners, func(o *service.Owner) (*int64, []any) {
 			stampNew(&o.CreatedAt, now)
 			stampNew(&o.UpdatedAt, now)
 			return &o.ID, ownerArgs(o)
 		}, "Owner"); err != nil {
 			return err
 		}
-		if err := bulkInsert(ctx, tx, "animals", columns.Animal, insertAnimalSQL, b.Animals, func(a *service.Animal) (*int64, []any) {
+		if err := bulkInsert(ctx, tx, analyzed, "animals", columns.Animal, insertAnimalSQL, b.Animals, func(a *service.Animal) (*int64, []any) {
 			stampNew(&a.CreatedAt, now)
 			stampNew(&a.UpdatedAt, now)
 			return &a.ID, animalArgs(a)
 		}, "Animal"); err != nil {
 			return err
 		}
-		if err := bulkInsert(ctx, tx, "chips", columns.Chip, insertChipSQL, b.Chips, func(c *service.Chip) (*int64, []any) {
+		if err := bulkInsert(ctx, tx, analyzed, "chips", columns.Chip, insertChipSQL, b.Chips, func(c *service.Chip) (*int64, []any) {
 			stampNew(&c.CreatedAt, now)
 			return &c.ID, chipArgs(c)
 		}, "Chip"); err != nil {
@@ -164,7 +235,7 @@ func (db *DB) importBatch(ctx context.Context, tx pgx.Tx, now time.Time, b *serv
 				unnumbered = append(unnumbered, l)
 			}
 		}
-		if err := bulkInsert(ctx, tx, "licences", columns.Licence, insertLicenceSQL, numbered, func(l *service.Licence) (*int64, []any) {
+		if err := bulkInsert(ctx, tx, analyzed, "licences", columns.Licence, insertLicenceSQL, numbered, func(l *service.Licence) (*int64, []any) {
 			stampNew(&l.CreatedAt, now)
 			return &l.ID, licenceArgs(l)
 		}, "Licence or tag number"); err != nil {
@@ -182,7 +253,7 @@ func (db *DB) importBatch(ctx context.Context, tx pgx.Tx, now time.Time, b *serv
 				return err
 			}
 		}
-		return bulkInsert(ctx, tx, "vaccinations", columns.Vaccination, insertVaccinationSQL, b.Vaccinations,
+		return bulkInsert(ctx, tx, analyzed, "vaccinations", columns.Vaccination, insertVaccinationSQL, b.Vaccinations,
 			func(v *service.RabiesVaccination) (*int64, []any) {
 				stampNew(&v.CreatedAt, now)
 				return &v.ID, vaccinationArgs(v)
@@ -205,7 +276,7 @@ func stampNew(t *time.Time, now time.Time) {
 // bulkInsert stores rows: those with an id by COPY, the others by
 // insert (query, an insertSQL statement) to learn their id. row returns
 // a row's id field and its other column values in the order of cols.
-func bulkInsert[T any](ctx context.Context, tx pgx.Tx, table, cols, query string, rows []T, row func(T) (*int64, []any), what string) error {
+func bulkInsert[T any](ctx context.Context, tx pgx.Tx, analyzed map[string]bool, table, cols, query string, rows []T, row func(T) (*int64, []any), what string) error {
 	var copyRows [][]any
 	var rest []T
 	for _, r := range rows {
@@ -217,7 +288,7 @@ func bulkInsert[T any](ctx context.Context, tx pgx.Tx, table, cols, query string
 		copyRows = append(copyRows, append([]any{*id}, args...))
 	}
 	if len(copyRows) > 0 {
-		restore, err := deferTableChecks(ctx, tx, table, len(copyRows))
+		restore, err := deferTableChecks(ctx, tx, analyzed, table, len(copyRows))
 		if err != nil {
 			return mapErr(err, what)
 		}
@@ -310,9 +381,10 @@ const deferChecksBelow = 100_000
 // rows and a load of n rows is coming, its indexes that back no
 // constraint and its foreign keys; restore makes them again, in the
 // same transaction (a reference the load broke fails restore, and the
-// import with it). Unique indexes and constraints stay: they refuse a
-// duplicate row by row.
-func deferTableChecks(ctx context.Context, tx pgx.Tx, table string, n int) (restore func() error, err error) {
+// import with it), after analyzing the table (added to analyzed).
+// Unique indexes and constraints stay: they refuse a duplicate row by
+// row.
+func deferTableChecks(ctx context.Context, tx pgx.Tx, analyzed map[string]bool, table string, n int) (restore func() error, err error) {
 	none := func() error { return nil }
 	if n < deferChecksBelow/10 {
 		return none, nil
@@ -358,7 +430,7 @@ func deferTableChecks(ctx context.Context, tx pgx.Tx, table string, n int) (rest
 		// The checks of the new foreign keys are joins, planned on the
 		// statistics of the tables just loaded (without them, on an
 		// empty table's, a nested loop of sequential scans).
-		if _, err := tx.Exec(ctx, `ANALYZE `+ident); err != nil {
+		if err := analyze(ctx, tx, analyzed, table); err != nil {
 			return err
 		}
 		for _, q := range makes {

@@ -86,3 +86,84 @@ func TestImportBuildsChecksAfter(t *testing.T) {
 		t.Fatalf("after a failed import: %d animals (%v), want none", animals, err)
 	}
 }
+
+// TestImportMarksChanges: an import, whose sync triggers are silent,
+// enters every animal it loaded, and every animal whose licences it
+// loaded, in the change sequence of the handhelds' pulls: into empty
+// tables (read whole) and beside other rows (read by id).
+func TestImportMarksChanges(t *testing.T) {
+	ctx := context.Background()
+	now := func() time.Time { return time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC) }
+	changed := func(db *postgres.DB, since string) []int64 {
+		t.Helper()
+		var ids []int64
+		if err := db.ChangedAnimals(ctx, since, func(id int64) error { ids = append(ids, id); return nil }); err != nil {
+			t.Fatalf("ChangedAnimals: %v", err)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	licences := func(ids ...int64) *service.Batch {
+		b := &service.Batch{}
+		for _, id := range ids {
+			b.Licences = append(b.Licences, &service.Licence{ID: id, AnimalID: id, Kind: service.KindLicence, Jurisdiction: "minneapolis",
+				Year: 2026, TagNumber: int(id), IssuedOn: service.MustDate("2026-01-10"), ExpiresOn: service.MustDate("2026-12-31"),
+				Status: service.LicenceActive, FeeCode: "altered", IssuedBy: "office"})
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name   string
+		before int // animals stored before the import
+	}{
+		{"empty store", 0},
+		{"store holding animals", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := pgtest.Open(t, now)
+			const n = 5
+			all := bigBatch(tc.before+n, -1)
+			if tc.before > 0 {
+				first := &service.Batch{Owners: all.Owners[:tc.before], Animals: all.Animals[:tc.before], Chips: all.Chips[:tc.before]}
+				if err := db.Import(ctx, first); err != nil {
+					t.Fatalf("Import of the first animals: %v", err)
+				}
+			}
+			cursor, err := db.ChangeCursor(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rest := &service.Batch{Owners: all.Owners[tc.before:], Animals: all.Animals[tc.before:], Chips: all.Chips[tc.before:]}
+			if err := db.Import(ctx, rest); err != nil {
+				t.Fatalf("Import: %v", err)
+			}
+			var want []int64
+			for _, a := range rest.Animals {
+				want = append(want, a.ID)
+			}
+			if got := changed(db, cursor); !slices.Equal(got, want) {
+				t.Errorf("changed after the animals' import = %v, want %v", got, want)
+			}
+
+			if cursor, err = db.ChangeCursor(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Import(ctx, licences(1, int64(tc.before+2))); err != nil {
+				t.Fatalf("Import of licences: %v", err)
+			}
+			if got, want := changed(db, cursor), []int64{1, int64(tc.before + 2)}; !slices.Equal(got, want) {
+				t.Errorf("changed after the licences' import = %v, want %v", got, want)
+			}
+			// Licences beside others: read by id.
+			if cursor, err = db.ChangeCursor(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Import(ctx, licences(4)); err != nil {
+				t.Fatalf("Import of a licence: %v", err)
+			}
+			if got, want := changed(db, cursor), []int64{4}; !slices.Equal(got, want) {
+				t.Errorf("changed after a licence's import = %v, want %v", got, want)
+			}
+		})
+	}
+}
