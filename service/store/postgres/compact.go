@@ -82,6 +82,11 @@ func (db *DB) compactDay(ctx context.Context, before time.Time) (*service.AuditC
 		if n := tag.RowsAffected(); n != c.Counts {
 			return fmt.Errorf("postgres: compact audit: %d counts written of %d on %s", n, c.Counts, day)
 		}
+		// The compaction's own event goes in before the removal, above
+		// every id removed, so that no id is ever given again.
+		if err := insertAudit(ctx, tx, now, c.Event()); err != nil {
+			return err
+		}
 		tag, err = tx.Exec(ctx, `DELETE FROM audit_events WHERE `+lookupEvents, args...)
 		if err != nil {
 			return mapErr(err, "Audit event")
@@ -89,7 +94,7 @@ func (db *DB) compactDay(ctx context.Context, before time.Time) (*service.AuditC
 		if n := tag.RowsAffected(); n != c.Events {
 			return fmt.Errorf("postgres: compact audit: %d events removed of %d counted on %s", n, c.Events, day)
 		}
-		return insertAudit(ctx, tx, now, c.Event())
+		return nil
 	})
 	if err != nil {
 		return nil, err

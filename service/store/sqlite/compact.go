@@ -89,6 +89,11 @@ func (db *DB) compactDay(ctx context.Context, before time.Time) (*service.AuditC
 		} else if n != c.Counts {
 			return fmt.Errorf("sqlite: compact audit: %d counts written of %d on %s", n, c.Counts, day)
 		}
+		// The compaction's own event goes in before the removal, above
+		// every id removed, so that no id is ever given again.
+		if err := insertAuditEvents(ctx, tx, []*service.AuditEvent{c.Event()}, now); err != nil {
+			return err
+		}
 		res, err = tx.ExecContext(ctx, `DELETE FROM audit_events WHERE `+lookupEvents, args...)
 		if err != nil {
 			return mapErr(err, "Audit event")
@@ -98,7 +103,7 @@ func (db *DB) compactDay(ctx context.Context, before time.Time) (*service.AuditC
 		} else if n != c.Events {
 			return fmt.Errorf("sqlite: compact audit: %d events removed of %d counted on %s", n, c.Events, day)
 		}
-		return insertAuditEvents(ctx, tx, []*service.AuditEvent{c.Event()}, now)
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -126,11 +126,23 @@ func testAuditCompaction(t *testing.T, s service.Store, c *Clock) {
 	if len(got) != 0 {
 		t.Errorf("CompactAudit again = %+v, want none", got)
 	}
+	newest := lookup(Start, "officer-1", "lookup.chip", 3, "985141000000003")
+	must(t, "CreateAuditEvent", s.CreateAuditEvent(ctx, newest))
 	c.Set(Start.Add(time.Hour))
 	got, err = s.CompactAudit(ctx, Start.Add(time.Hour))
 	must(t, "CompactAudit later", err)
-	if len(got) != 1 || got[0].Events != 1 {
-		t.Errorf("CompactAudit later = %+v, want one event counted", got)
+	if len(got) != 1 || got[0].Events != 2 {
+		t.Errorf("CompactAudit later = %+v, want two events counted", got)
+	}
+	// No id removed is given again, though the newest event went.
+	next := &service.AuditEvent{Actor: "officer-1", Action: "record.view"}
+	must(t, "CreateAuditEvent", s.CreateAuditEvent(ctx, next))
+	kept, _, err = s.FindAuditEvents(ctx, service.AuditFilter{})
+	must(t, "FindAuditEvents", err)
+	for _, e := range kept {
+		if e.ID == newest.ID || next.ID <= newest.ID {
+			t.Errorf("%s has id %d, the removed lookup's %d again or below it", e.Action, e.ID, newest.ID)
+		}
 	}
 }
 
