@@ -91,14 +91,15 @@ type AuditService interface {
 	CreateAuditEvent(ctx context.Context, e *AuditEvent) error
 	// FindAuditEvents returns events newest first.
 	FindAuditEvents(ctx context.Context, f AuditFilter) ([]*AuditEvent, int, error)
-	// CompactAudit replaces the lookup events (LookupActionPrefix)
-	// from before the instant before by their counts (one AuditCount
-	// per UTC day, actor, role, site, token, action, entity and detail),
-	// one day per transaction, oldest first: a day's events are counted
-	// and removed together, or neither, with an "audit.compact" event
-	// saying so. Every other event is kept whole. It returns the
-	// compactions made, none when there was nothing to compact.
-	CompactAudit(ctx context.Context, before time.Time) ([]*AuditCompaction, error)
+	// CompactAudit replaces the lookup events (LookupActionPrefix) of
+	// the oldest UTC day that has some from before the instant before
+	// by their counts (one AuditCount per actor, role, site, token,
+	// action, entity and detail), in one transaction: the day's events
+	// are counted and removed together, with an "audit.compact" event
+	// saying so, or not at all. Every other event is kept whole. It
+	// returns the compaction made, nil when nothing is left to compact;
+	// called until then, it applies a retention day by day.
+	CompactAudit(ctx context.Context, before time.Time) (*AuditCompaction, error)
 	// FindAuditCounts returns the counts of compacted lookups, newest
 	// day first (Since selects by day).
 	FindAuditCounts(ctx context.Context, f AuditFilter) ([]*AuditCount, int, error)
@@ -150,4 +151,25 @@ type AuditCompaction struct {
 func (c *AuditCompaction) Event() *AuditEvent {
 	return &AuditEvent{At: c.At, Actor: "chipdesk", Action: "audit.compact", Entity: "audit_compaction", EntityID: c.ID,
 		Detail: fmt.Sprintf("%d lookup events of %s counted in %d rows", c.Events, c.Day, c.Counts)}
+}
+
+// CompactAuditLog applies a retention: s.CompactAudit day by day until
+// nothing before before is left, calling each (when set) with every
+// compaction as it commits. It stops at ctx's end or the first error,
+// the days before it compacted, and returns the compactions made.
+func CompactAuditLog(ctx context.Context, s AuditService, before time.Time, each func(*AuditCompaction)) ([]*AuditCompaction, error) {
+	var done []*AuditCompaction
+	for {
+		if err := ctx.Err(); err != nil {
+			return done, err
+		}
+		c, err := s.CompactAudit(ctx, before)
+		if err != nil || c == nil {
+			return done, err
+		}
+		done = append(done, c)
+		if each != nil {
+			each(c)
+		}
+	}
 }

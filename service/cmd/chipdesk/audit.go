@@ -109,13 +109,12 @@ func runAudit(ctx context.Context, e *cmdline.Env, args []string) error {
 			return err
 		}
 		defer st.Close()
-		done, err := st.CompactAudit(ctx, before)
 		var events, counts int64
-		for _, cp := range done {
+		done, err := service.CompactAuditLog(ctx, st, before, func(cp *service.AuditCompaction) {
 			fmt.Fprintf(e.Stdout, "%s  %d lookup events counted in %d rows (compaction %d)\n", cp.Day, cp.Events, cp.Counts, cp.ID)
 			events += cp.Events
 			counts += cp.Counts
-		}
+		})
 		if err != nil {
 			return fmt.Errorf("audit compact: stopped after %d days (each compacted whole; the rest untouched): %w", len(done), err)
 		}

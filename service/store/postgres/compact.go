@@ -21,20 +21,7 @@ import (
 const lookupEvents = `starts_with(action, $1) AND at >= $2 AND at < $3 AND id <= $4`
 
 // CompactAudit implements service.AuditService.
-func (db *DB) CompactAudit(ctx context.Context, before time.Time) ([]*service.AuditCompaction, error) {
-	var out []*service.AuditCompaction
-	for {
-		c, err := db.compactDay(ctx, before)
-		if err != nil || c == nil {
-			return out, err
-		}
-		out = append(out, c)
-	}
-}
-
-// compactDay compacts the oldest day of lookup events before before, in
-// one transaction; nil when there is none.
-func (db *DB) compactDay(ctx context.Context, before time.Time) (*service.AuditCompaction, error) {
+func (db *DB) CompactAudit(ctx context.Context, before time.Time) (*service.AuditCompaction, error) {
 	var c *service.AuditCompaction
 	err := db.writeTx(ctx, nil, func(tx pgx.Tx, now time.Time) error {
 		// One compaction at a time: a second waits, then finds the day

@@ -23,7 +23,7 @@ func TestAuditAppendOnly(t *testing.T) {
 	if err := db.CreateAuditEvent(ctx, &service.AuditEvent{At: now.AddDate(0, 0, -20), Actor: "a", Action: "lookup.chip"}); err != nil {
 		t.Fatal(err)
 	}
-	if cs, err := db.CompactAudit(ctx, now.AddDate(0, 0, -15)); err != nil || len(cs) != 1 {
+	if cs, err := service.CompactAuditLog(ctx, db, now.AddDate(0, 0, -15), nil); err != nil || len(cs) != 1 {
 		t.Fatalf("CompactAudit = %v, %v", cs, err)
 	}
 	if err := db.CreateAuditEvent(ctx, &service.AuditEvent{At: now.AddDate(0, 0, -30), Actor: "a", Action: "lookup.chip"}); err != nil {

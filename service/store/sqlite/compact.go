@@ -21,25 +21,12 @@ import (
 const lookupEvents = `substr(action, 1, length(?1)) = ?1 AND at >= ?2 AND at < ?3 AND id <= ?4`
 
 // CompactAudit implements service.AuditService.
-func (db *DB) CompactAudit(ctx context.Context, before time.Time) ([]*service.AuditCompaction, error) {
+func (db *DB) CompactAudit(ctx context.Context, before time.Time) (*service.AuditCompaction, error) {
 	// A change's event still in the outbox belongs in the log first, so
 	// that the log's ids follow the changes' order as they do unmoved.
 	if err := db.moveOutbox(ctx, db.rdb); err != nil {
 		return nil, err
 	}
-	var out []*service.AuditCompaction
-	for {
-		c, err := db.compactDay(ctx, before)
-		if err != nil || c == nil {
-			return out, err
-		}
-		out = append(out, c)
-	}
-}
-
-// compactDay compacts the oldest day of lookup events before before, in
-// one transaction; nil when there is none.
-func (db *DB) compactDay(ctx context.Context, before time.Time) (*service.AuditCompaction, error) {
 	var c *service.AuditCompaction
 	err := db.writeAudit(ctx, func(tx *sql.Tx, now time.Time) error {
 		prefix := service.LookupActionPrefix

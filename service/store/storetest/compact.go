@@ -42,7 +42,7 @@ func testAuditCompaction(t *testing.T, s service.Store, c *Clock) {
 		must(t, "CreateAuditEvent", s.CreateAuditEvent(ctx, e))
 	}
 	before := Start.AddDate(0, 0, -5)
-	got, err := s.CompactAudit(ctx, before)
+	got, err := service.CompactAuditLog(ctx, s, before, nil)
 	must(t, "CompactAudit", err)
 	type day struct {
 		day            string
@@ -121,7 +121,7 @@ func testAuditCompaction(t *testing.T, s service.Store, c *Clock) {
 	}
 
 	// Done again, nothing is left to count; later, the newer day goes.
-	got, err = s.CompactAudit(ctx, before)
+	got, err = service.CompactAuditLog(ctx, s, before, nil)
 	must(t, "CompactAudit again", err)
 	if len(got) != 0 {
 		t.Errorf("CompactAudit again = %+v, want none", got)
@@ -129,7 +129,7 @@ func testAuditCompaction(t *testing.T, s service.Store, c *Clock) {
 	newest := lookup(Start, "officer-1", "lookup.chip", 3, "985141000000003")
 	must(t, "CreateAuditEvent", s.CreateAuditEvent(ctx, newest))
 	c.Set(Start.Add(time.Hour))
-	got, err = s.CompactAudit(ctx, Start.Add(time.Hour))
+	got, err = service.CompactAuditLog(ctx, s, Start.Add(time.Hour), nil)
 	must(t, "CompactAudit later", err)
 	if len(got) != 1 || got[0].Events != 2 {
 		t.Errorf("CompactAudit later = %+v, want two events counted", got)
@@ -183,7 +183,7 @@ func CompactStopped(t *testing.T, s service.Store, stop func(day service.Date), 
 	}
 	stop(service.DateIn(StopBase, time.UTC).AddDays(1))
 	before := StopBase.AddDate(0, 0, 5)
-	done, err := s.CompactAudit(ctx, before)
+	done, err := service.CompactAuditLog(ctx, s, before, nil)
 	if err == nil {
 		t.Fatalf("CompactAudit with the second day stopped = %+v, no error", done)
 	}
@@ -191,7 +191,7 @@ func CompactStopped(t *testing.T, s service.Store, stop func(day service.Date), 
 		t.Fatalf("after the stop: %d lookups kept, %d counted, %d compactions audited, %d returned; want 8, 4, 1, 1", l, c, n, len(done))
 	}
 	resume()
-	done, err = s.CompactAudit(ctx, before)
+	done, err = service.CompactAuditLog(ctx, s, before, nil)
 	must(t, "CompactAudit resumed", err)
 	if l, c, n := tally(); l != 0 || c != 12 || n != 3 || len(done) != 2 {
 		t.Fatalf("resumed: %d lookups kept, %d counted, %d compactions audited, %d returned; want 0, 12, 3, 2", l, c, n, len(done))
