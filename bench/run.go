@@ -28,6 +28,11 @@ import (
 type Opts struct {
 	// Animals is the size of the data set; 0 means 1,000,000.
 	Animals int
+	// Growth, when above Animals, is the size of a second data set,
+	// imported and looked up after every other figure (growth.go): its
+	// import times, file size, lookup rate and p99, and the service's
+	// peak memory, beside the first's.
+	Growth int
 	// Binary is the chipdesk executable run as "chipdesk serve".
 	Binary string
 	// Dir holds the data set and the database; empty means a temporary
@@ -252,6 +257,13 @@ func Run(ctx context.Context, o *Opts) (*Report, error) {
 		Note: "issue, lay out on 300x200 mm plates, paths"})
 	if err := reminderFigures(ctx, r, o, now, dir, n, step); err != nil { // remind.go
 		return nil, err
+	}
+	if o.Growth > n {
+		// The figures so far, in case the long growth run is stopped.
+		r.WriteTable(progress)
+		if err := growthFigures(ctx, r, o, now, dir, step); err != nil {
+			return nil, err
+		}
 	}
 	return r, nil
 }

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/chipdesk/chipdesk/reader/chipid"
@@ -84,9 +85,91 @@ type AuditFilter struct {
 	Offset, Limit int
 }
 
-// AuditService persists audit events. Events are never changed.
+// AuditService persists audit events. Events are never changed; only
+// the lookups' events leave the log, into their counts (CompactAudit).
 type AuditService interface {
 	CreateAuditEvent(ctx context.Context, e *AuditEvent) error
 	// FindAuditEvents returns events newest first.
 	FindAuditEvents(ctx context.Context, f AuditFilter) ([]*AuditEvent, int, error)
+	// CompactAudit replaces the lookup events (LookupActionPrefix) of
+	// the oldest UTC day that has some from before the instant before
+	// by their counts (one AuditCount per actor, role, site, token,
+	// action, entity and detail), in one transaction: the day's events
+	// are counted and removed together, with an "audit.compact" event
+	// saying so, or not at all. Every other event is kept whole. It
+	// returns the compaction made, nil when nothing is left to compact;
+	// called until then, it applies a retention day by day.
+	CompactAudit(ctx context.Context, before time.Time) (*AuditCompaction, error)
+	// FindAuditCounts returns the counts of compacted lookups, newest
+	// day first (Since selects by day).
+	FindAuditCounts(ctx context.Context, f AuditFilter) ([]*AuditCount, int, error)
+}
+
+// LookupActionPrefix begins the action of every lookup's event
+// ("lookup.chip", "lookup.tag", "lookup.animal", "lookup.scan"), the
+// events written one per lookup, which CompactAudit may count: no
+// change's event, refusal or read of another kind begins so.
+const LookupActionPrefix = "lookup."
+
+// AuditCount is how many lookup events of one kind a compaction
+// counted on one UTC day: who (actor, role, site, token) looked up what
+// (action, entity and id, detail: the chip or tag asked for), and the
+// first and last of them.
+type AuditCount struct {
+	CompactionID int64     `json:"compaction_id"`
+	Day          Date      `json:"day"`
+	Actor        string    `json:"actor"`
+	Role         Role      `json:"role,omitempty"`
+	Site         string    `json:"site,omitempty"`
+	TokenID      int64     `json:"token_id,omitempty"`
+	Action       string    `json:"action"`
+	Entity       string    `json:"entity,omitempty"`
+	EntityID     int64     `json:"entity_id,omitempty"`
+	Detail       string    `json:"detail,omitempty"`
+	Events       int64     `json:"events"`
+	FirstAt      time.Time `json:"first_at"`
+	LastAt       time.Time `json:"last_at"`
+}
+
+// AuditCompaction records one day's compaction: the events removed
+// (all those of ActionPrefix with an id up to LastEventID before
+// Before) and the counts that replace them, whose Events add up to
+// Events.
+type AuditCompaction struct {
+	ID           int64     `json:"id"`
+	At           time.Time `json:"at"`
+	Day          Date      `json:"day"`
+	Before       time.Time `json:"before"`
+	ActionPrefix string    `json:"action_prefix"`
+	LastEventID  int64     `json:"last_event_id"`
+	Events       int64     `json:"events"`
+	Counts       int64     `json:"counts"`
+}
+
+// Event is the audit event of the compaction, written in its
+// transaction.
+func (c *AuditCompaction) Event() *AuditEvent {
+	return &AuditEvent{At: c.At, Actor: "chipdesk", Action: "audit.compact", Entity: "audit_compaction", EntityID: c.ID,
+		Detail: fmt.Sprintf("%d lookup events of %s counted in %d rows", c.Events, c.Day, c.Counts)}
+}
+
+// CompactAuditLog applies a retention: s.CompactAudit day by day until
+// nothing before before is left, calling each (when set) with every
+// compaction as it commits. It stops at ctx's end or the first error,
+// the days before it compacted, and returns the compactions made.
+func CompactAuditLog(ctx context.Context, s AuditService, before time.Time, each func(*AuditCompaction)) ([]*AuditCompaction, error) {
+	var done []*AuditCompaction
+	for {
+		if err := ctx.Err(); err != nil {
+			return done, err
+		}
+		c, err := s.CompactAudit(ctx, before)
+		if err != nil || c == nil {
+			return done, err
+		}
+		done = append(done, c)
+		if each != nil {
+			each(c)
+		}
+	}
 }

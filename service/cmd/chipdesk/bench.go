@@ -13,11 +13,13 @@ import (
 	"github.com/chipdesk/chipdesk/internal/cmdline"
 )
 
-const benchUsage = `usage: chipdesk bench [-n ANIMALS] [--quick] [--json] [--postgres URL] [--smtp HOST:PORT] [--strict]
+const benchUsage = `usage: chipdesk bench [-n ANIMALS] [--base ANIMALS] [--quick] [--json] [--postgres URL] [--smtp HOST:PORT] [--strict]
 
 Builds a data set of generated animals (licences, chips, dangerous and
 quarantined animals), runs "chipdesk serve" on loopback and prints one
-table: each figure beside its target and a mark.`
+table: each figure beside its target and a mark. With -n above --base
+(1,000,000), every figure is measured at --base and a growth run at -n
+follows: import, file size, lookups and memory, beside those at --base.`
 
 // runBench is "chipdesk bench": package bench's figures as a table (or
 // JSON). The exit status is 1 when a figure misses its target and
@@ -28,6 +30,7 @@ func runBench(ctx context.Context, e *cmdline.Env, args []string) error {
 	fs.Usage = func() { fmt.Fprintln(e.Stderr, benchUsage); fs.PrintDefaults() }
 	var (
 		n        = fs.Int("n", 1_000_000, "number of `animals` (one licence each)")
+		base     = fs.Int("base", 1_000_000, "with -n above it, the `animals` of the full run, before the growth run at -n")
 		quick    = fs.Bool("quick", false, "a quick run for CI: 20,000 animals, shorter loads, a reminder run of 500 licences")
 		asJSON   = fs.Bool("json", false, "print the report as JSON")
 		pg       = fs.String("postgres", envOr("CHIPDESK_BENCH_POSTGRES", ""), "PostgreSQL `URL` for the PostgreSQL figures (a schema is made and dropped)")
@@ -58,8 +61,14 @@ func runBench(ctx context.Context, e *cmdline.Env, args []string) error {
 	if *n <= 0 {
 		return cmdline.UsageError("bench: -n must be positive")
 	}
+	if *base <= 0 {
+		return cmdline.UsageError("bench: --base must be positive")
+	}
 	o := &bench.Opts{Animals: *n, Dir: *dir, Postgres: *pg, Clients: *clients, LookupTime: *duration,
 		Scans: *scans, MicroTime: time.Second, Progress: e.Stderr, Now: e.Now, Binary: *binary, SMTP: *smtp, SMTPMaildir: *maildir, Reminders: *remind}
+	if *n > *base {
+		o.Animals, o.Growth = *base, *n
+	}
 	if *quick {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })

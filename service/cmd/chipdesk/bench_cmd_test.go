@@ -45,7 +45,8 @@ func TestBenchUsage(t *testing.T) {
 
 // TestBenchQuick runs a small bench end to end: a chipdesk binary built
 // from this package serves, and the JSON report has every figure, each
-// measured (PostgreSQL skipped without a URL) and judged.
+// measured (PostgreSQL skipped without a URL) and judged, with the
+// growth run's figures (-n above --base) beside the full run's.
 func TestBenchQuick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds chipdesk and runs the service")
@@ -56,7 +57,7 @@ func TestBenchQuick(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	code, stdout, stderr := benchCLI("bench", "--quick", "-n", "1500", "--duration", "500ms", "--scans", "20",
+	code, stdout, stderr := benchCLI("bench", "--quick", "-n", "3000", "--base", "1500", "--duration", "500ms", "--scans", "20",
 		"--json", "--postgres", "", "--binary", bin, "--dir", t.TempDir())
 	if code != 0 {
 		t.Fatalf("chipdesk bench = %d\n%s", code, stderr)
@@ -80,7 +81,9 @@ func TestBenchQuick(t *testing.T) {
 	want := []string{"CSV import, SQLite", "lookup by chip, SQLite, HTTP", "  server CPU per lookup, SQLite", "  load client CPU per lookup",
 		"  store lookup by chip, SQLite, in process", "  HTTP floor, SQLite", "scan to event p99", "peak resident memory (serve)",
 		"lookup by chip, PostgreSQL, HTTP", "rules evaluation of one record", "FDX-B demodulation", "one tag to ZPL",
-		"one tag to engraving paths", "1,000-tag batch to paths"}
+		"one tag to engraving paths", "1,000-tag batch to paths",
+		"CSV import, SQLite, 3,000", "SQLite file / CSV size, 3,000", "lookup by chip, SQLite, HTTP, 3,000", "  lookup p99, SQLite, 3,000",
+		"lookup p99 ratio, 3,000 / 1,500", "peak resident memory (serve), 3,000"}
 	got := map[string]bool{}
 	for _, f := range r.Figures {
 		got[f.Name] = true

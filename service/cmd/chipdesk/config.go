@@ -61,6 +61,9 @@ type config struct {
 	// public lookups ([limits] sign_in, bad_token, public_lookup, each
 	// with per_minute and burst).
 	Limits ratelimit.Config `toml:"limits"`
+	// Audit is the audit log's retention ([audit]; "chipdesk audit
+	// compact" applies it).
+	Audit auditPolicy `toml:"audit"`
 	// DevKeys allows the public development tag keys (serve --dev-keys;
 	// the demo sets it).
 	DevKeys bool `toml:"-"`
@@ -77,6 +80,7 @@ func defaultConfig() config {
 		LogFormat:    "text",
 		MaxBodyBytes: 1 << 20,
 		Limits:       ratelimit.DefaultConfig(),
+		Audit:        auditPolicy{KeepLookupsDays: defaultKeepLookupsDays},
 	}
 }
 
@@ -227,6 +231,9 @@ func (c *config) check() error {
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return fmt.Errorf("config: log format %q: want text or json", c.LogFormat)
+	}
+	if err := c.Audit.check(); err != nil {
+		return err
 	}
 	if _, err := jobs.PendingDevices(c.Printers); err != nil {
 		return fmt.Errorf("config: printer: %w", err)

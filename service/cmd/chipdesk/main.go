@@ -1,5 +1,5 @@
 // Command chipdesk runs the chipdesk service (serve, demo) and its admin
-// commands (token, user, import, export, tag, print, migrate, sync, reminders, bench).
+// commands (token, user, import, export, tag, print, audit, migrate, sync, reminders, bench).
 //
 // Each subcommand lives in its own file and is listed in commands below.
 package main
@@ -17,6 +17,7 @@ func commands() []cmdline.Command {
 		{Name: "tag", Summary: "licence tag designs, rendering (png, svg, zpl, paths) and check codes", Run: runTag},
 		{Name: "print", Summary: "print or engrave licence tags and pre-numbered batches; job list", Run: runPrint},
 		{Name: "engrave", Summary: "laser station: home, unlock, jog, origin, frame, overrides; G-code export and test grid", Run: runEngrave},
+		{Name: "audit", Summary: "compact old lookup events into per-day counts by the configured retention; print the counts", Run: runAudit},
 		{Name: "migrate", Summary: "copy an SQLite database into PostgreSQL, or back", Run: runMigrate},
 		{Name: "sync", Summary: "offline handheld: look up and queue scans offline, push and pull when online", Run: runSync},
 		{Name: "reminders", Summary: "send licence renewal reminders by e-mail, or print letters, once per owner", Run: runReminders},

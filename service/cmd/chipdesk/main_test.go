@@ -37,6 +37,8 @@ func TestFlagContract(t *testing.T) {
 		{"print help", []string{"print", "list", "-h"}, 0, ""},
 		{"demo bad flag", []string{"demo", "--bogus"}, 2, "bogus"},
 		{"bench help", []string{"bench", "-h"}, 0, ""},
+		{"audit help", []string{"audit", "compact", "-h"}, 0, "-keep-lookups-days"},
+		{"audit bad flag", []string{"audit", "counts", "--bogus"}, 2, "bogus"},
 		{"serve config bad flag", []string{"serve", "--bogus"}, 2, "bogus"},
 		{"sync help", []string{"sync", "status", "-h"}, 0, "usage"},
 		{"sync bad flag", []string{"sync", "--bogus"}, 2, "bogus"},

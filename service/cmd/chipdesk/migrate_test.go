@@ -59,6 +59,11 @@ func fillAllTables(t *testing.T, s service.Store) string {
 		IntakeOn: service.MustDate("2026-03-14"), Site: "shelter-east", BiteCase: true}))
 	must("CreateScan", s.CreateScan(ctx, &service.Scan{Reader: "wl134", ChipCode: "0A1B2C3D4E", Site: "shelter-east", AnimalID: stray.ID}))
 	must("CreateAuditEvent", s.CreateAuditEvent(ctx, &service.AuditEvent{Actor: "officer-7", Site: "shelter-east", Action: "record.view", Entity: "animal", EntityID: stray.ID}))
+	// A lookup's event compacted into its count, which a copy keeps too.
+	must("CreateAuditEvent", s.CreateAuditEvent(ctx, &service.AuditEvent{At: time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC), Actor: "officer-7",
+		Site: "shelter-east", Action: "lookup.chip", Entity: "animal", EntityID: stray.ID, Detail: "0A1B2C3D4E"}))
+	_, err := service.CompactAuditLog(ctx, s, time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC), nil)
+	must("CompactAudit", err)
 	secret, err := s.CreateToken(ctx, &service.Token{Name: "officer-7", Role: service.RoleOfficer, Site: "shelter-east"})
 	must("CreateToken", err)
 	must("CreateUser", s.(service.UserService).CreateUser(ctx, &service.User{Name: "Dana Ortiz", Role: service.RoleIntake, Site: "shelter-east", Hash: "$2a$11$hash"}))
@@ -97,6 +102,7 @@ type snapshot struct {
 	Impounds     []*service.Impoundment
 	Scans        []*service.Scan
 	Audit        []*service.AuditEvent
+	AuditCounts  []*service.AuditCount
 	Tokens       []*service.Token
 	Jobs         []*service.Job
 	Batches      []*service.TagBatch
@@ -141,6 +147,11 @@ func takeSnapshot(t *testing.T, s service.Store) *snapshot {
 	check(err)
 	sn.Audit, _, err = s.FindAuditEvents(ctx, service.AuditFilter{})
 	check(err)
+	sn.AuditCounts, _, err = s.FindAuditCounts(ctx, service.AuditFilter{})
+	check(err)
+	if len(sn.AuditCounts) != 1 {
+		t.Fatalf("%d audit counts, want the one of the compacted lookup", len(sn.AuditCounts))
+	}
 	sn.Tokens, err = s.FindTokens(ctx)
 	check(err)
 	sn.Jobs, _, err = s.FindJobs(ctx, service.JobFilter{})

@@ -30,6 +30,13 @@ const (
 	Scan = `id, at, reader, chip_code, chip_kind, user_name, site, animal_id`
 	// Audit is the audit_events table.
 	Audit = `id, at, actor, role, action, entity, entity_id, detail, site, token_id`
+	// AuditCount is the audit_counts table: the lookups' events a
+	// compaction counted. AuditCountKey are the columns it groups by,
+	// beside the day.
+	AuditCount    = `compaction_id, day, ` + AuditCountKey + `, events, first_at, last_at`
+	AuditCountKey = `actor, role, site, token_id, action, entity, entity_id, detail`
+	// AuditCompaction is the audit_compactions table.
+	AuditCompaction = `id, at, day, before, action_prefix, last_event_id, events, counts`
 	// Job is the jobs table.
 	Job = `id, kind, licence_id, reason, key, device, state, error, attempts, created_at, updated_at`
 	// Token is the tokens table.

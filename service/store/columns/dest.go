@@ -91,6 +91,17 @@ func AuditDest(e *service.AuditEvent, w Wrapper) []any {
 	return []any{&e.ID, w.Stamp(&e.At), &e.Actor, &e.Role, &e.Action, &e.Entity, &e.EntityID, &e.Detail, &e.Site, &e.TokenID}
 }
 
+// AuditCountDest is the destination of an AuditCount row.
+func AuditCountDest(c *service.AuditCount, w Wrapper) []any {
+	return []any{&c.CompactionID, w.Date(&c.Day), &c.Actor, &c.Role, &c.Site, &c.TokenID, &c.Action, &c.Entity, &c.EntityID, &c.Detail,
+		&c.Events, w.Stamp(&c.FirstAt), w.Stamp(&c.LastAt)}
+}
+
+// AuditCompactionDest is the destination of an AuditCompaction row.
+func AuditCompactionDest(c *service.AuditCompaction, w Wrapper) []any {
+	return []any{&c.ID, w.Stamp(&c.At), w.Date(&c.Day), w.Stamp(&c.Before), &c.ActionPrefix, &c.LastEventID, &c.Events, &c.Counts}
+}
+
 // JobDest is the destination of a Job row.
 func JobDest(j *service.Job, w Wrapper) []any {
 	return []any{&j.ID, &j.Kind, &j.LicenceID, &j.Reason, &j.Key, &j.Device, &j.State, &j.Error, &j.Attempts,

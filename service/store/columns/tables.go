@@ -7,7 +7,7 @@ package columns
 // and are never copied.
 var Tables = []string{
 	"owners", "animals", "chips", "licences", "tag_counters", "tag_batches", "vaccinations", "designations", "bites",
-	"quarantines", "impoundments", "impound_release_fees", "scans", "audit_events", "tokens", "users", "idempotency_keys",
+	"quarantines", "impoundments", "impound_release_fees", "scans", "audit_events", "audit_compactions", "audit_counts", "tokens", "users", "idempotency_keys",
 	"jobs", "device_events", "device_keys", "animal_notes",
 	"charges", "payments", "payment_lines", "day_closes", "exemptions", "reminders",
 	"permits", "permit_counters", "adoption_agreements", "animal_reports",
@@ -29,6 +29,8 @@ func OrderBy(table string) string {
 		return " ORDER BY jurisdiction, kind, year"
 	case "day_closes":
 		return " ORDER BY site, till, on_day"
+	case "audit_counts":
+		return " ORDER BY compaction_id, day, " + AuditCountKey
 	}
 	return " ORDER BY id"
 }

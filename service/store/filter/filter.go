@@ -2,6 +2,7 @@ package filter
 
 import (
 	"strings"
+	"time"
 
 	"github.com/chipdesk/chipdesk/service"
 )
@@ -101,6 +102,19 @@ func Audit(f service.AuditFilter) []Cond {
 	cs = eq(cs, "entity", f.Entity)
 	cs = eq(cs, "entity_id", f.EntityID)
 	return cmp(cs, "at", Ge, f.Since)
+}
+
+// AuditCounts selects the counts of compacted lookups: Since by the
+// day counted.
+func AuditCounts(f service.AuditFilter) []Cond {
+	cs := eq(nil, "actor", f.Actor)
+	cs = eq(cs, "site", f.Site)
+	cs = eq(cs, "entity", f.Entity)
+	cs = eq(cs, "entity_id", f.EntityID)
+	if f.Since != nil {
+		cs = append(cs, Cond{Col: "day", Op: Ge, Val: service.DateIn(*f.Since, time.UTC)})
+	}
+	return cs
 }
 
 // Jobs selects print and engrave jobs.

@@ -17,8 +17,8 @@ import (
 
 // OpenCopy opens the database file at path for a copy: one connection,
 // foreign keys on, with the audit log attached as schema "audit". Its
-// audit_events is the only table of that name, so statements name every
-// table unqualified. The store should have been opened (Open) and
+// audit_events, audit_compactions and audit_counts are the only tables
+// of their names, so statements name every table unqualified. The store should have been opened (Open) and
 // closed first, so that the schema is current and the audit outbox
 // empty.
 func OpenCopy(path string) (*sql.DB, error) {
@@ -36,14 +36,14 @@ func OpenCopy(path string) (*sql.DB, error) {
 
 // CopyColumns returns the columns of each table that a copy moves, in
 // the table's order, read from db (OpenCopy): the records' tables and
-// the audit log's audit_events, leaving out what the store derives or
+// the audit log's events, compactions and counts, leaving out what the store derives or
 // keeps for itself (DerivedTable, the audit outbox, the migrations).
 func CopyColumns(ctx context.Context, db *sql.DB) (map[string][]string, error) {
 	rows, err := db.QueryContext(ctx, `SELECT m.name, p.name, p.cid FROM main.sqlite_master m, pragma_table_info(m.name, 'main') p
 		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'
 		UNION ALL
 		SELECT m.name, p.name, p.cid FROM audit.sqlite_master m, pragma_table_info(m.name, 'audit') p
-		WHERE m.type = 'table' AND m.name = 'audit_events'
+		WHERE m.type = 'table' AND m.name IN ('audit_events', 'audit_compactions', 'audit_counts')
 		ORDER BY 1, 3`)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: columns: %w", err)

@@ -65,6 +65,7 @@ func Run(t *testing.T, open Opener) {
 		{"ChangeAudit", testChangeAudit},
 		{"ChangeAuditKinds", testChangeAuditKinds},
 		{"AuditBatch", testAuditBatch},
+		{"AuditCompaction", testAuditCompaction}, // compact.go
 		{"Tokens", testTokens},
 		{"Users", testUsers},
 		{"AuditTokenID", testAuditTokenID},
