@@ -356,23 +356,27 @@ func (db *DB) MissingIDs(ctx context.Context, table string, ids []int64) ([]int6
 // idLists calls fn with ids as JSON arrays of at most 50,000 ids each,
 // in order, for json_each: one statement a list rather than a row.
 func idLists(ids []int64, fn func(list string) error) error {
-	var buf []byte
 	for len(ids) > 0 {
 		chunk := ids[:min(len(ids), 50000)]
 		ids = ids[len(chunk):]
-		buf = append(buf[:0], '[')
-		for i, id := range chunk {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = strconv.AppendInt(buf, id, 10)
-		}
-		buf = append(buf, ']')
-		if err := fn(string(buf)); err != nil {
+		if err := fn(idList(chunk)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// idList is ids as one JSON array.
+func idList(ids []int64) string {
+	buf := make([]byte, 0, 2+8*len(ids))
+	buf = append(buf, '[')
+	for i, id := range ids {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = strconv.AppendInt(buf, id, 10)
+	}
+	return string(append(buf, ']'))
 }
 
 // salesTrigger is the trigger of migration 0041 that counts each
