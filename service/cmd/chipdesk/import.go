@@ -63,7 +63,9 @@ func runImport(ctx context.Context, e *cmdline.Env, args []string) error {
 		files[t] = bar.reader(f)
 	}
 	start := e.Now()
-	b, err := csvio.Decode(ctx, st, files)
+	// The store takes the rows as they are read (csvio.Import), so the
+	// bar follows the storing too, all of it in one transaction.
+	rep, err := csvio.Import(ctx, st, files)
 	bar.done()
 	if err != nil {
 		var ie *csvio.ImportError
@@ -72,14 +74,10 @@ func runImport(ctx context.Context, e *cmdline.Env, args []string) error {
 			fmt.Fprintln(e.Stderr, ie.Error())
 			return cmdline.Exit(1, nil)
 		}
-		return err
-	}
-	fmt.Fprintf(e.Stderr, "storing %s records in one transaction…\n", humanize.Comma(int64(b.Len())))
-	if err := st.Import(ctx, b); err != nil {
 		return fmt.Errorf("nothing imported: %w", err)
 	}
 	fmt.Fprintf(e.Stdout, "imported %d owners, %d animals, %d chips, %d licences, %d vaccinations in %s\n",
-		len(b.Owners), len(b.Animals), len(b.Chips), len(b.Licences), len(b.Vaccinations), e.Now().Sub(start).Round(time.Millisecond))
+		rep.Owners, rep.Animals, rep.Chips, rep.Licences, rep.Vaccinations, e.Now().Sub(start).Round(time.Millisecond))
 	return nil
 }
 

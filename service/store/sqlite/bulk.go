@@ -26,8 +26,9 @@ func (db *DB) Import(ctx context.Context, b *service.Batch) error {
 // licences without a tag number are numbered after all batches, past the
 // numbers the batches carry. An importer can thus decode and store at
 // the same time, without holding the whole import in memory. Into a
-// small licences table, the licences' plain indexes are dropped before
-// the first licence and built again before the commit (deferIndexes).
+// small table, its plain indexes are dropped before its first row and
+// built again before the commit (deferIndexes); the per-row insert
+// triggers are run once over the imported rows (suspendTriggers).
 func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batch) error) error) error {
 	// A larger writer cache for the import's scattered index inserts,
 	// back to the serving size afterwards (wdb is one connection).
@@ -39,15 +40,15 @@ func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batc
 		if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
 			return mapErr(err, "Import")
 		}
-		marks, err := suspendMarks(ctx, tx)
-		if err != nil {
-			return err
-		}
 		sales, err := suspendSales(ctx, tx)
 		if err != nil {
 			return err
 		}
-		im := &importer{ctx: ctx, tx: tx, now: now, marks: marks}
+		trig, err := suspendTriggers(ctx, tx)
+		if err != nil {
+			return err
+		}
+		im := &importer{ctx: ctx, tx: tx, now: now, trig: trig}
 		if err := fill(im.put); err != nil {
 			return err
 		}
@@ -56,14 +57,15 @@ func (db *DB) ImportStream(ctx context.Context, fill func(put func(*service.Batc
 				return err
 			}
 			im.licences = append(im.licences, l.ID)
+			trig.seen("licences", l.ID)
 		}
 		if err := im.rebuild(); err != nil {
 			return err
 		}
-		if err := sales.resume(ctx, tx, im.licences); err != nil {
+		if err := trig.resume(ctx, tx); err != nil {
 			return err
 		}
-		return marks.resume(ctx, tx)
+		return sales.resume(ctx, tx, im.licences)
 	})
 	if err != nil {
 		return err
@@ -84,8 +86,8 @@ type importer struct {
 	tx         *sql.Tx
 	now        time.Time
 	unnumbered []*service.Licence
-	licences   []int64         // ids of the licences stored, for their sales (suspendSales)
-	marks      *suspendedMarks // told the ids of the rows stored
+	licences   []int64            // ids of the licences stored, for their sales (suspendSales)
+	trig       *suspendedTriggers // told the ids of the rows stored
 	// deferred are the CREATE INDEX statements of the indexes dropped
 	// for the import, to run before it commits; checked tells the
 	// tables already looked at.
@@ -164,7 +166,7 @@ func (im *importer) put(b *service.Batch) error {
 		return err
 	}
 	ctx, tx, now := im.ctx, im.tx, im.now
-	if err := bulkInsert(ctx, tx, b.Owners, `INSERT INTO owners (`+columns.Owner+`) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+	if err := importRows(im, "owners", b.Owners, `INSERT INTO owners (`+columns.Owner+`) VALUES (?,?,?,?,?,?,?,?,?,?)`,
 		func(o *service.Owner) []any {
 			stampNew(&o.CreatedAt, now)
 			stampNew(&o.UpdatedAt, now)
@@ -173,21 +175,18 @@ func (im *importer) put(b *service.Batch) error {
 		}, func(o *service.Owner) *int64 { return &o.ID }, "Owner"); err != nil {
 		return err
 	}
-	if err := bulkInsert(ctx, tx, b.Animals, insertAnimalSQL, func(a *service.Animal) []any {
+	if err := importRows(im, "animals", b.Animals, insertAnimalSQL, func(a *service.Animal) []any {
 		stampNew(&a.CreatedAt, now)
 		stampNew(&a.UpdatedAt, now)
 		return animalArgs(a)
 	}, func(a *service.Animal) *int64 { return &a.ID }, "Animal"); err != nil {
 		return err
 	}
-	if err := bulkInsert(ctx, tx, b.Chips, insertChipSQL, func(c *service.Chip) []any {
+	if err := importRows(im, "chips", b.Chips, insertChipSQL, func(c *service.Chip) []any {
 		stampNew(&c.CreatedAt, now)
 		return chipArgs(c)
 	}, func(c *service.Chip) *int64 { return &c.ID }, "Chip"); err != nil {
 		return err
-	}
-	for _, c := range b.Chips {
-		im.marks.seen("chips", c.ID)
 	}
 	// Licences with a tag number now, raising the counters past them;
 	// the ones to number at the end.
@@ -207,12 +206,7 @@ func (im *importer) put(b *service.Batch) error {
 			top[k] = l.TagNumber
 		}
 	}
-	if len(numbered) > 0 {
-		if err := im.deferIndexes("licences"); err != nil {
-			return err
-		}
-	}
-	if err := bulkInsert(ctx, tx, numbered, insertLicenceSQL, func(l *service.Licence) []any {
+	if err := importRows(im, "licences", numbered, insertLicenceSQL, func(l *service.Licence) []any {
 		stampNew(&l.CreatedAt, now)
 		return licenceArgs(l)
 	}, func(l *service.Licence) *int64 { return &l.ID }, "Licence or tag number"); err != nil {
@@ -226,14 +220,27 @@ func (im *importer) put(b *service.Batch) error {
 			return mapErr(err, "Tag number")
 		}
 	}
-	if err := bulkInsert(ctx, tx, b.Vaccinations, insertVaccinationSQL, func(v *service.RabiesVaccination) []any {
+	return importRows(im, "vaccinations", b.Vaccinations, insertVaccinationSQL, func(v *service.RabiesVaccination) []any {
 		stampNew(&v.CreatedAt, now)
 		return vaccinationArgs(v)
-	}, func(v *service.RabiesVaccination) *int64 { return &v.ID }, "Vaccination"); err != nil {
+	}, func(v *service.RabiesVaccination) *int64 { return &v.ID }, "Vaccination")
+}
+
+// importRows stores rows of table (bulkInsert), its plain indexes
+// dropped first when it is small (deferIndexes), and tells the
+// suspended triggers their ids.
+func importRows[T any](im *importer, table string, rows []T, query string, args func(T) []any, id func(T) *int64, what string) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	if err := im.deferIndexes(table); err != nil {
 		return err
 	}
-	for _, v := range b.Vaccinations {
-		im.marks.seen("vaccinations", v.ID)
+	if err := bulkInsert(im.ctx, im.tx, rows, query, args, id, what); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		im.trig.seen(table, *id(r))
 	}
 	return nil
 }
@@ -349,23 +356,27 @@ func (db *DB) MissingIDs(ctx context.Context, table string, ids []int64) ([]int6
 // idLists calls fn with ids as JSON arrays of at most 50,000 ids each,
 // in order, for json_each: one statement a list rather than a row.
 func idLists(ids []int64, fn func(list string) error) error {
-	var buf []byte
 	for len(ids) > 0 {
 		chunk := ids[:min(len(ids), 50000)]
 		ids = ids[len(chunk):]
-		buf = append(buf[:0], '[')
-		for i, id := range chunk {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = strconv.AppendInt(buf, id, 10)
-		}
-		buf = append(buf, ']')
-		if err := fn(string(buf)); err != nil {
+		if err := fn(idList(chunk)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// idList is ids as one JSON array.
+func idList(ids []int64) string {
+	buf := make([]byte, 0, 2+8*len(ids))
+	buf = append(buf, '[')
+	for i, id := range ids {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = strconv.AppendInt(buf, id, 10)
+	}
+	return string(append(buf, ']'))
 }
 
 // salesTrigger is the trigger of migration 0041 that counts each

@@ -23,7 +23,10 @@
 // map (see readCacheKiB), so resident memory stays bounded. Imports
 // (Import, ImportStream) insert many rows per statement and check
 // references at commit, so a streaming importer can store chunks while
-// it still decodes.
+// it still decodes; the per-row insert triggers of the tables they
+// write run once over all the imported rows before the commit
+// (importtriggers.go), and a small table's plain indexes are built
+// after its rows (bulk.go).
 //
 // Dates are stored as 'YYYY-MM-DD' text, instants as RFC 3339 UTC text
 // with nanoseconds, money as integer cents: the same columns map to

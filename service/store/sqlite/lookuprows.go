@@ -32,7 +32,7 @@ import (
 // a marked animal and the full record statement answers, and the next
 // DB.write (Open does one) rebuilds them. An import suspends the insert
 // triggers and marks its rows' animals in one statement a table
-// (suspendMarks).
+// (suspendTriggers).
 
 // lookupShapeVersion names the body's layout beyond recordParts.
 const lookupShapeVersion = "4"
@@ -234,80 +234,4 @@ func (db *DB) addParts(body string, row cols, r *service.Record) (bool, error) {
 		return nil
 	})
 	return found, err
-}
-
-// suspendedMarks are the lookup rows' insert triggers an import dropped
-// (suspendMarks), with the lowest rowid of each table from which its
-// rows are to be marked: past the last one before the import, or lower
-// when the import gave a row a lower id of its own (seen).
-type suspendedMarks struct {
-	defs []string // CREATE TRIGGER statements
-	from map[string]int64
-}
-
-// seen lowers table's bound to id, a row the import stored: rows with
-// ids of their own may fill gaps below the table's last rowid. Tables
-// without a suspended trigger are ignored.
-func (s *suspendedMarks) seen(table string, id int64) {
-	if from, ok := s.from[table]; ok && id < from {
-		s.from[table] = id
-	}
-}
-
-// suspendMarks drops, inside an import's transaction, the triggers that
-// mark an animal for each inserted row (chips, vaccinations: a million
-// firings for a million animals), remembering where each table ended;
-// resume marks the animals of the rows from there (or from a lower id
-// the import reported, seen), in one statement a table, and creates the
-// triggers again. Marking a row the import did not write only rebuilds
-// a row that was right already. Readers keep the schema of
-// their snapshot; a rollback restores the triggers.
-func suspendMarks(ctx context.Context, tx *sql.Tx) (*suspendedMarks, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT name, tbl_name, sql FROM sqlite_schema
-		WHERE type = 'trigger' AND name LIKE '%\_lookup\_insert' ESCAPE '\'`)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: lookup rows: %w", err)
-	}
-	type trigger struct{ name, table, def string }
-	var ts []trigger
-	for rows.Next() {
-		var t trigger
-		if err := rows.Scan(&t.name, &t.table, &t.def); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("sqlite: lookup rows: %w", err)
-		}
-		ts = append(ts, t)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: lookup rows: %w", err)
-	}
-	s := &suspendedMarks{from: map[string]int64{}}
-	for _, t := range ts {
-		var last int64
-		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(rowid), 0) FROM "`+t.table+`"`).Scan(&last); err != nil {
-			return nil, fmt.Errorf("sqlite: lookup rows: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, `DROP TRIGGER "`+t.name+`"`); err != nil {
-			return nil, fmt.Errorf("sqlite: lookup rows: %w", err)
-		}
-		s.defs, s.from[t.table] = append(s.defs, t.def), last+1
-	}
-	return s, nil
-}
-
-// resume marks the animals of the rows the import may have written and
-// creates the triggers again.
-func (s *suspendedMarks) resume(ctx context.Context, tx *sql.Tx) error {
-	for table, from := range s.from {
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO lookup_dirty SELECT animal_id FROM "`+table+`" WHERE rowid >= ?`, from); err != nil {
-			return fmt.Errorf("sqlite: lookup rows: %w", err)
-		}
-	}
-	for _, def := range s.defs {
-		if _, err := tx.ExecContext(ctx, def); err != nil {
-			return fmt.Errorf("sqlite: lookup rows: %w", err)
-		}
-	}
-	return nil
 }
