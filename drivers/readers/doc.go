@@ -17,9 +17,10 @@
 // reports, or Linux input events through drivers/port/evdevport).
 // catalog lists them all, discovery finds and probes ports, runner
 // keeps a reader running across hang-ups, debounces its reads and hands
-// them to their use. Drivers hand chip numbers to package chipid with
-// the form their reader writes (ChipText), so a read is never
-// ambiguous.
+// them to their use; protocoltest holds what the protocol packages'
+// tests share (the manuals' lines, the fuzz tests' properties).
+// Drivers hand chip numbers to package chipid with the form their
+// reader writes (ChipText), so a read is never ambiguous.
 //
 // # References
 //

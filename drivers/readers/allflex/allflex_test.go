@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/chipdesk/chipdesk/drivers/readers"
-	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
+	"github.com/chipdesk/chipdesk/drivers/readers/protocoltest"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
@@ -18,7 +18,7 @@ const manual = "../testdata/reader_lines.json"
 // encode back to the same bytes.
 func TestManualLines(t *testing.T) {
 	t.Parallel()
-	for _, l := range readerstest.ManualLines(t, manual, "Allflex") {
+	for _, l := range protocoltest.ManualLines(t, manual, "Allflex") {
 		t.Run(strings.TrimSpace(l.Raw), func(t *testing.T) {
 			raw := []byte(l.Raw)
 			sc := readers.NewScanner(Split, 0)
@@ -108,11 +108,11 @@ func TestSplitNoise(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	for _, l := range readerstest.ManualLines(f, manual, "Allflex") {
+	for _, l := range protocoltest.ManualLines(f, manual, "Allflex") {
 		f.Add([]byte(l.Raw))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		enc, ok := readerstest.RoundTrip(t, b, Decode, Encode)
+		enc, ok := protocoltest.RoundTrip(t, b, Decode, Encode)
 		if !ok {
 			return
 		}
@@ -125,7 +125,7 @@ func FuzzDecode(f *testing.F) {
 func FuzzSplit(f *testing.F) {
 	f.Add([]byte("noiseLA 982 000001088420\r\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		readerstest.SplitDecodes(t, Split, b, Decode)
+		protocoltest.SplitDecodes(t, Split, b, Decode)
 	})
 }
 

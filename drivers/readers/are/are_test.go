@@ -10,14 +10,14 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/port/porttest"
 	"github.com/chipdesk/chipdesk/drivers/readers"
-	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
+	"github.com/chipdesk/chipdesk/drivers/readers/protocoltest"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
 // manualRecord is the record printed in the AEG ARE H9 HF manual §7.4.
 func manualRecord(t testing.TB) []byte {
 	t.Helper()
-	return []byte(readerstest.ManualLines(t, "../testdata/reader_lines.json", "AEG")[0].Raw)
+	return []byte(protocoltest.ManualLines(t, "../testdata/reader_lines.json", "AEG")[0].Raw)
 }
 
 // The manual's record: K, 01.01.2001 00:01:33, 16 nibbles,
@@ -105,14 +105,14 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("2858997D3A4F0000\r\n"))
 	f.Add(manualRecord(f))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		readerstest.RoundTrip(t, b, Decode, Encode)
+		protocoltest.RoundTrip(t, b, Decode, Encode)
 	})
 }
 
 func FuzzSplit(f *testing.F) {
 	f.Add(append([]byte("x\x02y\r\n"), manualRecord(f)...))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		readerstest.SplitDecodes(t, Split, b, Decode)
+		protocoltest.SplitDecodes(t, Split, b, Decode)
 	})
 }
 

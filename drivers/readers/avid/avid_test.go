@@ -11,7 +11,7 @@ import (
 
 	"github.com/chipdesk/chipdesk/drivers/port/porttest"
 	"github.com/chipdesk/chipdesk/drivers/readers"
-	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
+	"github.com/chipdesk/chipdesk/drivers/readers/protocoltest"
 	"github.com/chipdesk/chipdesk/internal/testtime"
 	"github.com/chipdesk/chipdesk/reader"
 	"github.com/chipdesk/chipdesk/reader/chipid"
@@ -159,7 +159,7 @@ func FuzzSplit(f *testing.F) {
 		f.Add(a)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		readerstest.SplitDecodes(t, Split, b, func(fr []byte) (reader.Read, error) {
+		protocoltest.SplitDecodes(t, Split, b, func(fr []byte) (reader.Read, error) {
 			r, _, err := ReadFrame(fr)
 			return r, err
 		})

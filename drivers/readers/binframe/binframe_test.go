@@ -14,7 +14,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/port/porttest"
 	"github.com/chipdesk/chipdesk/drivers/readers"
-	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
+	"github.com/chipdesk/chipdesk/drivers/readers/protocoltest"
 )
 
 type vector struct {
@@ -151,7 +151,7 @@ func FuzzDecode(f *testing.F) {
 		if typed {
 			s = AIR200
 		}
-		readerstest.RoundTrip(t, b, s.Decode, s.Encode)
+		protocoltest.RoundTrip(t, b, s.Decode, s.Encode)
 	})
 }
 
@@ -164,6 +164,6 @@ func FuzzSplit(f *testing.F) {
 		if typed {
 			s = AIR200
 		}
-		readerstest.SplitDecodes(t, s.Split, b, s.Decode)
+		protocoltest.SplitDecodes(t, s.Split, b, s.Decode)
 	})
 }

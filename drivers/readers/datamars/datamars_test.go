@@ -13,7 +13,7 @@ import (
 	"github.com/chipdesk/chipdesk/drivers/port"
 	"github.com/chipdesk/chipdesk/drivers/port/porttest"
 	"github.com/chipdesk/chipdesk/drivers/readers"
-	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
+	"github.com/chipdesk/chipdesk/drivers/readers/protocoltest"
 )
 
 type line struct {
@@ -124,7 +124,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(l.text + "\r\n"))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		readerstest.RoundTrip(t, b, Decode, Encode)
+		protocoltest.RoundTrip(t, b, Decode, Encode)
 	})
 }
 
@@ -133,6 +133,6 @@ func FuzzSplit(f *testing.F) {
 		f.Add([]byte("x" + l.text + "\r\n"))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		readerstest.SplitDecodes(t, Split, b, Decode)
+		protocoltest.SplitDecodes(t, Split, b, Decode)
 	})
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/chipdesk/chipdesk/drivers/readers"
-	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
+	"github.com/chipdesk/chipdesk/drivers/readers/protocoltest"
 )
 
 func TestDecode(t *testing.T) {
@@ -63,14 +63,14 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("\x02982 000123456789 3 17 000\r\n"))
 	f.Add([]byte("\x02982 000123456789\r\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		readerstest.RoundTrip(t, b, Decode, Encode)
+		protocoltest.RoundTrip(t, b, Decode, Encode)
 	})
 }
 
 func FuzzSplit(f *testing.F) {
 	f.Add([]byte("zz\x02982 000123456789 0 00 000\r\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		readerstest.SplitDecodes(t, Split, b, Decode)
+		protocoltest.SplitDecodes(t, Split, b, Decode)
 	})
 }
 

@@ -11,14 +11,14 @@ import (
 
 	"github.com/chipdesk/chipdesk/drivers/port/porttest"
 	"github.com/chipdesk/chipdesk/drivers/readers"
-	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
+	"github.com/chipdesk/chipdesk/drivers/readers/protocoltest"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
 // manualLines returns the four Priority 1 Design lines of the manual.
-func manualLines(t testing.TB) []readerstest.Line {
+func manualLines(t testing.TB) []protocoltest.Line {
 	t.Helper()
-	out := readerstest.ManualLines(t, "../testdata/reader_lines.json", "Priority 1 Design")
+	out := protocoltest.ManualLines(t, "../testdata/reader_lines.json", "Priority 1 Design")
 	if len(out) != 4 {
 		t.Fatalf("%d RFIDRW lines, want 4", len(out))
 	}
@@ -139,7 +139,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("999_000000001008\r"))
 	f.Add([]byte("999_000000001007_1_0_AEC4_000000\r"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		enc, ok := readerstest.RoundTrip(t, b, Decode, Encode)
+		enc, ok := protocoltest.RoundTrip(t, b, Decode, Encode)
 		if !ok {
 			return
 		}

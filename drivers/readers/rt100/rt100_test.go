@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/chipdesk/chipdesk/drivers/readers"
-	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
+	"github.com/chipdesk/chipdesk/drivers/readers/protocoltest"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
@@ -91,7 +91,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(good)
 	f.Add(append([]byte("\xAA0001*"), good...))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		readerstest.RoundTrip(t, b, Decode, Encode)
+		protocoltest.RoundTrip(t, b, Decode, Encode)
 	})
 }
 
@@ -102,7 +102,7 @@ func FuzzSplit(f *testing.F) {
 	f.Add(append([]byte("noise\r"), good...))
 	f.Add(append([]byte("\xAA0001*"), good...))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		readerstest.SplitDecodes(t, Split, b, Decode)
+		protocoltest.SplitDecodes(t, Split, b, Decode)
 	})
 }
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/chipdesk/chipdesk/drivers/readers"
-	"github.com/chipdesk/chipdesk/drivers/readers/readerstest"
+	"github.com/chipdesk/chipdesk/drivers/readers/protocoltest"
 	"github.com/chipdesk/chipdesk/reader"
 )
 
@@ -220,7 +220,7 @@ func FuzzSplit(f *testing.F) {
 		f.Add(v.raw)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		readerstest.SplitDecodes(t, Split, b, Decode)
+		protocoltest.SplitDecodes(t, Split, b, Decode)
 	})
 }
 

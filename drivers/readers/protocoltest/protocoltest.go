@@ -1,4 +1,4 @@
-package readerstest
+package protocoltest
 
 import (
 	"encoding/json"
@@ -31,11 +31,11 @@ func ManualLines(tb testing.TB, path, prefix string) []Line {
 	tb.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
-		tb.Fatalf("readerstest: %v", err)
+		tb.Fatalf("protocoltest: %v", err)
 	}
 	var v struct{ Lines []Line }
 	if err := json.Unmarshal(b, &v); err != nil {
-		tb.Fatalf("readerstest: %s: %v", path, err)
+		tb.Fatalf("protocoltest: %s: %v", path, err)
 	}
 	var out []Line
 	for _, l := range v.Lines {
@@ -44,7 +44,7 @@ func ManualLines(tb testing.TB, path, prefix string) []Line {
 		}
 	}
 	if len(out) == 0 {
-		tb.Fatalf("readerstest: no %q lines in %s", prefix, path)
+		tb.Fatalf("protocoltest: no %q lines in %s", prefix, path)
 	}
 	return out
 }

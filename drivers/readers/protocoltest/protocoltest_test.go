@@ -1,4 +1,4 @@
-package readerstest
+package protocoltest
 
 import (
 	"bytes"
