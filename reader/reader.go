@@ -8,20 +8,21 @@ import (
 	"github.com/chipdesk/chipdesk/reader/chipid"
 )
 
-// Protocol names the air interface a chip answered on, when the reader
-// tells it. Many readers print FDX-B and HDX codes identically; those
-// reads carry ProtocolISO.
-type Protocol string
+// Air names the air interface (the protocol between chip and antenna)
+// a chip answered on, when the reader tells it. Many readers print
+// FDX-B and HDX codes identically; those reads carry AirISO. It is not
+// a reader's protocol on its port, drivers/readers.Protocol.
+type Air string
 
 // Air protocols.
 const (
-	ProtocolUnknown Protocol = ""
-	ProtocolFDXB    Protocol = "FDX-B" // ISO 11785 full duplex, 134.2 kHz
-	ProtocolHDX     Protocol = "HDX"   // ISO 11785 half duplex, 134.2/124.2 kHz FSK
-	ProtocolISO     Protocol = "ISO"   // ISO 11784 code, FDX-B or HDX not told by the reader
-	ProtocolFDXA    Protocol = "FDX-A" // FECAVA / Destron / HomeAgain legacy, 125 kHz
-	ProtocolAVID    Protocol = "AVID"  // AVID FriendChip / Encrypted
-	ProtocolTrovan  Protocol = "Trovan"
+	AirUnknown Air = ""
+	AirFDXB    Air = "FDX-B" // ISO 11785 full duplex, 134.2 kHz
+	AirHDX     Air = "HDX"   // ISO 11785 half duplex, 134.2/124.2 kHz FSK
+	AirISO     Air = "ISO"   // ISO 11784 code, FDX-B or HDX not told by the reader
+	AirFDXA    Air = "FDX-A" // FECAVA / Destron / HomeAgain legacy, 125 kHz
+	AirAVID    Air = "AVID"  // AVID FriendChip / Encrypted
+	AirTrovan  Air = "Trovan"
 )
 
 // Read is one chip read by one reader.
@@ -29,7 +30,7 @@ type Read struct {
 	// ID is the normalised chip identity, parsed by package chipid.
 	ID chipid.ID
 	// Protocol is the air interface, when the reader reports it.
-	Protocol Protocol
+	Protocol Air
 	// Format names the reader output format the read came in
 	// ("wl134", "allflex", "fdxb-demod", ...).
 	Format string

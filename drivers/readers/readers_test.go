@@ -142,7 +142,7 @@ func testProto() Protocol {
 			case "OK0":
 				return reader.Read{}, false, nil
 			case "OK1":
-				return reader.Read{Protocol: reader.ProtocolISO}, true, nil
+				return reader.Read{Protocol: reader.AirISO}, true, nil
 			}
 			return reader.Read{}, false, errBad
 		},

@@ -28,14 +28,14 @@ type Decoder interface {
 	// sample 0.
 	Reset()
 	// Protocol names the air protocol the decoder reads.
-	Protocol() reader.Protocol
+	Protocol() reader.Air
 	// String names the decoder, for logs.
 	String() string
 }
 
 // Result is one valid telegram found in the signal.
 type Result struct {
-	Protocol reader.Protocol
+	Protocol reader.Air
 	// Offset is the index of the sample where the telegram starts (its
 	// first header or preamble bit), counted from the first sample
 	// written after New or Reset.
@@ -74,12 +74,12 @@ func (r *Result) Read() (reader.Read, error) {
 		Quality:  r.Quality,
 	}
 	switch r.Protocol {
-	case reader.ProtocolFDXB, reader.ProtocolHDX:
+	case reader.AirFDXB, reader.AirHDX:
 		rd.ID = chipid.FromISO(r.Telegram.Code)
 		if r.Telegram.Code.DataBlock() {
 			rd.Ext, rd.HasExt = r.Telegram.Ext, true
 		}
-	case reader.ProtocolFDXA:
+	case reader.AirFDXA:
 		id, err := chipid.FromFECAVA(r.FDXA.String())
 		if err != nil {
 			return reader.Read{}, fmt.Errorf("demod: %w", err)

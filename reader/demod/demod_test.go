@@ -72,7 +72,7 @@ func TestTraces(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			s := loadTrace(t, name)
-			got := map[reader.Protocol][]demod.Result{}
+			got := map[reader.Air][]demod.Result{}
 			for _, d := range allDecoders(nil) {
 				for _, r := range decodeAll(d, s) {
 					if r.Circular {
@@ -96,7 +96,7 @@ func TestTraces(t *testing.T) {
 				}
 				return
 			case "lf_EM4305_fdxa_destron.pm3":
-				rs := onlyProtocol(t, got, reader.ProtocolFDXA)
+				rs := onlyProtocol(t, got, reader.AirFDXA)
 				for _, r := range rs {
 					if g := fmt.Sprintf("% X", r.Bytes()); g != e["raw_bytes_with_parity"] {
 						t.Errorf("raw = %s, want %s", g, e["raw_bytes_with_parity"])
@@ -110,7 +110,7 @@ func TestTraces(t *testing.T) {
 				}
 				return
 			case "lf_TI.pm3":
-				rs := onlyProtocol(t, got, reader.ProtocolHDX)
+				rs := onlyProtocol(t, got, reader.AirHDX)
 				for _, r := range rs {
 					b := r.Bytes()
 					if len(b) != 12 || b[0] != 0xFE || b[11] != 0xFE || hex.EncodeToString(b[1:9]) != "5555555555555555" || r.Telegram.CRC != 0x852C {
@@ -122,7 +122,7 @@ func TestTraces(t *testing.T) {
 				}
 				return
 			}
-			rs := onlyProtocol(t, got, reader.ProtocolFDXB)
+			rs := onlyProtocol(t, got, reader.AirFDXB)
 			wantN := len(s)/4096 - 1 // complete telegrams, any phase
 			if len(rs) < wantN {
 				t.Errorf("got %d telegrams, want at least %d", len(rs), wantN)
@@ -157,7 +157,7 @@ func TestTraces(t *testing.T) {
 	}
 }
 
-func onlyProtocol(t *testing.T, got map[reader.Protocol][]demod.Result, p reader.Protocol) []demod.Result {
+func onlyProtocol(t *testing.T, got map[reader.Air][]demod.Result, p reader.Air) []demod.Result {
 	t.Helper()
 	for q, rs := range got {
 		if q != p {
@@ -382,10 +382,10 @@ func TestSynthGridHDX(t *testing.T) {
 func TestNoOtherProtocol(t *testing.T) {
 	t.Parallel()
 	o := &synth.Opts{Noise: 0.2, Repeats: 4}
-	sig := map[reader.Protocol][]int16{
-		reader.ProtocolFDXB: synth.FDXB(iso11785.EncodeFDXB(codeAnimal, 0), o),
-		reader.ProtocolFDXA: synth.FDXA(fdxaBytes(0x1234567F1), o),
-		reader.ProtocolHDX:  synth.HDX(hdxFrame(codeAnimal, 0), o),
+	sig := map[reader.Air][]int16{
+		reader.AirFDXB: synth.FDXB(iso11785.EncodeFDXB(codeAnimal, 0), o),
+		reader.AirFDXA: synth.FDXA(fdxaBytes(0x1234567F1), o),
+		reader.AirHDX:  synth.HDX(hdxFrame(codeAnimal, 0), o),
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	noise := make([]int16, 1<<18)
@@ -417,7 +417,7 @@ func TestResultRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rd.ID.Code != "999000000112233" || rd.Protocol != reader.ProtocolFDXB || !rd.HasExt || rd.Ext != 0x16A ||
+	if rd.ID.Code != "999000000112233" || rd.Protocol != reader.AirFDXB || !rd.HasExt || rd.Ext != 0x16A ||
 		!bytes.Equal(rd.Raw, tg[:]) || rd.Quality <= 0.9 {
 		t.Errorf("Read() = %+v, want 999000000112233 FDX-B ext 16A", rd)
 	}
@@ -426,7 +426,7 @@ func TestResultRead(t *testing.T) {
 		t.Fatal("no FDX-A read")
 	}
 	rd, err = fa[0].Read()
-	if err != nil || rd.ID.Code != "0000013531" || rd.Protocol != reader.ProtocolFDXA {
+	if err != nil || rd.ID.Code != "0000013531" || rd.Protocol != reader.AirFDXA {
 		t.Errorf("FDX-A Read() = %+v, %v, want 0000013531", rd, err)
 	}
 }

@@ -70,7 +70,7 @@ func (d *FDXA) Reset() {
 }
 
 // Protocol implements Decoder.
-func (d *FDXA) Protocol() reader.Protocol { return reader.ProtocolFDXA }
+func (d *FDXA) Protocol() reader.Air { return reader.AirFDXA }
 
 // String implements Decoder.
 func (d *FDXA) String() string { return "demod.FDXA" }
@@ -147,7 +147,7 @@ func (d *FDXA) cell(v, at float64) {
 	// The discriminator lags the input by half its window.
 	start := d.at[(d.nbits-fdxaFrameBits)&127] - float64(d.disc.l)/2
 	r := Result{
-		Protocol: reader.ProtocolFDXA,
+		Protocol: reader.AirFDXA,
 		Offset:   int64(math.Round(start)),
 		Length:   int64(math.Round(at + d.clk.t - start)),
 		Quality:  d.q.over(fdxaFrameBits),

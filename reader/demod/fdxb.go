@@ -86,7 +86,7 @@ func (d *FDXB) Reset() {
 }
 
 // Protocol implements Decoder.
-func (d *FDXB) Protocol() reader.Protocol { return reader.ProtocolFDXB }
+func (d *FDXB) Protocol() reader.Air { return reader.AirFDXB }
 
 // String implements Decoder.
 func (d *FDXB) String() string { return "demod.FDXB" }
@@ -156,7 +156,7 @@ func (d *FDXB) cell(v, at float64) {
 	}
 	start := p.at[(p.n-128)&255]
 	d.out = append(d.out, Result{
-		Protocol: reader.ProtocolFDXB,
+		Protocol: reader.AirFDXB,
 		Offset:   int64(math.Round(start)),
 		Length:   int64(math.Round(at + d.clk.t - start)),
 		Quality:  d.q.over(256),
@@ -211,7 +211,7 @@ func (d *FDXB) circular() {
 			}
 			start := p.at[(p.n-256+h)&255]
 			d.out = append(d.out, Result{
-				Protocol: reader.ProtocolFDXB,
+				Protocol: reader.AirFDXB,
 				Offset:   int64(math.Round(start)),
 				Length:   int64(math.Round(128 * 2 * d.clk.t)),
 				Quality:  d.q.over(2 * int(have)),

@@ -17,16 +17,16 @@ func checkResults(t *testing.T, rs []demod.Result) {
 	t.Helper()
 	for _, r := range rs {
 		switch r.Protocol {
-		case reader.ProtocolFDXB:
+		case reader.AirFDXB:
 			tg, err := iso11785.DecodeFDXB(r.Raw)
 			if err != nil || tg != r.Telegram || iso11785.EncodeFDXB(tg.Code, tg.Ext) != r.Raw {
 				t.Fatalf("FDX-B result %X does not re-validate: %v", r.Raw, err)
 			}
-		case reader.ProtocolHDX:
+		case reader.AirHDX:
 			if tg, err := iso11785.DecodeHDX(r.Bytes()); err != nil || tg != r.Telegram {
 				t.Fatalf("HDX result %X does not re-validate: %v", r.Bytes(), err)
 			}
-		case reader.ProtocolFDXA:
+		case reader.AirFDXA:
 			if a, err := iso11785.DecodeFDXA(r.Bytes()); err != nil || a != r.FDXA {
 				t.Fatalf("FDX-A result %X does not re-validate: %v", r.Bytes(), err)
 			}
@@ -128,7 +128,7 @@ func FuzzRoundTrip(f *testing.F) {
 			t.Fatalf("%s %v ext %X with %+v: %d reads, want ≥ 2", d, code, ext, o, len(rs))
 		}
 		for _, r := range rs {
-			if r.Telegram.Code != code || r.Telegram.Ext != ext && d.Protocol() == reader.ProtocolFDXB {
+			if r.Telegram.Code != code || r.Telegram.Ext != ext && d.Protocol() == reader.AirFDXB {
 				t.Fatalf("%s read %v ext %X, want %v ext %X", d, r.Telegram.Code, r.Telegram.Ext, code, ext)
 			}
 		}

@@ -85,7 +85,7 @@ func (d *HDX) Reset() {
 }
 
 // Protocol implements Decoder.
-func (d *HDX) Protocol() reader.Protocol { return reader.ProtocolHDX }
+func (d *HDX) Protocol() reader.Air { return reader.AirHDX }
 
 // String implements Decoder.
 func (d *HDX) String() string { return "demod.HDX" }
@@ -190,7 +190,7 @@ func (d *HDX) cell(v, at float64) {
 	}
 	start := d.cycleTime(d.at[first&255])
 	d.pend = Result{
-		Protocol: reader.ProtocolHDX,
+		Protocol: reader.AirHDX,
 		Offset:   int64(math.Round(start)),
 		Length:   int64(math.Round(d.cycleTime(at+hdxCyclesPerBit) - start)),
 		Quality:  d.q.over(8 * hdxMinFrame),

@@ -67,18 +67,18 @@ func Chip(text string) Step {
 // Fail returns a step in which Next returns err.
 func Fail(err error) Step { return Step{Err: err} }
 
-func protocolOf(id chipid.ID) reader.Protocol {
+func protocolOf(id chipid.ID) reader.Air {
 	switch id.Kind {
 	case chipid.KindISO:
-		return reader.ProtocolISO
+		return reader.AirISO
 	case chipid.KindAVID:
-		return reader.ProtocolAVID
+		return reader.AirAVID
 	case chipid.KindFECAVA:
-		return reader.ProtocolFDXA
+		return reader.AirFDXA
 	case chipid.KindTrovan:
-		return reader.ProtocolTrovan
+		return reader.AirTrovan
 	}
-	return reader.ProtocolUnknown
+	return reader.AirUnknown
 }
 
 // String names the reader.

@@ -19,7 +19,7 @@ func TestScript(t *testing.T) {
 	r.End = io.EOF
 	ctx := context.Background()
 	got, err := r.Next(ctx)
-	if err != nil || got.ID.Code != "985121004515220" || got.Source != "bench" || got.Protocol != reader.ProtocolISO ||
+	if err != nil || got.ID.Code != "985121004515220" || got.Source != "bench" || got.Protocol != reader.AirISO ||
 		string(got.Raw) != "985121004515220" {
 		t.Errorf("Next() = %+v, %v", got, err)
 	}
@@ -109,7 +109,7 @@ func TestCloseAndPushWakeNext(t *testing.T) {
 	r.Push(Chip("00-1234-5678"))
 	select {
 	case rd := <-reads:
-		if rd.ID.Kind != chipid.KindTrovan || rd.Protocol != reader.ProtocolTrovan {
+		if rd.ID.Kind != chipid.KindTrovan || rd.Protocol != reader.AirTrovan {
 			t.Errorf("pushed read = %+v", rd)
 		}
 	case err := <-errs:

@@ -94,7 +94,7 @@ func ParseSpec(s string) (Spec, error) {
 		case "framing":
 			line.Framing = o.Value
 		case "air":
-			line.Protocol = reader.Protocol(o.Value)
+			line.Protocol = reader.Air(o.Value)
 		}
 	}
 	proto, err := sp.protocol()

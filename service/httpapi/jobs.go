@@ -41,10 +41,10 @@ func (s *Server) issuer(w http.ResponseWriter, r *http.Request) *jobs.Orders {
 	return s.jobs
 }
 
-// wake tells the runner work was queued.
+// wake tells the worker work was queued.
 func (s *Server) wake() {
-	if s.runner != nil {
-		s.runner.Wake()
+	if s.worker != nil {
+		s.worker.Wake()
 	}
 }
 
@@ -170,8 +170,8 @@ func (s *Server) handleResumeBatch(w http.ResponseWriter, r *http.Request) {
 // handleDevices reports every printer and engraver now.
 func (s *Server) handleDevices(w http.ResponseWriter, r *http.Request) {
 	var st []jobs.Status
-	if s.runner != nil {
-		st = s.runner.Statuses(r.Context())
+	if s.worker != nil {
+		st = s.worker.Statuses(r.Context())
 	}
 	s.writeJSON(w, r, http.StatusOK, list[jobs.Status]{Items: nonNil(st), Total: len(st)})
 }
@@ -189,7 +189,7 @@ func queryState(r *http.Request) (*service.JobState, error) {
 }
 
 // queued answers a queued job or batch v of id: 201 when created (its
-// change ch recorded and the runner woken), 200 when it was queued
+// change ch recorded and the worker woken), 200 when it was queued
 // before (the store wrote no event for it).
 func (s *Server) queued(w http.ResponseWriter, r *http.Request, ch *service.Change, created bool, id int64, v any) {
 	status := http.StatusOK
@@ -217,7 +217,7 @@ func getByID[T any](s *Server, w http.ResponseWriter, r *http.Request, find func
 }
 
 // requeue queues again, with run, the failed job or batch of the path's
-// id, records the change as action on entity and wakes the runner.
+// id, records the change as action on entity and wakes the worker.
 func requeue[T any](s *Server, w http.ResponseWriter, r *http.Request, action, entity string,
 	run func(*jobs.Orders, context.Context, int64) (T, error), idOf func(T) int64) {
 	is := s.issuer(w, r)

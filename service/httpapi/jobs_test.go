@@ -20,13 +20,13 @@ import (
 	"github.com/chipdesk/chipdesk/tags/check"
 )
 
-// jobsHarness is the API with a job issuer and a runner on a simulated
+// jobsHarness is the API with a job issuer and a worker on a simulated
 // ZPL printer.
 type jobsHarness struct {
 	*harness
 	sim    *zplsim.Printer
 	dev    *jobs.Device
-	runner *jobs.Runner
+	worker *jobs.Worker
 }
 
 func newJobsHarness(t *testing.T) *jobsHarness {
@@ -58,7 +58,7 @@ func newJobsHarness(t *testing.T) *jobsHarness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dev.Close() })
-	runner, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Orders: is})
+	worker, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Orders: is})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,14 +66,14 @@ func newJobsHarness(t *testing.T) *jobsHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api, err := httpapi.New(&httpapi.Opts{Store: h.store, Lookup: lk, Jobs: is, Runner: runner})
+	api, err := httpapi.New(&httpapi.Opts{Store: h.store, Lookup: lk, Jobs: is, Worker: worker})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.srv.Close()
 	h.srv = httptest.NewServer(answerChecker(t, api))
 	t.Cleanup(func() { api.Close() })
-	return &jobsHarness{harness: h, sim: sim, dev: dev, runner: runner}
+	return &jobsHarness{harness: h, sim: sim, dev: dev, worker: worker}
 }
 
 // licence stores a 2026 Minneapolis licence for animal, replacing
@@ -93,7 +93,7 @@ func (h *jobsHarness) licence(animal, replaces int64) *service.Licence {
 
 func (h *jobsHarness) runOnce() {
 	h.t.Helper()
-	if _, err := h.runner.RunOnce(context.Background(), h.dev); err != nil {
+	if _, err := h.worker.RunOnce(context.Background(), h.dev); err != nil {
 		h.t.Fatal(err)
 	}
 }

@@ -48,10 +48,10 @@ type Opts struct {
 	Web http.Handler
 	// Jobs queues print and engrave jobs and tag batches
 	// (/api/v1/licences/{id}/tag, /api/v1/jobs, /api/v1/tag-batches);
-	// nil answers 404 there. Runner, when set, is woken when work is
+	// nil answers 404 there. Worker, when set, is woken when work is
 	// queued and reports the devices at /api/v1/devices.
 	Jobs   *jobs.Orders
-	Runner *jobs.Runner
+	Worker *jobs.Worker
 	// Money keeps charges and payments (/api/v1/payments, /charges,
 	// /reports, /deposits); nil answers 404 there.
 	Money *money.Service
@@ -116,7 +116,7 @@ type Server struct {
 	scans   ScanHandler
 	web     http.Handler
 	jobs    *jobs.Orders
-	runner  *jobs.Runner
+	worker  *jobs.Worker
 	money   *money.Service
 	permits *permits.Service
 	log     *slog.Logger
@@ -186,7 +186,7 @@ func New(o *Opts) (*Server, error) {
 		scans:   o.Scans,
 		web:     o.Web,
 		jobs:    o.Jobs,
-		runner:  o.Runner,
+		worker:  o.Worker,
 		money:   o.Money,
 		permits: o.Permits,
 		log:     o.Logger,

@@ -38,7 +38,7 @@ func TestBrotherQLNetwork(t *testing.T) {
 	must(t, err)
 	dev, err := jobs.Open(ctx, sp)
 	must(t, err)
-	r := newRunner(t, e, nil, dev)
+	r := newWorker(t, e, nil, dev)
 	j, _, err := e.orders.Queue(ctx, e.licence.ID, service.JobPrint)
 	must(t, err)
 	_, err = r.RunOnce(ctx, dev)

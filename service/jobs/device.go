@@ -307,10 +307,10 @@ func (sp Spec) String() string {
 
 // Device is a printer or engraver. An open device (Open, or a literal)
 // has exactly one of Printer and Engraver set, matching Spec.Kind. A
-// device from Pending has neither until the runner opens it; the runner
+// device from Pending has neither until the worker opens it; the worker
 // opens it again after its link fails, so a printer switched off when
 // chipdesk starts is used once it is on. Set the fields before the
-// device is given to a Runner and do not change them after.
+// device is given to a Worker and do not change them after.
 type Device struct {
 	Spec     Spec
 	Printer  printers.Printer
@@ -320,12 +320,12 @@ type Device struct {
 	mu      sync.Mutex // guards Printer and Engraver of a pending device
 }
 
-// Pending returns the device of sp, to be opened by the runner when it
+// Pending returns the device of sp, to be opened by the worker when it
 // is first needed.
 func Pending(sp Spec) *Device { return &Device{Spec: sp, pending: true} }
 
 // PendingDevices parses specs (KIND:ADDRESS[,option=value...]) into
-// pending devices, for a runner configured from a file or flags.
+// pending devices, for a worker configured from a file or flags.
 func PendingDevices(specs []string) ([]*Device, error) {
 	out := make([]*Device, 0, len(specs))
 	for _, s := range specs {

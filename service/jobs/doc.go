@@ -1,7 +1,7 @@
 // Package jobs makes licence tags on printers and engravers: Orders
 // decide which tag a job makes and queue jobs (one per licence, a
 // duplicate's tag for a licence replacing a lost or stolen one, batches
-// of pre-numbered tags for a year), and the Runner takes queued jobs and
+// of pre-numbered tags for a year), and the Worker takes queued jobs and
 // batches to the configured devices, rendering each tag through package
 // tags and sending it through the drivers (drivers/printers/zpl,
 // drivers/printers/brotherql, drivers/engravers/grbl).
@@ -17,7 +17,7 @@
 // beam width (options beam=, interval=). Tag
 // numbers come only from the store, when a licence is issued or a batch
 // is reserved; a reprint, a resumed batch or a job recovered after a
-// crash makes the same number again. See Runner for the recovery rule.
+// crash makes the same number again. See Worker for the recovery rule.
 //
 // Devices are configured as KIND:ADDRESS[,option=value...], like the
 // readers of service/hardware: "zpl:10.0.0.7:9100",

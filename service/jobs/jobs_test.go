@@ -100,7 +100,7 @@ func zplPrinter(t testing.TB, o *zplsim.Opts) (*zplsim.Printer, *jobs.Device) {
 	return sim, d
 }
 
-func newRunner(t *testing.T, e *env, o *jobs.Opts, devs ...*jobs.Device) *jobs.Runner {
+func newWorker(t *testing.T, e *env, o *jobs.Opts, devs ...*jobs.Device) *jobs.Worker {
 	t.Helper()
 	if o == nil {
 		o = &jobs.Opts{}
@@ -123,7 +123,7 @@ func TestPrintLicenceTag_64_30(t *testing.T) {
 	sim, dev := zplPrinter(t, nil)
 	previews := t.TempDir()
 	var evs []jobs.Event
-	r := newRunner(t, e, &jobs.Opts{Previews: previews, OnEvent: func(ev jobs.Event) { evs = append(evs, ev) }}, dev)
+	r := newWorker(t, e, &jobs.Opts{Previews: previews, OnEvent: func(ev jobs.Event) { evs = append(evs, ev) }}, dev)
 
 	j, created, err := e.orders.Queue(ctx, e.licence.ID, service.JobPrint)
 	must(t, err)
@@ -169,7 +169,7 @@ func TestFaultThenReprint(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	sim, dev := zplPrinter(t, nil)
-	r := newRunner(t, e, nil, dev)
+	r := newWorker(t, e, nil, dev)
 	sim.SetStatus(func(st *zpl.HostStatus) { st.PaperOut = true })
 	j, _, err := e.orders.Queue(ctx, e.licence.ID, service.JobPrint)
 	must(t, err)
@@ -235,7 +235,7 @@ func TestCrashBetweenSentAndDone(t *testing.T) {
 	sim, dev := zplPrinter(t, nil)
 	stall := &stallPrinter{Printer: dev.Printer, sent: make(chan struct{}), release: make(chan struct{})}
 	crashing := &jobs.Device{Spec: dev.Spec, Printer: stall}
-	r1 := newRunner(t, e, &jobs.Opts{Poll: time.Hour}, crashing)
+	r1 := newWorker(t, e, &jobs.Opts{Poll: time.Hour}, crashing)
 	j, _, err := e.orders.Queue(ctx, e.licence.ID, service.JobPrint)
 	must(t, err)
 
@@ -255,7 +255,7 @@ func TestCrashBetweenSentAndDone(t *testing.T) {
 	if got.State != service.JobSent {
 		t.Fatalf("job after the crash = %+v, want still sent", got)
 	}
-	r2 := newRunner(t, e, nil, dev)
+	r2 := newWorker(t, e, nil, dev)
 	n, err := r2.Recover(ctx)
 	must(t, err)
 	got, err = e.store.FindJobByID(ctx, j.ID)
@@ -287,7 +287,7 @@ func TestCrashBetweenSentAndDone(t *testing.T) {
 	}
 	assertOneNumber(t, e)
 	// A second restart finds nothing to recover.
-	if n, err := newRunner(t, e, nil, dev).Recover(ctx); n != 0 || err != nil {
+	if n, err := newWorker(t, e, nil, dev).Recover(ctx); n != 0 || err != nil {
 		t.Fatalf("second Recover = %d, %v; want 0", n, err)
 	}
 }
@@ -337,7 +337,7 @@ func TestBatchEngraveAlarmResume(t *testing.T) {
 		return 0
 	}
 	sim, dev := grblEngraver(t, &grblsim.Opts{Fail: fail}, ",power=0.5,speed=3000")
-	r := newRunner(t, e, &jobs.Opts{OnEvent: func(ev jobs.Event) {
+	r := newWorker(t, e, &jobs.Opts{OnEvent: func(ev jobs.Event) {
 		mu.Lock()
 		defer mu.Unlock()
 		armed = armed || (ev.Done == 2 && ev.State == service.JobSent)
@@ -468,7 +468,7 @@ func TestBatchCrashResume(t *testing.T) {
 	ctx := context.Background()
 	sim, dev := zplPrinter(t, nil)
 	stall := &stallAt{Printer: dev.Printer, n: 2, sent: make(chan struct{}), release: make(chan struct{})}
-	r1 := newRunner(t, e, &jobs.Opts{Poll: time.Hour}, &jobs.Device{Spec: dev.Spec, Printer: stall})
+	r1 := newWorker(t, e, &jobs.Opts{Poll: time.Hour}, &jobs.Device{Spec: dev.Spec, Printer: stall})
 	b, _, err := e.orders.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobPrint, Jurisdiction: "minneapolis", Year: 2026, Count: 3})
 	must(t, err)
 	rctx, stop := context.WithCancel(ctx)
@@ -482,7 +482,7 @@ func TestBatchCrashResume(t *testing.T) {
 	wg.Wait()
 
 	e.reopen(t)
-	r2 := newRunner(t, e, nil, dev)
+	r2 := newWorker(t, e, nil, dev)
 	if n, err := r2.Recover(ctx); n != 1 || err != nil {
 		t.Fatalf("Recover = %d, %v; want 1", n, err)
 	}
@@ -518,7 +518,7 @@ func TestBatchCrashResume(t *testing.T) {
 	}
 }
 
-// TestShutdownMidJob: a runner stopped while the engraver works records
+// TestShutdownMidJob: a worker stopped while the engraver works records
 // the job failed as interrupted, and the laser is off.
 func TestShutdownMidJob(t *testing.T) {
 	t.Parallel()
@@ -527,7 +527,7 @@ func TestShutdownMidJob(t *testing.T) {
 	_, dev := grblEngraver(t, &grblsim.Opts{BlockTime: time.Millisecond}, "")
 	var once sync.Once
 	rctx, stop := context.WithCancel(ctx)
-	r := newRunner(t, e, &jobs.Opts{Poll: 10 * time.Millisecond, OnEvent: func(ev jobs.Event) {
+	r := newWorker(t, e, &jobs.Opts{Poll: 10 * time.Millisecond, OnEvent: func(ev jobs.Event) {
 		// Stopped once the machine is seen marking: mid-job, whatever
 		// the machine's speed.
 		if ev.State == service.JobSent && ev.Machine == "Run" {
@@ -569,7 +569,7 @@ func TestLaserModeNotWrittenUnasked(t *testing.T) {
 	must(t, err)
 	j, _, err := e.orders.Queue(ctx, e.licence.ID, service.JobEngrave)
 	must(t, err)
-	_, err = newRunner(t, e, nil, dev).RunOnce(ctx, dev)
+	_, err = newWorker(t, e, nil, dev).RunOnce(ctx, dev)
 	must(t, err)
 	must(t, dev.Close())
 	j, err = e.store.FindJobByID(ctx, j.ID)
@@ -584,7 +584,7 @@ func TestLaserModeNotWrittenUnasked(t *testing.T) {
 	t.Cleanup(func() { dev.Close() })
 	_, err = e.orders.Reprint(ctx, j.ID)
 	must(t, err)
-	_, err = newRunner(t, e, nil, dev).RunOnce(ctx, dev)
+	_, err = newWorker(t, e, nil, dev).RunOnce(ctx, dev)
 	must(t, err)
 	if j, err = e.store.FindJobByID(ctx, j.ID); err != nil || j.State != service.JobDone || sim.Setting(32) != "1" {
 		t.Fatalf("job with laser_mode=set = %+v, %v, $32=%s; want done, $32=1", j, err, sim.Setting(32))

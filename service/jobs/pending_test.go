@@ -25,7 +25,7 @@ func TestPendingDevice(t *testing.T) {
 	must(t, err)
 	dev := devs[0]
 	defer dev.Close()
-	r := newRunner(t, e, nil, dev)
+	r := newWorker(t, e, nil, dev)
 	j, _, err := e.orders.Queue(ctx, e.licence.ID, service.JobPrint)
 	must(t, err)
 

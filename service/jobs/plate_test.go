@@ -20,7 +20,7 @@ func TestBatchPlates(t *testing.T) {
 	ctx := context.Background()
 	sim, dev := grblEngraver(t, nil, ",speed=6000,plate=80x45")
 	var asked [][2]int
-	r := newRunner(t, e, &jobs.Opts{NextBlank: func(_ context.Context, device string, first, last int) error {
+	r := newWorker(t, e, &jobs.Opts{NextBlank: func(_ context.Context, device string, first, last int) error {
 		asked = append(asked, [2]int{first, last})
 		return nil
 	}}, dev)
@@ -63,7 +63,7 @@ func TestBatchPausesForBlank(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	_, dev := grblEngraver(t, nil, ",speed=6000")
-	r := newRunner(t, e, nil, dev)
+	r := newWorker(t, e, nil, dev)
 	b, _, err := e.orders.QueueBatch(ctx, jobs.BatchRequest{Kind: service.JobEngrave, Jurisdiction: "minneapolis", Year: 2026, Count: 2})
 	must(t, err)
 	_, err = r.RunOnce(ctx, dev)

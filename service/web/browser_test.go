@@ -307,19 +307,19 @@ func TestBrowserLicenceToPrinter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Orders: f.issuer, Poll: 500 * time.Millisecond})
+	worker, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Orders: f.issuer, Poll: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.devices = web.JobDevices(runner)
+	f.devices = web.JobDevices(worker)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); runner.Run(ctx) }()
+	go func() { defer close(done); worker.Run(ctx) }()
 	go func() {
 		for {
 			select {
 			case <-f.wake:
-				runner.Wake()
+				worker.Wake()
 			case <-ctx.Done():
 				return
 			}

@@ -12,10 +12,10 @@ type DevicesFunc func(ctx context.Context) []Device
 // Devices implements Devices.
 func (f DevicesFunc) Devices(ctx context.Context) []Device { return f(ctx) }
 
-// JobDevices lists the printers and engravers of a jobs.Runner, each
+// JobDevices lists the printers and engravers of a jobs.Worker, each
 // asked for its status now; it also gives the station page its
 // engravers (Stations, station.go).
-func JobDevices(r *jobs.Runner) Devices { return jobDevices{r} }
+func JobDevices(r *jobs.Worker) Devices { return jobDevices{r} }
 
 // DeviceList joins several device sources.
 type DeviceList []Devices

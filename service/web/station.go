@@ -16,9 +16,9 @@ import (
 	"github.com/chipdesk/chipdesk/tags"
 )
 
-// jobDevices is the Devices of a jobs.Runner (JobDevices), which also
-// gives the station page the runner's engravers.
-type jobDevices struct{ r *jobs.Runner }
+// jobDevices is the Devices of a jobs.Worker (JobDevices), which also
+// gives the station page the worker's engravers.
+type jobDevices struct{ r *jobs.Worker }
 
 // Devices implements Devices: each printer and engraver asked now.
 func (j jobDevices) Devices(ctx context.Context) []Device {

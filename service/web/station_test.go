@@ -18,7 +18,7 @@ import (
 	"github.com/chipdesk/chipdesk/service/web"
 )
 
-// stationFixture is the fixture with its pages served over a runner
+// stationFixture is the fixture with its pages served over a worker
 // that has one simulated engraver, started locked (homing enabled).
 func stationFixture(t *testing.T) (*fixture, *grblsim.Sim) {
 	t.Helper()
@@ -37,12 +37,12 @@ func stationFixture(t *testing.T) (*fixture, *grblsim.Sim) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { dev.Close() })
-	runner, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Orders: f.issuer})
+	worker, err := jobs.New([]*jobs.Device{dev}, &jobs.Opts{Orders: f.issuer})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h, err := web.New(&web.Opts{Store: f.store, Lookup: f.lookup, Jobs: f.issuer,
-		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: web.JobDevices(runner)})
+		Jurisdiction: "minneapolis", Now: f.clock.Now, Devices: web.JobDevices(worker)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,7 +89,7 @@ type Opts struct {
 	// Money keeps charges and payments (the charges, receipt, cash-up
 	// and reports pages); nil serves none of them.
 	Money *money.Service
-	// Wake is called after a job is queued (jobs.Runner.Wake);
+	// Wake is called after a job is queued (jobs.Worker.Wake);
 	// nil does nothing.
 	Wake func()
 	// Permits serves the permit pages (permits.go); nil serves none.

@@ -527,7 +527,7 @@ func TestLicence(t *testing.T) {
 	select {
 	case <-f.wake:
 	default:
-		t.Errorf("queuing a job did not wake the runner")
+		t.Errorf("queuing a job did not wake the worker")
 	}
 	c.post(fmt.Sprintf("/licences/%d/jobs", l.ID), url.Values{"kind": {"print"}}) // a double click
 	if jobs, n, _ := f.store.FindJobs(ctx, service.JobFilter{LicenceID: &l.ID}); n != 1 {

@@ -21,7 +21,7 @@ const DefaultSampleRate = 134200.0
 type Opts struct {
 	// Protocols to decode: FDX-B, FDX-A and (rarely useful here) HDX;
 	// nil means FDX-B and FDX-A.
-	Protocols []reader.Protocol
+	Protocols []reader.Air
 	// SampleRate is the rate, in samples per second, intervals are
 	// written at; 0 means DefaultSampleRate.
 	SampleRate float64
@@ -47,7 +47,7 @@ func (o *Opts) fill() Opts {
 		r = *o
 	}
 	if r.Protocols == nil {
-		r.Protocols = []reader.Protocol{reader.ProtocolFDXB, reader.ProtocolFDXA}
+		r.Protocols = []reader.Air{reader.AirFDXB, reader.AirFDXA}
 	}
 	if r.SampleRate <= 0 {
 		r.SampleRate = DefaultSampleRate
@@ -80,11 +80,11 @@ func NewFeeder(o *Opts) (*Feeder, error) {
 	dopts := &demod.Opts{SampleRate: oo.SampleRate}
 	for _, p := range oo.Protocols {
 		switch p {
-		case reader.ProtocolFDXB:
+		case reader.AirFDXB:
 			f.decs = append(f.decs, demod.NewFDXB(dopts))
-		case reader.ProtocolFDXA:
+		case reader.AirFDXA:
 			f.decs = append(f.decs, demod.NewFDXA(dopts))
-		case reader.ProtocolHDX:
+		case reader.AirHDX:
 			f.decs = append(f.decs, demod.NewHDX(dopts))
 		default:
 			return nil, fmt.Errorf("antenna: %w: %q", demod.ErrProtocol, p)

@@ -116,7 +116,7 @@ func TestFDXBFromEdges(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Next = %v", err)
 			}
-			if r.ID.Code != "985121004515220" || r.Protocol != reader.ProtocolFDXB || r.Source != "antenna on GPIO4(4)" {
+			if r.ID.Code != "985121004515220" || r.Protocol != reader.AirFDXB || r.Source != "antenna on GPIO4(4)" {
 				t.Errorf("Next = %s %s from %q, want 985121004515220 FDX-B", r.ID.Code, r.Protocol, r.Source)
 			}
 			if r.At.Before(s.base) || r.At.After(s.base.Add(100*time.Millisecond+2*time.Second)) {
@@ -145,7 +145,7 @@ func TestNoSignal(t *testing.T) {
 
 func TestFeeder(t *testing.T) {
 	t.Parallel()
-	if _, err := antenna.NewFeeder(&antenna.Opts{Protocols: []reader.Protocol{"AVID"}}); !errors.Is(err, demod.ErrProtocol) {
+	if _, err := antenna.NewFeeder(&antenna.Opts{Protocols: []reader.Air{"AVID"}}); !errors.Is(err, demod.ErrProtocol) {
 		t.Errorf("NewFeeder(AVID) = %v, want ErrProtocol", err)
 	}
 	if _, err := antenna.New(&gpiotest.Pin{N: "GPIO4"}, nil); err == nil {

@@ -51,7 +51,7 @@ func TestWL134OnUART(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Next #%d = %v", i, err)
 		}
-		if r.ID.Code != "900250000023921" || r.Protocol != reader.ProtocolISO || !r.At.Equal(at) {
+		if r.ID.Code != "900250000023921" || r.Protocol != reader.AirISO || !r.At.Equal(at) {
 			t.Errorf("Next #%d = %s %s at %v, want 900250000023921 ISO", i, r.ID.Code, r.Protocol, r.At)
 		}
 	}

@@ -59,7 +59,7 @@ func ToRead(f Frame) (r reader.Read, ok bool, err error) {
 	if err != nil {
 		return reader.Read{}, false, fmt.Errorf("allflex: %w", err)
 	}
-	return reader.Read{ID: id, Protocol: reader.ProtocolISO}, true, nil
+	return reader.Read{ID: id, Protocol: reader.AirISO}, true, nil
 }
 
 // ReadFrame turns a well-formed frame into a read (a readers.DecodeFunc).

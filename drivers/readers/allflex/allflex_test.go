@@ -49,7 +49,7 @@ func TestManualLines(t *testing.T) {
 				}
 				r, ok, err := ToRead(f)
 				want := fmt.Sprintf("%03d%012d", c, n)
-				if err != nil || !ok || r.ID.Code != want || r.Protocol != reader.ProtocolISO {
+				if err != nil || !ok || r.ID.Code != want || r.Protocol != reader.AirISO {
 					t.Errorf("ToRead(%+v) = %+v, %v, %v, want %s", f, r, ok, err, want)
 				}
 				// "LA": A is an animal-coded tag (panel reader manual

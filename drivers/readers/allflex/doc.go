@@ -9,7 +9,7 @@
 // data-block flag: "LA 00000 0 982 000001088420". Industrial HDX tags
 // print "LR 0006 0000000018514348" (application code and 16 digits);
 // they are not animal chips and give no read. HDX and FDX-B chips print
-// identically, so reads carry reader.ProtocolISO.
+// identically, so reads carry reader.AirISO.
 //
 // # References
 //

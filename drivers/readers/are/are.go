@@ -84,21 +84,21 @@ func readFrame(b []byte, records bool) (reader.Read, bool, error) {
 // Records of other types give ok false.
 func ToRead(f Frame) (reader.Read, bool, error) {
 	if f.Short {
-		return short(f.Code, chipid.FormTrovan, reader.ProtocolTrovan)
+		return short(f.Code, chipid.FormTrovan, reader.AirTrovan)
 	}
-	p := reader.ProtocolISO
+	p := reader.AirISO
 	if f.Record {
 		switch f.Type {
 		case TypeISOFDX:
-			p = reader.ProtocolFDXB
+			p = reader.AirFDXB
 		case TypeISOHDX:
-			p = reader.ProtocolHDX
+			p = reader.AirHDX
 		case TypeTrovan:
-			return short(f.Code, chipid.FormTrovan, reader.ProtocolTrovan)
+			return short(f.Code, chipid.FormTrovan, reader.AirTrovan)
 		case TypeDestron:
-			return short(f.Code, chipid.FormFDXA, reader.ProtocolFDXA)
+			return short(f.Code, chipid.FormFDXA, reader.AirFDXA)
 		case TypeASK64:
-			return short(f.Code, chipid.FormEM4102, reader.ProtocolUnknown)
+			return short(f.Code, chipid.FormEM4102, reader.AirUnknown)
 		default:
 			return reader.Read{}, false, nil
 		}
@@ -114,7 +114,7 @@ func ToRead(f Frame) (reader.Read, bool, error) {
 }
 
 // short reads a 40-bit code as the kind form names.
-func short(code uint64, form chipid.Form, p reader.Protocol) (reader.Read, bool, error) {
+func short(code uint64, form chipid.Form, p reader.Air) (reader.Read, bool, error) {
 	if code >= 1<<40 {
 		return reader.Read{}, false, fmt.Errorf("%w: %X is longer than %d hex digits", ErrField, code, TrovanLen)
 	}

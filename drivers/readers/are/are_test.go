@@ -41,7 +41,7 @@ func TestManualRecord(t *testing.T) {
 		t.Errorf("Decode(%q) = %+v, want %+v", fr, f, want)
 	}
 	r, ok, err := ToRead(f)
-	if err != nil || !ok || r.ID.Code != "969123456789012" || r.Protocol != reader.ProtocolFDXB {
+	if err != nil || !ok || r.ID.Code != "969123456789012" || r.Protocol != reader.AirFDXB {
 		t.Errorf("ToRead() = %+v, %v, %v", r, ok, err)
 	}
 	if a, known := r.ID.Animal(); a || !known {
@@ -132,13 +132,13 @@ func TestKinds(t *testing.T) {
 	}
 	tests := []struct {
 		in, kind, code string
-		p              reader.Protocol
+		p              reader.Air
 	}{
-		{"Z2858997D3A4F0000\r\n", "iso11784", "969123456789012", reader.ProtocolISO},
-		{"0012345678\r\n", "trovan", "0012345678", reader.ProtocolTrovan},
-		{rec(TypeTrovan, "0000000012345678"), "trovan", "0012345678", reader.ProtocolTrovan},
-		{rec(TypeDestron, "0000000000013531"), "fecava", "0000013531", reader.ProtocolFDXA},
-		{rec(TypeASK64, "00000006001259E3"), "em4102", "06001259E3", reader.ProtocolUnknown},
+		{"Z2858997D3A4F0000\r\n", "iso11784", "969123456789012", reader.AirISO},
+		{"0012345678\r\n", "trovan", "0012345678", reader.AirTrovan},
+		{rec(TypeTrovan, "0000000012345678"), "trovan", "0012345678", reader.AirTrovan},
+		{rec(TypeDestron, "0000000000013531"), "fecava", "0000013531", reader.AirFDXA},
+		{rec(TypeASK64, "00000006001259E3"), "em4102", "06001259E3", reader.AirUnknown},
 	}
 	var in []byte
 	for _, tt := range tests {

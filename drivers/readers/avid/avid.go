@@ -95,12 +95,12 @@ func ReadFrame(b []byte) (reader.Read, bool, error) {
 	if err != nil {
 		return reader.Read{}, false, fmt.Errorf("avid: %w", err)
 	}
-	p := reader.ProtocolISO
+	p := reader.AirISO
 	switch id.Kind {
 	case chipid.KindAVID:
-		p = reader.ProtocolAVID
+		p = reader.AirAVID
 	case chipid.KindFECAVA:
-		p = reader.ProtocolFDXA
+		p = reader.AirFDXA
 	}
 	return reader.Read{ID: id, Protocol: p}, true, nil
 }

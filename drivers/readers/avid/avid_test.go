@@ -72,11 +72,11 @@ func TestSession(t *testing.T) {
 	for _, want := range []struct {
 		kind chipid.Kind
 		code string
-		p    reader.Protocol
+		p    reader.Air
 	}{
-		{chipid.KindAVID, "012345678", reader.ProtocolAVID},
-		{chipid.KindISO, "985121004515220", reader.ProtocolISO},
-		{chipid.KindFECAVA, "0000013531", reader.ProtocolFDXA},
+		{chipid.KindAVID, "012345678", reader.AirAVID},
+		{chipid.KindISO, "985121004515220", reader.AirISO},
+		{chipid.KindFECAVA, "0000013531", reader.AirFDXA},
 	} {
 		r, err := d.Next(ctx)
 		if err != nil {

@@ -163,12 +163,12 @@ func (s Spec) Split(buf []byte) (int, error) {
 
 // ToRead turns a frame into a read.
 func ToRead(f Frame) reader.Read {
-	r := reader.Read{ID: chipid.FromISO(f.Code), Protocol: reader.ProtocolISO, Ext: f.Ext, HasExt: f.HasExt}
+	r := reader.Read{ID: chipid.FromISO(f.Code), Protocol: reader.AirISO, Ext: f.Ext, HasExt: f.HasExt}
 	switch f.Type {
 	case TypeFDXB:
-		r.Protocol = reader.ProtocolFDXB
+		r.Protocol = reader.AirFDXB
 	case TypeHDX:
-		r.Protocol = reader.ProtocolHDX
+		r.Protocol = reader.AirHDX
 	}
 	return r
 }

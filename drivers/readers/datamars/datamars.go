@@ -91,7 +91,7 @@ func ToRead(f Frame, records bool) (reader.Read, bool, error) {
 	if err != nil {
 		return reader.Read{}, false, fmt.Errorf("datamars: %w", err)
 	}
-	return reader.Read{ID: id, Protocol: reader.ProtocolISO}, true, nil
+	return reader.Read{ID: id, Protocol: reader.AirISO}, true, nil
 }
 
 // FromID returns the live line content for an ISO chip.

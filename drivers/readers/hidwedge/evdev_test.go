@@ -128,10 +128,10 @@ func TestEvdevDev(t *testing.T) {
 	for _, want := range []struct {
 		kind  chipid.Kind
 		code  string
-		proto reader.Protocol
+		proto reader.Air
 	}{
-		{chipid.KindISO, "982000123456789", reader.ProtocolISO},
-		{chipid.KindAVID, "012345678", reader.ProtocolAVID},
+		{chipid.KindISO, "982000123456789", reader.AirISO},
+		{chipid.KindAVID, "012345678", reader.AirAVID},
 	} {
 		r, err := d.Next(ctx)
 		if err != nil {

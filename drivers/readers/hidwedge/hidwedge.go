@@ -277,16 +277,16 @@ func hasBootKeyboard(d usbport.Desc) bool {
 
 // protocol is what the kind of number tells of the air interface: an
 // ISO number came over FDX-B or HDX, which a wedge does not say.
-func protocol(k chipid.Kind) reader.Protocol {
+func protocol(k chipid.Kind) reader.Air {
 	switch k {
 	case chipid.KindISO:
-		return reader.ProtocolISO
+		return reader.AirISO
 	case chipid.KindAVID:
-		return reader.ProtocolAVID
+		return reader.AirAVID
 	case chipid.KindFECAVA:
-		return reader.ProtocolFDXA
+		return reader.AirFDXA
 	case chipid.KindTrovan:
-		return reader.ProtocolTrovan
+		return reader.AirTrovan
 	}
-	return reader.ProtocolUnknown
+	return reader.AirUnknown
 }

@@ -93,12 +93,12 @@ func TestScan(t *testing.T) {
 	for _, want := range []struct {
 		kind  chipid.Kind
 		code  string
-		proto reader.Protocol
+		proto reader.Air
 		raw   string
 	}{
-		{chipid.KindISO, "982000123456789", reader.ProtocolISO, "982000123456789"},
-		{chipid.KindAVID, "012345678", reader.ProtocolAVID, "AVID*012*345*678"},
-		{chipid.KindFECAVA, "4A3D5C1B2E", reader.ProtocolFDXA, "4A3D5C1B2E"},
+		{chipid.KindISO, "982000123456789", reader.AirISO, "982000123456789"},
+		{chipid.KindAVID, "012345678", reader.AirAVID, "AVID*012*345*678"},
+		{chipid.KindFECAVA, "4A3D5C1B2E", reader.AirFDXA, "4A3D5C1B2E"},
 	} {
 		r, err := d.Next(ctx)
 		if err != nil {

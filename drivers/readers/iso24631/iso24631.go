@@ -48,7 +48,7 @@ func ToRead(f Frame) (reader.Read, error) {
 	if f.Extra {
 		id.ISO = id.ISO.WithRetagCounter(f.Retag).WithUserInfo(f.UserInfo)
 	}
-	return reader.Read{ID: id, Protocol: reader.ProtocolISO}, nil
+	return reader.Read{ID: id, Protocol: reader.AirISO}, nil
 }
 
 // ReadFrame turns a well-formed frame into a read (a readers.DecodeFunc).

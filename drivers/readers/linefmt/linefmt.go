@@ -26,9 +26,9 @@ type Spec struct {
 	// name of a group; a field not mapped uses the group of its own name.
 	Fields map[string]string `toml:"fields" json:"fields,omitempty"`
 	// Protocols maps the protocol group's text to an air protocol.
-	Protocols map[string]reader.Protocol `toml:"protocols" json:"protocols,omitempty"`
+	Protocols map[string]reader.Air `toml:"protocols" json:"protocols,omitempty"`
 	// Protocol is the air protocol of reads without a protocol group.
-	Protocol reader.Protocol `toml:"protocol" json:"protocol,omitempty"`
+	Protocol reader.Air `toml:"protocol" json:"protocol,omitempty"`
 	// Baud and Framing ("8N1", "7E2", ...) describe the line; Baud 0
 	// leaves the port alone.
 	Baud    int    `toml:"baud" json:"baud,omitempty"`

@@ -18,7 +18,7 @@ var siteSpec = Spec{
 	Name:      "site",
 	Pattern:   `^(?P<tech>FDX|HDX) (?P<code>\d{3} \d{12})$`,
 	Fields:    map[string]string{"protocol": "tech"},
-	Protocols: map[string]reader.Protocol{"FDX": reader.ProtocolFDXB, "HDX": reader.ProtocolHDX},
+	Protocols: map[string]reader.Air{"FDX": reader.AirFDXB, "HDX": reader.AirHDX},
 	Baud:      19200,
 	Framing:   "8N1",
 }
@@ -53,11 +53,11 @@ func TestDecode(t *testing.T) {
 		spec Spec
 		line string
 		code string
-		p    reader.Protocol
+		p    reader.Air
 	}{
-		{"code with protocol", siteSpec, "HDX 982 000123456789\r\n", "982000123456789", reader.ProtocolHDX},
-		{"country and national", Spec{Name: "cn", Pattern: `C=(?P<country>\d+);N=(?P<national>\d+)`, Protocol: reader.ProtocolISO},
-			"C=982;N=123456789\n", "982000123456789", reader.ProtocolISO},
+		{"code with protocol", siteSpec, "HDX 982 000123456789\r\n", "982000123456789", reader.AirHDX},
+		{"country and national", Spec{Name: "cn", Pattern: `C=(?P<country>\d+);N=(?P<national>\d+)`, Protocol: reader.AirISO},
+			"C=982;N=123456789\n", "982000123456789", reader.AirISO},
 		{"air-order hex", Spec{Name: "rev", Pattern: `(?P<rev>[0-9A-F]{16})`}, "2858997D3A4F0000\r", "969123456789012", ""},
 		{"AVID text", Spec{Name: "avid", Pattern: `ID (?P<code>.+)$`}, "ID AVID*012*345*678\r\n", "012345678", ""},
 	} {

@@ -243,7 +243,7 @@ func ToRead(f Frame) (reader.Read, error) {
 			return reader.Read{}, fmt.Errorf("rfidrw: %w", err)
 		}
 	}
-	r := reader.Read{ID: id, Protocol: reader.ProtocolISO}
+	r := reader.Read{ID: id, Protocol: reader.AirISO}
 	if f.RAT && f.DataBlock {
 		r.Ext, r.HasExt = f.Ext, true
 	}

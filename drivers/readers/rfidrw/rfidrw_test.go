@@ -54,7 +54,7 @@ func TestManualLines(t *testing.T) {
 			}
 			n := l.Expect["national"].(float64)
 			want := fmt.Sprintf("%03d%012d", int(c), int64(n))
-			if err != nil || !ok || r.ID.Code != want || r.Protocol != reader.ProtocolISO {
+			if err != nil || !ok || r.ID.Code != want || r.Protocol != reader.AirISO {
 				t.Fatalf("ReadFrame(%q) = %+v, %v, %v, want %s", fr, r, ok, err, want)
 			}
 			if _, rat := l.Expect["crc16"]; rat {

@@ -36,22 +36,22 @@ func EncodeID(id chipid.ID) ([]byte, error) {
 }
 
 // protocols maps chip types to air protocols.
-func protocol(t string) reader.Protocol {
+func protocol(t string) reader.Air {
 	switch t {
 	case TypeFDXB:
-		return reader.ProtocolFDXB
+		return reader.AirFDXB
 	case TypeHDX:
-		return reader.ProtocolHDX
+		return reader.AirHDX
 	case TypeFDXA:
-		return reader.ProtocolFDXA
+		return reader.AirFDXA
 	case TypeAVID:
-		return reader.ProtocolAVID
+		return reader.AirAVID
 	case TypeTrovan:
-		return reader.ProtocolTrovan
+		return reader.AirTrovan
 	case TypeISO:
-		return reader.ProtocolISO
+		return reader.AirISO
 	}
-	return reader.ProtocolUnknown
+	return reader.AirUnknown
 }
 
 // form is how the scanner writes the identifier of a chip type: the

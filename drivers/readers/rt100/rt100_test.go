@@ -50,12 +50,12 @@ func TestReadFrame(t *testing.T) {
 	for _, tc := range []struct {
 		f    Frame
 		code string
-		p    reader.Protocol
+		p    reader.Air
 		ok   bool
 	}{
-		{Frame{Type: TypeHDX, ID: "982000123456789"}, "982000123456789", reader.ProtocolHDX, true},
-		{Frame{Type: TypeAVID, ID: "012345678"}, "012345678", reader.ProtocolAVID, true},
-		{Frame{Type: TypeFDXA, ID: "4A3D5C1B2E"}, "4A3D5C1B2E", reader.ProtocolFDXA, true},
+		{Frame{Type: TypeHDX, ID: "982000123456789"}, "982000123456789", reader.AirHDX, true},
+		{Frame{Type: TypeAVID, ID: "012345678"}, "012345678", reader.AirAVID, true},
+		{Frame{Type: TypeFDXA, ID: "4A3D5C1B2E"}, "4A3D5C1B2E", reader.AirFDXA, true},
 		{Frame{Type: TypeFDXB, ID: "982000123456789", Record: true, Index: "0007"}, "", "", false},
 	} {
 		b, err := Encode(tc.f)

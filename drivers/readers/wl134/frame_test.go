@@ -158,7 +158,7 @@ func TestReadFrame(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("ReadFrame(%x) = %v, %v", b, ok, err)
 	}
-	if r.ID.Code != "982000123456789" || r.Protocol != reader.ProtocolISO || !r.HasExt || r.Ext != 0x16A || !r.ID.Full {
+	if r.ID.Code != "982000123456789" || r.Protocol != reader.AirISO || !r.HasExt || r.Ext != 0x16A || !r.ID.Full {
 		t.Errorf("ReadFrame(%x) = %+v", b, r)
 	}
 	if a, known := r.ID.Animal(); !a || !known {

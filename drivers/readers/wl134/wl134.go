@@ -52,7 +52,7 @@ func ToRead(f Frame) (reader.Read, error) {
 	}
 	c = c.WithDataBlock(f.DataBlock)
 	// The module reads FDX-B and HDX chips and prints both alike.
-	r := reader.Read{ID: readers.ChipISO(c), Protocol: reader.ProtocolISO}
+	r := reader.Read{ID: readers.ChipISO(c), Protocol: reader.AirISO}
 	if f.DataBlock {
 		r.Ext, r.HasExt = f.Ext, true
 	}

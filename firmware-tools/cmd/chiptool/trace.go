@@ -170,7 +170,7 @@ func toTraceRead(file string, r *demod.Result) *traceRead {
 		Circular: r.Circular,
 		CRCOK:    true, // the decoders return only telegrams whose CRC or parity holds
 	}
-	if r.Protocol == reader.ProtocolFDXA {
+	if r.Protocol == reader.AirFDXA {
 		tr.Code = r.FDXA.String()
 		tr.Ext = "000000"
 		return tr

@@ -168,7 +168,7 @@ func TestRFIDRWCommands(t *testing.T) {
 	if a, known := got.ID.Animal(); !a || !known {
 		t.Errorf("RAT animal flag = %v, %v, want true, true", a, known)
 	}
-	if r, err := d.Next(ctx); err != nil || r.ID.Code != "999000000001007" || r.Protocol != reader.ProtocolISO {
+	if r, err := d.Next(ctx); err != nil || r.ID.Code != "999000000001007" || r.Protocol != reader.AirISO {
 		t.Errorf("Next() = %+v, %v", r.ID, err)
 	}
 }

@@ -97,7 +97,7 @@ func TestDemo(t *testing.T) {
 	find(func(a *lookup.Answer) bool { return a.Redemption != nil && !a.HoldUntil.IsZero() }, "impounded with a hold and a redemption")
 
 	// The seeded licences' tags print on the simulated printer, through
-	// the same job runner as serve's --printer (the API lists them done).
+	// the same job worker as serve's --printer (the API lists them done).
 	var done struct {
 		Items []struct{ Device string }
 		Total int

@@ -16,7 +16,7 @@ import (
 // demoPrinters starts the printers of "chipdesk demo": a simulated ZPL
 // printer on loopback and a simulated GRBL laser on a pseudo-terminal.
 // It sets them, and the folder DIR/previews that receives a PNG of each
-// tag made, in cfg, so that the demo's job runner is serve's (--printer,
+// tag made, in cfg, so that the demo's job worker is serve's (--printer,
 // --previews). stop closes the simulators. When one cannot start, the
 // problem is reported on stderr and the demo goes on without printers.
 func demoPrinters(e *cmdline.Env, cfg *config, dir string) (stop func()) {
@@ -56,15 +56,15 @@ func demoApprove(ctx context.Context, e *cmdline.Env, a *app) {
 }
 
 // demoQueueTags queues the tag of every seeded licence on the printer
-// and wakes the runner.
+// and wakes the worker.
 func demoQueueTags(ctx context.Context, e *cmdline.Env, a *app) {
-	if a.runner == nil {
+	if a.worker == nil {
 		return
 	}
 	if _, err := jobs.QueueActive(ctx, a.issuer, service.JobPrint); err != nil {
 		fmt.Fprintf(e.Stderr, "demo: printing: %v\n", err)
 	}
-	a.runner.Wake()
+	a.worker.Wake()
 }
 
 // demoOfficerScans records a few scans of the demo's chips as the

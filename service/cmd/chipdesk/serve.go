@@ -82,11 +82,11 @@ type app struct {
 	pipe    *hardware.Pipeline
 	hw      *hardware.Manager
 	money   *money.Service
-	// issuer queues tags (pages, API); runner makes them on printers,
+	// issuer queues tags (pages, API); worker makes them on printers,
 	// nil when none is configured.
 	issuer   *jobs.Orders
 	printers []*jobs.Device
-	runner   *jobs.Runner
+	worker   *jobs.Worker
 	api      *httpapi.Server
 	// access ends what revoked tokens and disabled accounts opened,
 	// whichever process revoked them; stopAccess ends its polling.
@@ -160,7 +160,7 @@ func openApp(ctx context.Context, cfg *config, log *slog.Logger, now func() time
 	}
 	if a.api, err = httpapi.New(&httpapi.Opts{
 		Store: a.store, Lookup: a.lookup, Hub: a.hub, Scans: a.pipe, Logger: log, Now: now, MaxBodyBytes: cfg.MaxBodyBytes,
-		Web: pages, Jobs: a.issuer, Runner: a.runner, Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
+		Web: pages, Jobs: a.issuer, Worker: a.worker, Licensing: a.lic, Custody: a.custody, Incidents: a.inc,
 		Access: a.access, Limits: &cfg.Limits, Photos: a.photos, Money: a.money, Permits: a.permits, SiteScoped: cfg.SiteScoped,
 	}); err != nil {
 		a.close()
@@ -219,7 +219,7 @@ func (a *app) url() string {
 }
 
 // openJobs makes the tag orders and, when printers are configured, the
-// runner that makes queued tags on them. The printers are opened when
+// worker that makes queued tags on them. The printers are opened when
 // first needed (jobs.Pending), so one switched off at start is used once
 // it is on.
 func (a *app) openJobs(rs *rules.Set, now func() time.Time) error {
@@ -239,7 +239,7 @@ func (a *app) openJobs(rs *rules.Set, now func() time.Time) error {
 			return fmt.Errorf("previews: %w", err)
 		}
 	}
-	a.runner, err = jobs.New(a.printers, &jobs.Opts{Orders: is, Previews: a.cfg.Previews, Logger: a.log, Now: now,
+	a.worker, err = jobs.New(a.printers, &jobs.Opts{Orders: is, Previews: a.cfg.Previews, Logger: a.log, Now: now,
 		OnEvent: a.jobEvent})
 	return err
 }
@@ -273,8 +273,8 @@ func (a *app) run(ctx context.Context) error {
 	jobsDone := make(chan error, 1)
 	jctx, stopJobs := context.WithCancel(ctx)
 	defer stopJobs()
-	if a.runner != nil {
-		go func() { jobsDone <- a.runner.Run(jctx) }()
+	if a.worker != nil {
+		go func() { jobsDone <- a.worker.Run(jctx) }()
 	} else {
 		jobsDone <- nil
 	}

@@ -94,7 +94,7 @@ func TestServePrintsQueuedTag_64_30(t *testing.T) {
 	}
 	call("POST", fmt.Sprintf("/api/v1/licences/%d/tag", lic.ID), map[string]any{"kind": "print"}, http.StatusCreated, &job)
 
-	// The endpoint wakes the runner, which prints the queued tag.
+	// The endpoint wakes the worker, which prints the queued tag.
 	deadline := time.Now().Add(5 * time.Second)
 	for job.State != service.JobDone && job.State != service.JobFailed && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)

@@ -22,7 +22,7 @@ import (
 )
 
 // newOrders makes the tag orders shared by the pages, the API and the
-// job runner. Tag designs are the built-in ones; the check-code keys
+// job worker. Tag designs are the built-in ones; the check-code keys
 // come from $CHIPDESK_TAG_KEYS, which must be private to their owner
 // (mode 0600 or stricter) and hold at least one key. Without it the
 // public development keys are used only when devKeys is set (--dev-keys;
@@ -103,7 +103,7 @@ func openPhotos() (*os.Root, error) {
 }
 
 // newWeb builds the pages (package web) served at / by serve and demo.
-// Print and engrave jobs queued on the pages wake the app's job runner
+// Print and engrave jobs queued on the pages wake the app's job worker
 // (--printer); without one they wait for "chipdesk print run". The
 // admin page lists the readers and the printers.
 // $CHIPDESK_SECURE_COOKIES=1 marks the session cookie Secure behind a
@@ -116,9 +116,9 @@ func newWeb(a *app, rs *rules.Set, log *slog.Logger, now func() time.Time) (http
 	}
 	devices := web.DeviceList{readerDevices(a.hw, now)}
 	var wake func()
-	if a.runner != nil {
-		devices = append(devices, web.JobDevices(a.runner))
-		wake = a.runner.Wake
+	if a.worker != nil {
+		devices = append(devices, web.JobDevices(a.worker))
+		wake = a.worker.Wake
 	}
 	users, _ := a.store.(service.UserService)
 	sl := a.cfg.Limits.SignIn

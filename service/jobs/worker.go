@@ -22,13 +22,13 @@ import (
 	"github.com/chipdesk/chipdesk/tags"
 )
 
-// Opts configures a Runner. Orders is required.
+// Opts configures a Worker. Orders is required.
 type Opts struct {
 	Orders *Orders
 	// Renderer draws the tags; nil makes one with tags.DefaultOpts.
 	Renderer *tags.Renderer
 	// Hub receives an Event for every change of a job or batch, its
-	// Reader field set to the device name. Give the runner a hub of its
+	// Reader field set to the device name. Give the worker a hub of its
 	// own: the scan stream's subscribers expect scans. Nil publishes
 	// nothing.
 	Hub *events.Hub
@@ -88,18 +88,18 @@ type Event struct {
 // status back, so nothing confirms it printed.
 var errUnconfirmed = errors.New("sent, not confirmed")
 
-// Runner makes the queued tags on its devices: each device takes jobs
+// Worker makes the queued tags on its devices: each device takes jobs
 // and batches of its kind (printers print, engravers engrave) one at a
 // time, in the order they were queued.
 //
 // State machine. A job or batch is claimed (queued → sent) in one store
 // transaction before anything goes to the device, so two devices or two
-// runners never make the same one; when the device finishes it is done,
+// workers never make the same one; when the device finishes it is done,
 // and when the device refuses or faults it is failed with the device's
 // error (~HS faults, GRBL alarms, a link that hung up). A failed job is
 // queued again by Orders.Reprint and makes the same tag number.
 //
-// Recovery. A job or batch still "sent" when the runner starts was
+// Recovery. A job or batch still "sent" when the worker starts was
 // interrupted (chipdesk stopped or crashed with the tag at the device):
 // whether the tag came out is known only to the person at the machine.
 // Recover marks it failed, saying so and naming the tag number and what
@@ -114,23 +114,23 @@ var errUnconfirmed = errors.New("sent, not confirmed")
 // person to load the next (Opts.NextBlank), and without one the batch
 // pauses (failed, saying which tags to load) until it is resumed.
 //
-// One runner drives a device: two processes must not name the same
+// One worker drives a device: two processes must not name the same
 // device, or the second's Recover takes the first's work for
 // interrupted.
-type Runner struct {
+type Worker struct {
 	o         Opts
 	devices   []*Device
 	renderers map[string]*tags.Renderer // by device, for an engraver's beam
 	wake      chan struct{}
 }
 
-// New returns a runner over devices; call Run to start it. The runner
+// New returns a worker over devices; call Run to start it. The worker
 // does not own the devices: the caller closes them after Run returns.
-func New(devices []*Device, o *Opts) (*Runner, error) {
+func New(devices []*Device, o *Opts) (*Worker, error) {
 	if o == nil || o.Orders == nil {
 		return nil, errors.New("jobs: Orders required")
 	}
-	r := &Runner{o: *o, devices: devices, wake: make(chan struct{}, 1)}
+	r := &Worker{o: *o, devices: devices, wake: make(chan struct{}, 1)}
 	names := map[string]bool{}
 	for _, d := range devices {
 		pr, en := d.drivers()
@@ -181,7 +181,7 @@ func New(devices []*Device, o *Opts) (*Runner, error) {
 }
 
 // Wake makes idle devices look at the queue now (a job was queued).
-func (r *Runner) Wake() {
+func (r *Worker) Wake() {
 	select {
 	case r.wake <- struct{}{}:
 	default:
@@ -190,7 +190,7 @@ func (r *Runner) Wake() {
 
 // Run recovers interrupted work (Recover), then runs every device until
 // ctx is done, and returns ctx's error.
-func (r *Runner) Run(ctx context.Context) error {
+func (r *Worker) Run(ctx context.Context) error {
 	if _, err := r.Recover(ctx); err != nil {
 		r.o.Logger.Error("jobs: recover", "err", err)
 	}
@@ -222,7 +222,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	return ctx.Err()
 }
 
-func (r *Runner) loop(ctx context.Context, d *Device, wake chan struct{}) {
+func (r *Worker) loop(ctx context.Context, d *Device, wake chan struct{}) {
 	t := time.NewTicker(r.o.Poll)
 	defer t.Stop()
 	for {
@@ -247,7 +247,7 @@ func (r *Runner) loop(ctx context.Context, d *Device, wake chan struct{}) {
 // RunOnce makes the oldest queued job of d's kind, else works through
 // the oldest queued batch. It reports false when there was nothing to
 // do. A tag the device refused is recorded on the job, not returned.
-func (r *Runner) RunOnce(ctx context.Context, d *Device) (bool, error) {
+func (r *Worker) RunOnce(ctx context.Context, d *Device) (bool, error) {
 	store := r.o.Orders.Store
 	kind := d.Spec.JobKind()
 	if err := d.connect(ctx); err != nil {
@@ -268,13 +268,13 @@ func (r *Runner) RunOnce(ctx context.Context, d *Device) (bool, error) {
 	return true, r.runBatch(ctx, d, store, b)
 }
 
-// finalCtx is for the last write of a job: a runner stopping (ctx
+// finalCtx is for the last write of a job: a worker stopping (ctx
 // cancelled) still records what happened.
 func finalCtx(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 }
 
-func (r *Runner) runJob(ctx context.Context, d *Device, j *service.Job) error {
+func (r *Worker) runJob(ctx context.Context, d *Device, j *service.Job) error {
 	store := r.o.Orders.Store
 	ev := Event{Job: j.ID, Kind: j.Kind, State: service.JobSent, Device: d.Spec.Name, Total: 1}
 	var tag *tags.Tag
@@ -304,7 +304,7 @@ func (r *Runner) runJob(ctx context.Context, d *Device, j *service.Job) error {
 	return nil
 }
 
-func (r *Runner) runBatch(ctx context.Context, d *Device, bs service.TagBatchService, b *service.TagBatch) error {
+func (r *Worker) runBatch(ctx context.Context, d *Device, bs service.TagBatchService, b *service.TagBatch) error {
 	ev := Event{Batch: b.ID, Kind: b.Kind, State: service.JobSent, Device: d.Spec.Name,
 		Jurisdiction: b.Jurisdiction, Year: b.Year, Done: b.Done, Total: b.Count()}
 	var (
@@ -378,7 +378,7 @@ const maxPlate = 1000
 
 // group returns the tags made in one step from tag next of batch b: a
 // plate full for an engraver with a plate, else one tag.
-func (r *Runner) group(d *Device, b *service.TagBatch, next int) ([]*tags.Tag, error) {
+func (r *Worker) group(d *Device, b *service.TagBatch, next int) ([]*tags.Tag, error) {
 	n := 1
 	if d.Spec.JobKind() == service.JobEngrave && d.Spec.PlateW > 0 {
 		n = min(b.Last-next+1, maxPlate)
@@ -403,7 +403,7 @@ func (r *Runner) group(d *Device, b *service.TagBatch, next int) ([]*tags.Tag, e
 
 // makeGroup makes one tag, or engraves a plate of tags laid out by the
 // device's plate.
-func (r *Runner) makeGroup(ctx context.Context, d *Device, group []*tags.Tag, name string, ev Event) error {
+func (r *Worker) makeGroup(ctx context.Context, d *Device, group []*tags.Tag, name string, ev Event) error {
 	if len(group) == 1 {
 		return r.make(ctx, d, group[0], name, ev)
 	}
@@ -458,7 +458,7 @@ func deviceError(ctx context.Context, err error) string {
 }
 
 // make renders tag for d and sends it.
-func (r *Runner) make(ctx context.Context, d *Device, t *tags.Tag, name string, ev Event) error {
+func (r *Worker) make(ctx context.Context, d *Device, t *tags.Tag, name string, ev Event) error {
 	if err := r.preview(t); err != nil {
 		return err
 	}
@@ -474,8 +474,8 @@ func (r *Runner) make(ctx context.Context, d *Device, t *tags.Tag, name string, 
 }
 
 // renderer is the tag renderer of d: its own for an engraver with a
-// beam width, else the runner's.
-func (r *Runner) renderer(d *Device) *tags.Renderer {
+// beam width, else the worker's.
+func (r *Worker) renderer(d *Device) *tags.Renderer {
 	if rd := r.renderers[d.Spec.Name]; rd != nil {
 		return rd
 	}
@@ -486,7 +486,7 @@ func (r *Runner) renderer(d *Device) *tags.Renderer {
 // engraver, an Artwork for a printer, which draws it in its own
 // language and resolution. A printer whose link cannot confirm the job
 // returns errUnconfirmed.
-func (r *Runner) send(ctx context.Context, d *Device, pr printers.Printer, en engravers.Engraver, t *tags.Tag, name string, ev Event) error {
+func (r *Worker) send(ctx context.Context, d *Device, pr printers.Printer, en engravers.Engraver, t *tags.Tag, name string, ev Event) error {
 	rd := r.renderer(d)
 	if en != nil {
 		tp, err := rd.Paths(t)
@@ -512,7 +512,7 @@ func (r *Runner) send(ctx context.Context, d *Device, pr printers.Printer, en en
 // machine returns the progress function of an engraving: it publishes
 // ev with the machine's state whenever that changes (a hold or an open
 // door shows at the counter while the job waits).
-func (r *Runner) machine(ev Event) func(engravers.Progress) {
+func (r *Worker) machine(ev Event) func(engravers.Progress) {
 	var last string
 	var held bool
 	return func(p engravers.Progress) {
@@ -527,7 +527,7 @@ func (r *Runner) machine(ev Event) func(engravers.Progress) {
 }
 
 // preview writes the tag's PNG to the previews folder.
-func (r *Runner) preview(t *tags.Tag) error {
+func (r *Worker) preview(t *tags.Tag) error {
 	if r.o.Previews == "" {
 		return nil
 	}
@@ -563,7 +563,7 @@ func writePNG(path string, img image.Image) error {
 	return nil
 }
 
-func (r *Runner) emit(ev Event) {
+func (r *Worker) emit(ev Event) {
 	ev.At = r.o.Now()
 	if r.o.OnEvent != nil {
 		r.o.OnEvent(ev)
@@ -576,10 +576,10 @@ func (r *Runner) emit(ev Event) {
 	}
 }
 
-// Recover marks the jobs and batches left "sent" to this runner's
-// devices failed (see Runner) and returns how many it found. It never
+// Recover marks the jobs and batches left "sent" to this worker's
+// devices failed (see Worker) and returns how many it found. It never
 // touches a tag number.
-func (r *Runner) Recover(ctx context.Context) (int, error) {
+func (r *Worker) Recover(ctx context.Context) (int, error) {
 	store := r.o.Orders.Store
 	byName := map[string]*Device{}
 	for _, d := range r.devices {
@@ -633,7 +633,7 @@ func (r *Runner) Recover(ctx context.Context) (int, error) {
 }
 
 // deviceNow is what the device reports, for a recovery message.
-func (r *Runner) deviceNow(ctx context.Context, d *Device) string {
+func (r *Worker) deviceNow(ctx context.Context, d *Device) string {
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	pr, en := d.drivers()
@@ -674,7 +674,7 @@ type Status struct {
 }
 
 // Statuses asks every device now.
-func (r *Runner) Statuses(ctx context.Context) []Status {
+func (r *Worker) Statuses(ctx context.Context) []Status {
 	out := make([]Status, 0, len(r.devices))
 	for _, d := range r.devices {
 		s := Status{Name: d.Spec.Name, Kind: d.Spec.Kind, At: r.o.Now()}
@@ -694,7 +694,7 @@ var ErrNoStation = errors.New("jobs: no such engraver")
 // the device's own driver: a control refused while a job runs says so
 // (engravers.ErrBusy), while pause, resume, overrides and abort act on
 // the running job.
-func (r *Runner) Station(ctx context.Context, name string) (engravers.Station, error) {
+func (r *Worker) Station(ctx context.Context, name string) (engravers.Station, error) {
 	for _, d := range r.devices {
 		if d.Spec.Name != name || d.Spec.JobKind() != service.JobEngrave {
 			continue
@@ -712,8 +712,8 @@ func (r *Runner) Station(ctx context.Context, name string) (engravers.Station, e
 	return nil, fmt.Errorf("%w: %q", ErrNoStation, name)
 }
 
-// Engravers names the runner's engravers.
-func (r *Runner) Engravers() []string {
+// Engravers names the worker's engravers.
+func (r *Worker) Engravers() []string {
 	var out []string
 	for _, d := range r.devices {
 		if d.Spec.JobKind() == service.JobEngrave {
@@ -725,7 +725,7 @@ func (r *Runner) Engravers() []string {
 
 // Job returns the engraving of tag t for the engraver named name, as it
 // would be sent (for a frame or a time estimate before the job).
-func (r *Runner) Job(name string, t *tags.Tag) (engravers.Job, error) {
+func (r *Worker) Job(name string, t *tags.Tag) (engravers.Job, error) {
 	for _, d := range r.devices {
 		if d.Spec.Name == name && d.Spec.JobKind() == service.JobEngrave {
 			tp, err := r.renderer(d).Paths(t)
