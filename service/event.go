@@ -153,6 +153,34 @@ func (c *AuditCompaction) Event() *AuditEvent {
 		Detail: fmt.Sprintf("%d lookup events of %s counted in %d rows", c.Events, c.Day, c.Counts)}
 }
 
+// NewAuditCompaction is the compaction, made at now, of the lookup
+// events of first's UTC day (first being the oldest lookup event from
+// before the instant before) with an id up to last: from the day's
+// start, which it returns, to its end or to before, whichever comes
+// first. Both stores' CompactAudit begin so.
+func NewAuditCompaction(now, first, before time.Time, last int64) (c *AuditCompaction, start time.Time) {
+	day := DateIn(first, time.UTC)
+	start = day.Time(time.UTC)
+	end := day.AddDays(1).Time(time.UTC)
+	if before.Before(end) {
+		end = before.UTC()
+	}
+	return &AuditCompaction{At: now, Day: day, Before: end, ActionPrefix: LookupActionPrefix, LastEventID: last}, start
+}
+
+// Check compares what a store's compaction wrote and removed with what
+// it counted: counts rows of counts written, events removed. An error
+// means the day's transaction must not commit.
+func (c *AuditCompaction) Check(counts, events int64) error {
+	if counts != c.Counts {
+		return fmt.Errorf("%d counts written of %d on %s", counts, c.Counts, c.Day)
+	}
+	if events != c.Events {
+		return fmt.Errorf("%d events removed of %d counted on %s", events, c.Events, c.Day)
+	}
+	return nil
+}
+
 // CompactAuditLog applies a retention: s.CompactAudit day by day until
 // nothing before before is left, calling each (when set) with every
 // compaction as it commits. It stops at ctx's end or the first error,

@@ -38,37 +38,30 @@ func (db *DB) CompactAudit(ctx context.Context, before time.Time) (*service.Audi
 		if first == nil {
 			return nil
 		}
-		day := service.DateIn(*first, time.UTC)
-		start := day.Time(time.UTC)
-		end := day.AddDays(1).Time(time.UTC)
-		if before.Before(end) {
-			end = before.UTC()
-		}
 		var last int64
 		if err := tx.QueryRow(ctx, `SELECT max(id) FROM audit_events`).Scan(&last); err != nil {
 			return fmt.Errorf("postgres: compact audit: %w", err)
 		}
-		args := []any{prefix, start, end, last}
-		c = &service.AuditCompaction{At: now, Day: day, Before: end, ActionPrefix: prefix, LastEventID: last}
+		var start time.Time
+		c, start = service.NewAuditCompaction(now, *first, before, last)
+		args := []any{prefix, start, c.Before, last}
 		if err := tx.QueryRow(ctx, `SELECT count(*), (SELECT count(*) FROM (SELECT 1 FROM audit_events WHERE `+lookupEvents+
 			` GROUP BY `+columns.AuditCountKey+`) g) FROM audit_events WHERE `+lookupEvents,
 			args...).Scan(&c.Events, &c.Counts); err != nil {
 			return fmt.Errorf("postgres: compact audit: %w", err)
 		}
 		err := tx.QueryRow(ctx, `INSERT INTO audit_compactions (at, day, before, action_prefix, last_event_id, events, counts)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, now, day, end, prefix, last, c.Events, c.Counts).Scan(&c.ID)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, now, c.Day, c.Before, prefix, last, c.Events, c.Counts).Scan(&c.ID)
 		if err != nil {
 			return mapErr(err, "Audit compaction")
 		}
 		tag, err := tx.Exec(ctx, `INSERT INTO audit_counts (`+columns.AuditCount+`)
 			SELECT $5, $6::date, `+columns.AuditCountKey+`, count(*), min(at), max(at)
-			FROM audit_events WHERE `+lookupEvents+` GROUP BY `+columns.AuditCountKey, append(args, c.ID, day)...)
+			FROM audit_events WHERE `+lookupEvents+` GROUP BY `+columns.AuditCountKey, append(args, c.ID, c.Day)...)
 		if err != nil {
 			return mapErr(err, "Audit count")
 		}
-		if n := tag.RowsAffected(); n != c.Counts {
-			return fmt.Errorf("postgres: compact audit: %d counts written of %d on %s", n, c.Counts, day)
-		}
+		counts := tag.RowsAffected()
 		// The compaction's own event goes in before the removal, above
 		// every id removed, so that no id is ever given again.
 		if err := insertAudit(ctx, tx, now, c.Event()); err != nil {
@@ -78,8 +71,8 @@ func (db *DB) CompactAudit(ctx context.Context, before time.Time) (*service.Audi
 		if err != nil {
 			return mapErr(err, "Audit event")
 		}
-		if n := tag.RowsAffected(); n != c.Events {
-			return fmt.Errorf("postgres: compact audit: %d events removed of %d counted on %s", n, c.Events, day)
+		if err := c.Check(counts, tag.RowsAffected()); err != nil {
+			return fmt.Errorf("postgres: compact audit: %w", err)
 		}
 		return nil
 	})

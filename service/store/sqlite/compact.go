@@ -42,25 +42,20 @@ func (db *DB) CompactAudit(ctx context.Context, before time.Time) (*service.Audi
 		if err := (stamp{&from}).Scan(first.String); err != nil {
 			return fmt.Errorf("sqlite: compact audit: %w", err)
 		}
-		day := service.DateIn(from, time.UTC)
-		start := day.Time(time.UTC)
-		end := day.AddDays(1).Time(time.UTC)
-		if before.Before(end) {
-			end = before.UTC()
-		}
 		var last int64
 		if err := tx.QueryRowContext(ctx, `SELECT MAX(id) FROM audit_events`).Scan(&last); err != nil {
 			return fmt.Errorf("sqlite: compact audit: %w", err)
 		}
-		args := []any{prefix, formatStamp(start), formatStamp(end), last}
-		c = &service.AuditCompaction{At: now, Day: day, Before: end, ActionPrefix: prefix, LastEventID: last}
+		var start time.Time
+		c, start = service.NewAuditCompaction(now, from, before, last)
+		args := []any{prefix, formatStamp(start), formatStamp(c.Before), last}
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), (SELECT COUNT(*) FROM (SELECT 1 FROM audit_events WHERE `+lookupEvents+
 			` GROUP BY substr(at, 1, 10), `+columns.AuditCountKey+`)) FROM audit_events WHERE `+lookupEvents,
 			args...).Scan(&c.Events, &c.Counts); err != nil {
 			return fmt.Errorf("sqlite: compact audit: %w", err)
 		}
 		err := tx.QueryRowContext(ctx, `INSERT INTO audit_compactions (`+columns.AuditCompaction+`) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			formatStamp(now), day, formatStamp(end), prefix, last, c.Events, c.Counts).Scan(&c.ID)
+			formatStamp(now), c.Day, formatStamp(c.Before), prefix, last, c.Events, c.Counts).Scan(&c.ID)
 		if err != nil {
 			return mapErr(err, "Audit compaction")
 		}
@@ -71,10 +66,9 @@ func (db *DB) CompactAudit(ctx context.Context, before time.Time) (*service.Audi
 		if err != nil {
 			return mapErr(err, "Audit count")
 		}
-		if n, err := res.RowsAffected(); err != nil {
+		counts, err := res.RowsAffected()
+		if err != nil {
 			return fmt.Errorf("sqlite: compact audit: %w", err)
-		} else if n != c.Counts {
-			return fmt.Errorf("sqlite: compact audit: %d counts written of %d on %s", n, c.Counts, day)
 		}
 		// The compaction's own event goes in before the removal, above
 		// every id removed, so that no id is ever given again.
@@ -85,10 +79,12 @@ func (db *DB) CompactAudit(ctx context.Context, before time.Time) (*service.Audi
 		if err != nil {
 			return mapErr(err, "Audit event")
 		}
-		if n, err := res.RowsAffected(); err != nil {
+		events, err := res.RowsAffected()
+		if err != nil {
 			return fmt.Errorf("sqlite: compact audit: %w", err)
-		} else if n != c.Events {
-			return fmt.Errorf("sqlite: compact audit: %d events removed of %d counted on %s", n, c.Events, day)
+		}
+		if err := c.Check(counts, events); err != nil {
+			return fmt.Errorf("sqlite: compact audit: %w", err)
 		}
 		return nil
 	})
