@@ -38,7 +38,9 @@ func TestAuditCompactCommand(t *testing.T) {
 			for _, ev := range []*service.AuditEvent{
 				{At: now.AddDate(0, 0, -40), Actor: "officer-1", Action: "lookup.chip", Entity: "animal", EntityID: 3, Detail: "985141000000003"},
 				{At: now.AddDate(0, 0, -40).Add(time.Hour), Actor: "officer-1", Action: "lookup.chip", Entity: "animal", EntityID: 3, Detail: "985141000000003"},
-				{At: now.AddDate(0, 0, -40), Actor: "counter-1", Action: "licence.create", Entity: "licence", EntityID: 9},
+				{At: now.AddDate(0, 0, -40), Actor: "counter-1", Action: "licence.create", Entity: "licence", EntityID: 9, Detail: "tag 2026-000123"},
+				{At: now.AddDate(0, 0, -35), Actor: "officer-1", Action: "lookup.chip", Entity: "animal", EntityID: 3, Detail: "985141000000003"},
+				{At: now.AddDate(0, 0, -35), Actor: "officer-2", Action: "lookup.chip", Entity: "animal", EntityID: 3, Detail: "985141000000003"},
 				{At: now.AddDate(0, 0, -2), Actor: "officer-1", Action: "lookup.chip", Entity: "animal", EntityID: 3, Detail: "985141000000003"},
 			} {
 				if err := st.CreateAuditEvent(ctx, ev); err != nil {
@@ -56,13 +58,51 @@ func TestAuditCompactCommand(t *testing.T) {
 				return run(ctx, e, args), out.String(), errb.String()
 			}
 			code, out, stderr := cli("audit", "compact", "--config", conf, "--db", db)
-			if code != 0 || !strings.Contains(out, "compacted 2 lookup events before 2026-02-13 into 1 counts over 1 days") {
+			if code != 0 {
 				t.Fatalf("audit compact = %d\n%s%s", code, out, stderr)
 			}
+			// One line per day, oldest first, then the sum.
+			for _, want := range []string{"2026-02-03  2 lookup events counted in 1 rows", "2026-02-08  2 lookup events counted in 2 rows",
+				"compacted 4 lookup events before 2026-02-13 into 3 counts over 2 days"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("audit compact printed\n%s\nwant the line %q", out, want)
+				}
+			}
+			if i, j := strings.Index(out, "2026-02-03 "), strings.Index(out, "2026-02-08 "); i < 0 || j < i {
+				t.Errorf("audit compact printed\n%s\nwant 2026-02-03 before 2026-02-08", out)
+			}
 			code, out, stderr = cli("audit", "counts", "--db", db, "--entity-id", "3")
-			want := "2026-02-03,officer-1,,,0,lookup.chip,animal,3,985141000000003,2,2026-02-03T12:00:00Z,2026-02-03T13:00:00Z,"
-			if code != 0 || !strings.Contains(out, want) || strings.Count(out, "\n") != 2 {
-				t.Fatalf("audit counts = %d\n%s%s\nwant the row %s", code, out, stderr, want)
+			if code != 0 {
+				t.Fatalf("audit counts = %d\n%s%s", code, out, stderr)
+			}
+			// Newest day first: the 8th's two lookers, then the 3rd's two
+			// lookups by one officer, first and last.
+			rows := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+			want := []string{
+				"day,actor,role,site,token_id,action,entity,entity_id,detail,events,first_at,last_at,compaction_id",
+				"2026-02-08,officer-?,,,0,lookup.chip,animal,3,985141000000003,1,2026-02-08T12:00:00Z,2026-02-08T12:00:00Z,",
+				"2026-02-08,officer-?,,,0,lookup.chip,animal,3,985141000000003,1,2026-02-08T12:00:00Z,2026-02-08T12:00:00Z,",
+				"2026-02-03,officer-1,,,0,lookup.chip,animal,3,985141000000003,2,2026-02-03T12:00:00Z,2026-02-03T13:00:00Z,",
+			}
+			if len(rows) != len(want) {
+				t.Fatalf("audit counts printed\n%s\nwant %d rows", out, len(want))
+			}
+			actors := map[string]bool{}
+			for i, w := range want {
+				got := rows[i]
+				if i > 0 {
+					got = got[:strings.LastIndex(got, ",")+1] // the compaction's id
+				}
+				if strings.Contains(w, "officer-?") {
+					actors[got[11:20]] = true
+					got = got[:11] + "officer-?" + got[20:]
+				}
+				if got != w {
+					t.Errorf("audit counts row %d = %s, want %s", i, rows[i], w)
+				}
+			}
+			if !actors["officer-1"] || !actors["officer-2"] {
+				t.Errorf("audit counts of 2026-02-08 by %v, want officer-1 and officer-2", actors)
 			}
 			st, err = openStore(ctx, db, func() time.Time { return now })
 			if err != nil {
@@ -76,9 +116,14 @@ func TestAuditCompactCommand(t *testing.T) {
 			var actions []string
 			for _, e := range evs {
 				actions = append(actions, e.Action)
+				// A change's event is kept whole.
+				if e.Action == "licence.create" && (e.Actor != "counter-1" || e.Entity != "licence" || e.EntityID != 9 ||
+					e.Detail != "tag 2026-000123" || !e.At.Equal(now.AddDate(0, 0, -40))) {
+					t.Errorf("licence.create after = %+v, want it whole", e)
+				}
 			}
-			if got := strings.Join(actions, " "); got != "audit.compact lookup.chip licence.create" {
-				t.Errorf("events after = %s, want audit.compact lookup.chip licence.create", got)
+			if got, want := strings.Join(actions, " "), "audit.compact audit.compact lookup.chip licence.create"; got != want {
+				t.Errorf("events after = %s, want %s", got, want)
 			}
 		})
 	}
@@ -96,6 +141,7 @@ func TestAuditPolicyRefused(t *testing.T) {
 		{"negative in the file", "[audit]\nkeep_lookups_days = -1\n", nil, "audit.keep_lookups_days -1"},
 		{"not a number in the file", "[audit]\nkeep_lookups_days = \"a year\"\n", nil, "keep_lookups_days"},
 		{"negative flag", "", []string{"--keep-lookups-days", "-3"}, "--keep-lookups-days"},
+		{"not a number flag", "", []string{"--keep-lookups-days", "a-year"}, "keep-lookups-days"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
