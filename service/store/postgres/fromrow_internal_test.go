@@ -17,10 +17,10 @@ func TestFromRowParts(t *testing.T) {
 		name, parts string
 		ok          bool
 	}{
-		{"nulls", `[null,null,null,null,null]`, true},
-		{"parts", `[[{"id":1,"code":"985141000123456"}],null,[],null,[{"id":9,"date":"2026-01-02"}]]`, true},
-		{"four parts", `[null,null,null,null]`, false},
+		{"nulls", `[null,null,null,null,null,null,null]`, true},
+		{"parts", `[[{"id":1,"code":"985141000123456"}],null,[],null,[{"id":9,"date":"2026-01-02"}],[{"id":4,"body":"{}"}],null]`, true},
 		{"six parts", `[null,null,null,null,null,null]`, false},
+		{"eight parts", `[null,null,null,null,null,null,null,null]`, false},
 		{"not an array", `{"id":7}`, false},
 	}
 	for _, tt := range tests {
@@ -40,11 +40,12 @@ func TestFromRowParts(t *testing.T) {
 		}
 		switch tt.name {
 		case "nulls":
-			if len(r.Chips)+len(r.Bites) != 0 {
-				t.Errorf("nulls: chips %v bites %v", r.Chips, r.Bites)
+			if len(r.Chips)+len(r.Bites)+len(r.Permits)+len(r.Agreements) != 0 {
+				t.Errorf("nulls: chips %v bites %v permits %v agreements %v", r.Chips, r.Bites, r.Permits, r.Agreements)
 			}
 		case "parts":
-			if len(r.Chips) != 1 || r.Chips[0].Code != "985141000123456" || len(r.Bites) != 1 || r.Bites[0].ID != 9 {
+			if len(r.Chips) != 1 || r.Chips[0].Code != "985141000123456" || len(r.Bites) != 1 || r.Bites[0].ID != 9 ||
+				len(r.Permits) != 1 || r.Permits[0].ID != 4 || len(r.Agreements) != 0 {
 				t.Errorf("parts: fromRow = %+v", r)
 			}
 		}

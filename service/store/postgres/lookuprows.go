@@ -81,6 +81,9 @@ var listParts = []recordPart{
 	{columns.Quarantine, "json_agg", `quarantines WHERE animal_id = $1 AND released_on IS NULL`},
 	{columns.Impound, "json_agg", `impoundments WHERE animal_id = $1`},
 	{columns.Bite, "json_agg", `bites WHERE animal_id = $1`},
+	// permit.go: id and body of the permits and open agreements.
+	{"id, body", "json_agg", `permits WHERE animal_id = $1 ORDER BY id`},
+	{"id, body", "json_agg", `adoption_agreements WHERE animal_id = $1 AND open ORDER BY id`},
 }
 
 // rowFrom is the FROM of the typed parts of the animals of lookup_set
@@ -184,14 +187,21 @@ func rebuildSQL(where string) string {
 			table + in + cond + `) x ORDER BY x.` + aid + `, ` + order + `)`
 	}
 	q := func(c string) string { return `x."` + jsonName(c) + `"` }
+	// A permit or agreement as permitPart reads it, in id order.
+	bodies := func(table, cond string) string {
+		return `(SELECT t.animal_id AS aid, json_agg(json_build_object('id', t.id, 'body', t.body) ORDER BY t.id) AS j FROM ` +
+			table + ` t` + in + cond + ` GROUP BY 1)`
+	}
 	return `WITH lookup_set AS MATERIALIZED (SELECT * FROM animals lookup_animal` + where + `)
-` + insertHead() + `SELECT a.id, ` + typedCols("") + `, json_build_array(ch.j, d.j, q.j, i.j, b.j)::text` +
+` + insertHead() + `SELECT a.id, ` + typedCols("") + `, json_build_array(ch.j, d.j, q.j, i.j, b.j, p.j, g.j)::text` +
 		rowFrom("lookup_set", `(SELECT DISTINCT ON (animal_id) * FROM vaccinations`+in+` ORDER BY animal_id, date DESC, id DESC)`) + `
 LEFT JOIN ` + grouped("chips", columns.Chip, "") + ` ch ON ch.aid = a.id
 LEFT JOIN ` + latest("designations", columns.Designation, " AND rescinded_on IS NULL", q("declared_on")+` DESC, `+q("id")+` DESC`) + ` d ON d.aid = a.id
 LEFT JOIN ` + grouped("quarantines", columns.Quarantine, " AND released_on IS NULL") + ` q ON q.aid = a.id
 LEFT JOIN ` + grouped("impoundments", columns.Impound, "") + ` i ON i.aid = a.id
-LEFT JOIN ` + grouped("bites", columns.Bite, "") + ` b ON b.aid = a.id` + upsert()
+LEFT JOIN ` + grouped("bites", columns.Bite, "") + ` b ON b.aid = a.id
+LEFT JOIN ` + bodies("permits", "") + ` p ON p.aid = a.id
+LEFT JOIN ` + bodies("adoption_agreements", " AND open") + ` g ON g.aid = a.id` + upsert()
 }
 
 // BeginBulk makes the triggers of tx's transaction leave the lookup rows
@@ -264,21 +274,16 @@ func OwnTable(name string) bool {
 // rowSQL reads the lookup row and the licences of the animal a key
 // query (animal id, matched licence id) finds, one row per licence (one
 // with NULL licence columns when there is none): the row's animal_id
-// (NULL when the animal has no row), its typed columns and parts, the
-// permits and agreements, then the licence's columns, typed too.
+// (NULL when the animal has no row), its typed columns and parts, then
+// the licence's columns, typed too.
 func rowSQL(key string) string {
-	live := func(p recordPart) string {
-		return "(SELECT " + p.agg + "(x) FROM (SELECT " + jsonCols(p.cols) + " FROM " + p.from + ") x)"
-	}
 	var lic []string
 	for _, f := range strings.Split(columns.Licence, ",") {
 		lic = append(lic, "l."+strings.TrimSpace(f))
 	}
-	// The licences, permits and agreements are read live, not kept in
-	// the row (permits and agreements: the last two recordParts; the
-	// licences those of recordParts[3]).
-	return "WITH k(aid, lid) AS (" + key + ")\nSELECT r.animal_id, " + typedCols("r") + ", r.parts,\n" +
-		live(recordParts[9]) + ",\n" + live(recordParts[10]) + ",\n" + strings.Join(lic, ", ") +
+	// The licences are read live, not kept in the row (those of
+	// recordParts[3]).
+	return "WITH k(aid, lid) AS (" + key + ")\nSELECT r.animal_id, " + typedCols("r") + ", r.parts,\n" + strings.Join(lic, ", ") +
 		"\nFROM k LEFT JOIN lookup_rows r ON r.animal_id = k.aid" +
 		"\nLEFT JOIN licences l ON l.animal_id = k.aid AND (l.expires_on >= $1 OR l.id = k.lid)"
 }
@@ -291,10 +296,10 @@ var (
 
 // lookupRow is what rowSQL reads.
 type lookupRow struct {
-	found                bool // the animal's key matched
-	row                  bool // the animal has a lookup row
-	r                    service.Record
-	parts, permits, agrs []byte
+	found bool // the animal's key matched
+	row   bool // the animal has a lookup row
+	r     service.Record
+	parts []byte
 }
 
 // scanLookupRow reads the rows of rows (rowSQL's): the typed parts into
@@ -328,7 +333,7 @@ func (p *rowPlans) scanLookupRow(rows pgx.Rows) (*lookupRow, error) {
 				r.Rabies = &service.RabiesVaccination{}
 				dest = append(dest, columns.VaccinationDest(r.Rabies, wrap{})...)
 			}
-			dest = append(dest, &lr.parts, &lr.permits, &lr.agrs)
+			dest = append(dest, &lr.parts)
 		} else {
 			clear(dest) // the lookup row's columns, read from the first
 		}
@@ -396,11 +401,14 @@ func fromRow(r *service.Record, parts []byte, yearAgo service.Date) error {
 	// null only empties and a missing element sets to nil: the first is
 	// nil when the array has no more than len(listParts), the second
 	// when it has fewer.
-	var extra json.RawMessage
-	bites, more := &r.Bites, &extra
-	all := [6]any{&r.Chips, &r.Dangerous, &r.Quarantines, &r.Impounds, &bites, &more}
+	var extra, permits, agreements json.RawMessage
+	agrs, more := &agreements, &extra
+	all := [8]any{&r.Chips, &r.Dangerous, &r.Quarantines, &r.Impounds, &r.Bites, &permits, &agrs, &more}
 	if err := json.Unmarshal(parts, &all); err != nil || all[len(listParts)-1] == nil || all[len(listParts)] != nil {
 		return fmt.Errorf("postgres: lookup row: not the %d parts of a row (%v)", len(listParts), err)
+	}
+	if err := addPermitParts(r, permits, agreements); err != nil { // permit.go
+		return fmt.Errorf("postgres: lookup row: %w", err)
 	}
 	if r.Chips == nil {
 		r.Chips = []service.Chip{}

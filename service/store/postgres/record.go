@@ -132,11 +132,6 @@ func (db *DB) queryRecord(ctx context.Context, rowQuery, query string, key ...an
 		if err := fromRow(r, lr.parts, yearAgo); err != nil {
 			return nil, err
 		}
-		// Permits and agreements are read live beside the row, like the
-		// licences (permit.go).
-		if err := addPermitParts(r, lr.permits, lr.agrs); err != nil {
-			return nil, fmt.Errorf("postgres: lookup: %w", err)
-		}
 	} else if r, err = db.queryFull(ctx, query, args); err != nil {
 		return nil, err
 	}
