@@ -310,7 +310,7 @@ func (p *rowPlans) scanLookupRow(rows pgx.Rows) (*lookupRow, error) {
 	lr := &lookupRow{}
 	r := &lr.r
 	r.Licences = []service.Licence{}
-	var dest []any
+	var dest []any // made once the first row gives its width
 	for rows.Next() {
 		raw := rows.RawValues()
 		if !lr.found {
@@ -319,7 +319,7 @@ func (p *rowPlans) scanLookupRow(rows pgx.Rows) (*lookupRow, error) {
 				return lr, nil
 			}
 			lr.row = true
-			dest = append(dest, nil)
+			dest = make([]any, 1, len(raw))
 			dest = append(dest, columns.AnimalDest(&r.Animal, wrap{})...)
 			if raw[len(dest)] == nil {
 				dest = append(dest, make([]any, len(columns.OwnerDest(&service.Owner{}, wrap{})))...)
