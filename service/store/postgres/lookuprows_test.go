@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/chipdesk/chipdesk/reader/chipid"
 	"github.com/chipdesk/chipdesk/service"
 	"github.com/chipdesk/chipdesk/service/store/postgres"
@@ -14,7 +16,8 @@ import (
 
 // TestLookupRowsFollowEveryWrite: after each kind of change to an
 // animal's record (owner, chips, vaccination, designation, quarantine,
-// impoundment and bite, some outside the twelve-month window) the
+// impoundment and bite, some outside the twelve-month window, permit
+// and agreement) the
 // lookup, read from the animal's lookup row, answers exactly what the
 // full statement does.
 func TestLookupRowsFollowEveryWrite(t *testing.T) {
@@ -89,6 +92,15 @@ func TestLookupRowsFollowEveryWrite(t *testing.T) {
 		HoldUntil: service.MustDate("2024-04-06")}
 	must(t, db.CreateImpoundment(ctx, open))
 	same("impoundments, quarantine released", a, chip)
+	must(t, db.CreatePermit(ctx, &service.Permit{Kind: service.PermitOffLeash, Jurisdiction: "minneapolis", Class: "resident", AnimalID: a.ID,
+		State: service.PermitGranted, IssuedOn: service.MustDate("2026-03-01"), ExpiresOn: service.MustDate("2027-01-31")}))
+	ag := &service.AdoptionAgreement{AnimalID: a.ID, Jurisdiction: "minneapolis", Adopter: "Per Holm", AdoptedOn: service.MustDate("2026-03-01"),
+		DueOn: service.MustDate("2026-03-31"), DueSource: "64.140(a)(1)"}
+	must(t, db.CreateAdoptionAgreement(ctx, ag))
+	same("permit and agreement", a, chip)
+	ag.SterilisedOn = service.MustDate("2026-03-20")
+	must(t, db.UpdateAdoptionAgreement(ctx, ag))
+	same("agreement fulfilled", a, chip)
 	// A bulk load builds its rows set-wise at the end (rebuildSQL):
 	// the same rows.
 	b := &service.Batch{
@@ -113,3 +125,60 @@ func must(t *testing.T, err error) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestLookupRowsTypedOnOpen: a store whose lookup rows are of an older
+// layout (the JSON body of migration 0030, lookup_store unwritten) gets
+// the typed rows of this build when it opens, built for every animal by
+// the set-wise statement, and its lookups answer what the full record
+// does, permits in their order.
+func TestLookupRowsTypedOnOpen(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	now := func() time.Time { return time.Date(2026, 3, 15, 12, 0, 0, 0, time.UTC) }
+	dsn := pgtest.DSN(t)
+	db, err := postgres.Open(ctx, dsn, &postgres.Opts{Now: now, MaxConns: 2})
+	must(t, err)
+	o := &service.Owner{Name: "Jane Doe"}
+	must(t, db.CreateOwner(ctx, o))
+	a := &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog}
+	must(t, db.CreateAnimal(ctx, a))
+	chip := "985141000000007"
+	must(t, db.AddChip(ctx, &service.Chip{AnimalID: a.ID, Code: chip, Kind: chipid.KindISO}))
+	must(t, db.CreateVaccination(ctx, &service.RabiesVaccination{AnimalID: a.ID, Date: service.MustDate("2025-06-01"), DurationMonths: 36}))
+	for range 2 {
+		must(t, db.CreatePermit(ctx, &service.Permit{Kind: service.PermitOffLeash, Jurisdiction: "minneapolis", Class: "resident", AnimalID: a.ID,
+			State: service.PermitGranted, IssuedOn: service.MustDate("2026-03-01"), ExpiresOn: service.MustDate("2027-01-31")}))
+	}
+	db.Close()
+
+	conn, err := pgx.Connect(ctx, dsn)
+	must(t, err)
+	_, err = conn.Exec(ctx, `DROP FUNCTION lookup_store(BIGINT); DROP TABLE lookup_rows;
+		CREATE TABLE lookup_rows (animal_id BIGINT PRIMARY KEY, body TEXT NOT NULL);
+		INSERT INTO lookup_rows VALUES (1, '[]')`)
+	conn.Close(ctx)
+	must(t, err)
+
+	db, err = postgres.Open(ctx, dsn, &postgres.Opts{Now: now, MaxConns: 2})
+	must(t, err)
+	defer db.Close()
+	got, err := db.FindRecordByChip(ctx, chip)
+	must(t, err)
+	want, err := postgres.FullRecordForTest(ctx, db, a.ID)
+	must(t, err)
+	want.MatchChip(chip)
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if string(g) != string(w) || got.Owner == nil || got.Rabies == nil || len(got.Permits) != 2 {
+		t.Fatalf("lookup after the layout changed\n%s\nwant the full record's\n%s", g, w)
+	}
+	conn, err = pgx.Connect(ctx, dsn)
+	must(t, err)
+	defer conn.Close(ctx)
+	var name string
+	var n int
+	must(t, conn.QueryRow(ctx, `SELECT (SELECT a_name FROM lookup_rows WHERE animal_id = $1), (SELECT COUNT(*) FROM lookup_rows)`, a.ID).Scan(&name, &n))
+	if name != "Rex" || n != 1 {
+		t.Errorf("lookup rows after open: name %q of %d rows; want Rex, the one animal's", name, n)
+	}
+}

@@ -44,6 +44,8 @@ type DB struct {
 	name string
 	now  func() time.Time
 	loc  *time.Location
+	// plans are the scan plans of the lookup rows (lookuprows.go).
+	plans rowPlans
 }
 
 var _ service.Store = (*DB)(nil)
@@ -149,7 +151,7 @@ func (db *DB) migrate(ctx context.Context) error {
 				return err
 			}
 		}
-		return syncLookupBody(ctx, tx)
+		return syncLookupRows(ctx, tx)
 	})
 	if err != nil {
 		return fmt.Errorf("postgres: migrate: %w", err)

@@ -116,22 +116,21 @@ func (db *DB) FindRecordByAnimal(ctx context.Context, animalID int64) (*service.
 func (db *DB) queryRecord(ctx context.Context, rowQuery, query string, key ...any) (*service.Record, error) {
 	yearAgo := db.today().AddMonths(-12)
 	args := append([]any{pdate(yearAgo)}, key...)
-	var body, lic, permits, agreements []byte
-	err := db.pool.QueryRow(ctx, rowQuery, args...).Scan(&body, &lic, &permits, &agreements)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, service.Errorf(service.ENOTFOUND, "No animal has that identifier.")
-	} else if err != nil {
+	rows, err := db.pool.Query(ctx, rowQuery, args...)
+	if err != nil {
 		return nil, fmt.Errorf("postgres: lookup: %w", err)
 	}
+	lr, err := db.plans.scanLookupRow(rows) // lookuprows.go
+	if err != nil {
+		return nil, fmt.Errorf("postgres: lookup: %w", err)
+	} else if !lr.found {
+		return nil, service.Errorf(service.ENOTFOUND, "No animal has that identifier.")
+	}
 	var r *service.Record
-	if body != nil {
-		if r, err = fromRow(body, lic, yearAgo); err != nil {
+	if lr.row {
+		r = &lr.r
+		if err := fromRow(r, lr.parts, yearAgo); err != nil {
 			return nil, err
-		}
-		// Permits and agreements are read live beside the row, like the
-		// licences (permit.go).
-		if err := addPermitParts(r, permits, agreements); err != nil {
-			return nil, fmt.Errorf("postgres: lookup: %w", err)
 		}
 	} else if r, err = db.queryFull(ctx, query, args); err != nil {
 		return nil, err
