@@ -302,10 +302,17 @@ type HTTPClient struct {
 	// Timeout bounds a push's request and answer, and how long a pull's
 	// answer may stall (no byte received); 0 means DefaultTimeout.
 	Timeout time.Duration
-	// Received counts the bytes read from the wire (compressed), for
-	// the report.
-	Received int64
+	// received counts the bytes read from the wire (compressed), for
+	// the report. One client may serve pushes and pulls at once (a
+	// shared client, copies of a replica pushed together): every answer
+	// adds to it.
+	received atomic.Int64
 }
+
+// Received is the number of bytes read from the wire (compressed) so
+// far, by every request this client made; safe to call while requests
+// are in flight.
+func (h *HTTPClient) Received() int64 { return h.received.Load() }
 
 // DefaultTimeout is an HTTPClient's timeout when it sets none.
 const DefaultTimeout = 30 * time.Second
@@ -412,7 +419,7 @@ func (h *HTTPClient) do(ctx context.Context, method, path, query string, body []
 		}
 		return nil, &StatusError{Method: method, Path: path, Status: resp.StatusCode, Text: text}
 	}
-	w := &watched{r: resp.Body, stall: stall, stalled: stalled, every: h.timeout(), n: &h.Received, done: func() { stall.Stop(); cancel() }}
+	w := &watched{r: resp.Body, stall: stall, stalled: stalled, every: h.timeout(), n: &h.received, done: func() { stall.Stop(); cancel() }}
 	if !strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
 		return w, nil
 	}
@@ -434,7 +441,7 @@ type watched struct {
 	stall   *time.Timer
 	stalled *atomic.Bool
 	every   time.Duration
-	n       *int64
+	n       *atomic.Int64
 	done    func()
 }
 
@@ -442,7 +449,7 @@ func (w *watched) Read(p []byte) (int, error) {
 	n, err := w.r.Read(p)
 	if n > 0 {
 		w.stall.Reset(w.every)
-		*w.n += int64(n)
+		w.n.Add(int64(n))
 	}
 	if err != nil && err != io.EOF && w.stalled.Load() {
 		err = fmt.Errorf("the answer stalled for %s: %w", w.every, err)
