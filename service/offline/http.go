@@ -521,7 +521,8 @@ func (h *HTTPClient) Pull(ctx context.Context, since string, fn func(Item) error
 }
 
 // pullRaw implements rawPuller: each record line is kept as it came
-// (upgraded to today's names), decoded only for its keys.
+// (upgraded to today's names), checked and decoded only for its keys
+// (readKeys).
 func (h *HTTPClient) pullRaw(ctx context.Context, since string, fn func(rawItem) error) (Pulled, error) {
 	return h.stream(ctx, since, func(line []byte, deleted int64) error {
 		if deleted != 0 {
@@ -532,7 +533,7 @@ func (h *HTTPClient) pullRaw(ctx context.Context, since string, fn func(rawItem)
 			return fmt.Errorf("offline: replica stream: %w", err)
 		}
 		it := rawItem{Body: bytes.Clone(b)}
-		if err := json.Unmarshal(b, &it.keys); err != nil || it.keys.Animal.ID <= 0 {
+		if err := readKeys(b, &it.keys); err != nil || it.keys.Animal.ID <= 0 {
 			return fmt.Errorf("offline: replica stream: a record without its animal: %.80s", line)
 		}
 		return fn(it)
