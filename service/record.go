@@ -103,3 +103,12 @@ type RecordService interface {
 	// FindRecordByAnimal builds the record of an animal by id.
 	FindRecordByAnimal(ctx context.Context, animalID int64) (*Record, error)
 }
+
+// RecordStreamer is a store that builds every animal's record in one
+// pass: EachRecord calls fn with the record FindRecordByAnimal gives of
+// each animal, in animal id order, all of one snapshot, stopping at fn's
+// first error. A handheld's first pull reads it (service/offline); a
+// store without it is read one animal at a time.
+type RecordStreamer interface {
+	EachRecord(ctx context.Context, fn func(*Record) error) error
+}

@@ -120,14 +120,33 @@ func (c *StoreCentral) Pull(ctx context.Context, since string, fn func(Item) err
 		}
 		// A cursor this store cannot answer: everything, below.
 	}
-	var ids []int64
-	if err := c.Store.EachAnimal(ctx, func(a *service.Animal) error { ids = append(ids, a.ID); return nil }); err != nil {
-		return Pulled{}, err
-	}
-	if err := c.sendAll(ctx, ids, false, fn); err != nil {
+	if err := c.sendEvery(ctx, fn); err != nil {
 		return Pulled{}, err
 	}
 	return Pulled{Cursor: next, Full: true}, nil
+}
+
+// sendEvery sends the record of every animal that has a chip or a
+// licence, in id order: from the store's one pass over them when it has
+// one (service.RecordStreamer), read ahead of fn as sendAll reads; else
+// one animal at a time.
+func (c *StoreCentral) sendEvery(ctx context.Context, fn func(Item) error) error {
+	rs, ok := c.Store.(service.RecordStreamer)
+	if !ok {
+		var ids []int64
+		if err := c.Store.EachAnimal(ctx, func(a *service.Animal) error { ids = append(ids, a.ID); return nil }); err != nil {
+			return err
+		}
+		return c.sendAll(ctx, ids, false, fn)
+	}
+	return ahead(ctx, 256, func(ctx context.Context, emit func(Item) error) error {
+		return rs.EachRecord(ctx, func(r *service.Record) error {
+			if !heldOnHandheld(r) {
+				return nil
+			}
+			return emit(Item{Record: Minimal(r)})
+		})
+	}, fn)
 }
 
 // sendAll sends the records of ids in order (send), read from the store
@@ -162,7 +181,7 @@ func (c *StoreCentral) send(ctx context.Context, id int64, drops bool, fn func(I
 	if err != nil && service.ErrorCode(err) != service.ENOTFOUND {
 		return err
 	}
-	if err != nil || len(r.Chips) == 0 && len(r.Licences) == 0 {
+	if err != nil || !heldOnHandheld(r) {
 		if !drops {
 			return nil
 		}
@@ -170,6 +189,10 @@ func (c *StoreCentral) send(ctx context.Context, id int64, drops bool, fn func(I
 	}
 	return fn(Item{Record: Minimal(r)})
 }
+
+// heldOnHandheld reports whether a replica holds r: it has something to
+// look it up by, a chip or a licence.
+func heldOnHandheld(r *service.Record) bool { return len(r.Chips) > 0 || len(r.Licences) > 0 }
 
 // Minimal cuts a record down to what an officer in the field needs to
 // identify an animal, judge its licence, rabies and dangerous status and

@@ -302,10 +302,17 @@ type HTTPClient struct {
 	// Timeout bounds a push's request and answer, and how long a pull's
 	// answer may stall (no byte received); 0 means DefaultTimeout.
 	Timeout time.Duration
-	// Received counts the bytes read from the wire (compressed), for
-	// the report.
-	Received int64
+	// received counts the bytes read from the wire (compressed), for
+	// the report. One client may serve pushes and pulls at once (a
+	// shared client, copies of a replica pushed together): every answer
+	// adds to it.
+	received atomic.Int64
 }
+
+// Received is the number of bytes read from the wire (compressed) so
+// far, by every request this client made; safe to call while requests
+// are in flight.
+func (h *HTTPClient) Received() int64 { return h.received.Load() }
 
 // DefaultTimeout is an HTTPClient's timeout when it sets none.
 const DefaultTimeout = 30 * time.Second
@@ -412,7 +419,7 @@ func (h *HTTPClient) do(ctx context.Context, method, path, query string, body []
 		}
 		return nil, &StatusError{Method: method, Path: path, Status: resp.StatusCode, Text: text}
 	}
-	w := &watched{r: resp.Body, stall: stall, stalled: stalled, every: h.timeout(), n: &h.Received, done: func() { stall.Stop(); cancel() }}
+	w := &watched{r: resp.Body, stall: stall, stalled: stalled, every: h.timeout(), n: &h.received, done: func() { stall.Stop(); cancel() }}
 	if !strings.EqualFold(resp.Header.Get("Content-Encoding"), "gzip") {
 		return w, nil
 	}
@@ -434,7 +441,7 @@ type watched struct {
 	stall   *time.Timer
 	stalled *atomic.Bool
 	every   time.Duration
-	n       *int64
+	n       *atomic.Int64
 	done    func()
 }
 
@@ -442,7 +449,7 @@ func (w *watched) Read(p []byte) (int, error) {
 	n, err := w.r.Read(p)
 	if n > 0 {
 		w.stall.Reset(w.every)
-		*w.n += int64(n)
+		w.n.Add(int64(n))
 	}
 	if err != nil && err != io.EOF && w.stalled.Load() {
 		err = fmt.Errorf("the answer stalled for %s: %w", w.every, err)
@@ -514,7 +521,8 @@ func (h *HTTPClient) Pull(ctx context.Context, since string, fn func(Item) error
 }
 
 // pullRaw implements rawPuller: each record line is kept as it came
-// (upgraded to today's names), decoded only for its keys.
+// (upgraded to today's names), checked and decoded only for its keys
+// (readKeys).
 func (h *HTTPClient) pullRaw(ctx context.Context, since string, fn func(rawItem) error) (Pulled, error) {
 	return h.stream(ctx, since, func(line []byte, deleted int64) error {
 		if deleted != 0 {
@@ -525,7 +533,7 @@ func (h *HTTPClient) pullRaw(ctx context.Context, since string, fn func(rawItem)
 			return fmt.Errorf("offline: replica stream: %w", err)
 		}
 		it := rawItem{Body: bytes.Clone(b)}
-		if err := json.Unmarshal(b, &it.keys); err != nil || it.keys.Animal.ID <= 0 {
+		if err := readKeys(b, &it.keys); err != nil || it.keys.Animal.ID <= 0 {
 			return fmt.Errorf("offline: replica stream: a record without its animal: %.80s", line)
 		}
 		return fn(it)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -264,12 +265,27 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 	// pull.
 	wctx := context.WithoutCancel(ctx)
 	var tx *sql.Tx
-	var gone, putRecord, putChip, putTag *sql.Stmt
+	var gone *sql.Stmt
 	defer func() {
 		if tx != nil {
 			tx.Rollback()
 		}
 	}()
+	// The rows are written putRows at a time, in one statement per
+	// table: a statement per row (three a record) was most of the
+	// writing's time.
+	records := &rowsInsert{q: `INSERT OR REPLACE INTO records_next (animal_id, body) VALUES `, width: 2}
+	chips := &rowsInsert{q: `INSERT OR REPLACE INTO chips_next (code, animal_id) VALUES `, width: 2}
+	tags := &rowsInsert{q: `INSERT OR REPLACE INTO tags_next (jurisdiction, year, tag, animal_id) VALUES `, width: 4}
+	inserts := []*rowsInsert{records, chips, tags}
+	flush := func() error {
+		for _, in := range inserts {
+			if err := in.flush(wctx, tx); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	sent, dropped := 0, 0
 	put := func(it rawItem) error {
 		if tx == nil {
@@ -279,18 +295,11 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 			}
 			// Prepared once a batch: parsing each statement anew was
 			// most of a large pull's time.
-			for _, p := range []struct {
-				st **sql.Stmt
-				q  string
-			}{
-				{&gone, `INSERT OR IGNORE INTO gone_next (animal_id) VALUES (?)`},
-				{&putRecord, `INSERT OR REPLACE INTO records_next (animal_id, body) VALUES (?, ?)`},
-				{&putChip, `INSERT OR REPLACE INTO chips_next (code, animal_id) VALUES (?, ?)`},
-				{&putTag, `INSERT OR REPLACE INTO tags_next (jurisdiction, year, tag, animal_id) VALUES (?, ?, ?, ?)`},
-			} {
-				if *p.st, err = tx.PrepareContext(wctx, p.q); err != nil {
-					return err
-				}
+			if gone, err = tx.PrepareContext(wctx, `INSERT OR IGNORE INTO gone_next (animal_id) VALUES (?)`); err != nil {
+				return err
+			}
+			for _, in := range inserts {
+				in.st = nil
 			}
 		}
 		if it.Deleted != 0 {
@@ -299,21 +308,24 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 			return err
 		}
 		k := &it.keys
-		if _, err := putRecord.ExecContext(wctx, k.Animal.ID, it.sealed); err != nil {
+		if err := records.add(wctx, tx, k.Animal.ID, it.sealed); err != nil {
 			return err
 		}
 		for _, ch := range k.Chips {
-			if _, err := putChip.ExecContext(wctx, ch.Code, k.Animal.ID); err != nil {
+			if err := chips.add(wctx, tx, ch.Code, k.Animal.ID); err != nil {
 				return err
 			}
 		}
 		for _, l := range k.Licences {
-			if _, err := putTag.ExecContext(wctx, l.Jurisdiction, l.Year, l.TagNumber, k.Animal.ID); err != nil {
+			if err := tags.add(wctx, tx, l.Jurisdiction, l.Year, l.TagNumber, k.Animal.ID); err != nil {
 				return err
 			}
 		}
 		sent++
 		if sent%pullBatch == 0 {
+			if err := flush(); err != nil {
+				return err
+			}
 			err := tx.Commit()
 			tx = nil
 			return err
@@ -347,8 +359,10 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 		return err
 	}, put)
 	if err == nil && tx != nil {
-		err = tx.Commit()
-		tx = nil
+		if err = flush(); err == nil {
+			err = tx.Commit()
+			tx = nil
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("offline: pull: %w", err)
@@ -445,6 +459,53 @@ func (r *Replica) pull(ctx context.Context, c Central, full bool, rep *Report) (
 	rep.Pulled, rep.Dropped, rep.Full = sent, dropped, end.Full
 	r.key = key.Key
 	return r.compact(ctx)
+}
+
+// putRows is the number of rows a rowsInsert writes per statement.
+const putRows = 64
+
+// rowsInsert writes rows of one table putRows to a statement, in the
+// order added: INSERT OR REPLACE of many rows is the statements of each
+// row, one after the other.
+type rowsInsert struct {
+	q     string // the INSERT up to VALUES
+	width int    // values per row
+	args  []any  // of the rows not yet written
+	st    *sql.Stmt
+}
+
+// add adds one row's values, writing the rows when putRows are waiting.
+func (in *rowsInsert) add(ctx context.Context, tx *sql.Tx, v ...any) error {
+	in.args = append(in.args, v...)
+	if len(in.args) < putRows*in.width {
+		return nil
+	}
+	if in.st == nil {
+		var err error
+		if in.st, err = tx.PrepareContext(ctx, in.sql(putRows)); err != nil {
+			return err
+		}
+	}
+	_, err := in.st.ExecContext(ctx, in.args...)
+	in.args = in.args[:0]
+	return err
+}
+
+// flush writes the rows waiting.
+func (in *rowsInsert) flush(ctx context.Context, tx *sql.Tx) error {
+	n := len(in.args) / in.width
+	if n == 0 {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, in.sql(n), in.args...)
+	in.args = in.args[:0]
+	return err
+}
+
+// sql is the statement of n rows.
+func (in *rowsInsert) sql(n int) string {
+	row := "(?" + strings.Repeat(", ?", in.width-1) + ")"
+	return in.q + row + strings.Repeat(", "+row, n-1)
 }
 
 // rawItem is a pull's line as the replica stores it: the record's JSON

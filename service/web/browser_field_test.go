@@ -10,6 +10,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/chipdesk/chipdesk/firmware-tools/sim/readersim"
+	"github.com/chipdesk/chipdesk/service/events"
+	"github.com/chipdesk/chipdesk/service/hardware"
 	"github.com/chipdesk/chipdesk/service/lookup"
 	"github.com/chipdesk/chipdesk/service/offline"
 	"github.com/chipdesk/chipdesk/service/web"
@@ -19,6 +22,14 @@ import (
 // and serves the field page over it on loopback, as serve --offline
 // does; it returns the page's address and the copy.
 func fieldServer(t *testing.T, f *fixture) (string, *offline.Replica) {
+	t.Helper()
+	r, lk := fieldCopy(t, f)
+	return serveField(t, f, &web.FieldOpts{Lookup: lk, Copy: r, Officer: "officer-7", Jurisdiction: "minneapolis", Now: f.clock.Now}), r
+}
+
+// fieldCopy pulls a handheld's copy of the fixture's store (PIN 4827)
+// and returns it with the lookup over it.
+func fieldCopy(t *testing.T, f *fixture) (*offline.Replica, *lookup.Service) {
 	t.Helper()
 	ctx := context.Background()
 	r, err := offline.Open(ctx, filepath.Join(t.TempDir(), "handheld.db"), &offline.Opts{Device: "truck-2", User: "officer-7", PIN: "4827", Now: f.clock.Now,
@@ -34,13 +45,37 @@ func fieldServer(t *testing.T, f *fixture) (string, *offline.Replica) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := web.NewField(&web.FieldOpts{Lookup: lk, Copy: r, Officer: "officer-7", Jurisdiction: "minneapolis", Now: f.clock.Now})
+	return r, lk
+}
+
+func serveField(t *testing.T, f *fixture, o *web.FieldOpts) string {
+	t.Helper()
+	h, err := web.NewField(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return srv.URL, r
+	return srv.URL
+}
+
+// liveFieldServer is fieldServer with the handheld's reader, as serve
+// --offline runs it: a simulated WL-134 on a pseudo-terminal, read by a
+// hardware.Manager whose Pipeline looks up in the copy, queues the read
+// in it and publishes it on the hub the page streams.
+func liveFieldServer(t *testing.T, f *fixture, readerName string) (string, *offline.Replica, *readersim.Sim) {
+	t.Helper()
+	r, lk := fieldCopy(t, f)
+	hub := events.New(nil)
+	t.Cleanup(hub.Close)
+	pipe, err := hardware.NewPipeline(&hardware.PipelineOpts{Lookup: lk, Scans: r, Hub: hub, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, _ := startReaderOn(t, f, pipe, readerName)
+	base := serveField(t, f, &web.FieldOpts{Lookup: lk, Copy: r, Hub: hub, Readers: []string{readerName},
+		Officer: "officer-7", Jurisdiction: "minneapolis", Now: f.clock.Now})
+	return base, r, sim
 }
 
 // TestBrowserField_390: on the handheld's page, at a desktop's and a
@@ -121,5 +156,61 @@ func TestBrowserField_390(t *testing.T) {
 			t.Errorf("at %s: the notice shows again after the reload", w.name)
 		}
 		p.shot("field-" + w.name + "-after-reload")
+	}
+}
+
+// TestBrowserFieldLiveReads_390: on the handheld's page, open at a
+// desktop's and a phone's width, a chip read by the handheld's reader
+// (through its Pipeline over the copy) shows in the live panel and in
+// the list of reads on this handheld, and is counted queued, without a
+// reload: the list follows the page's one scan stream, as the intake
+// page's latest scans do. At 390 px nothing scrolls sideways.
+func TestBrowserFieldLiveReads_390(t *testing.T) {
+	f := newFixture(t, false)
+	base, r, sim := liveFieldServer(t, f, "truck-reader")
+	p := newPage(t, f)
+	ctx := context.Background()
+	for i, w := range widths {
+		// A chip each time: the reader's debounce keeps a chip read again
+		// at once to one read.
+		chip := []string{chipRex, chipTom}[i]
+		p.do("open at "+w.name, chromedp.EmulateViewport(w.w, w.h), chromedp.Navigate(base+"/"),
+			chromedp.WaitVisible(`body[data-stream="open"]`),
+			// Marks this load: a reload would lose it.
+			chromedp.Evaluate[chromedp.Void](`window.loadedOnce = true`))
+		if got := p.text("#field-scans"); strings.Contains(got, chip) {
+			t.Fatalf("at %s: %s listed before it was read: %q", w.name, chip, got)
+		}
+		before, err := r.Queued(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sim.Send(p.ctx, f.chip(chip)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](fmt.Sprintf(`document.getElementById("field-scans").textContent.includes(%q)`, chip))); err != nil {
+			p.shot("FAILED-field-" + w.name + "-live-read")
+			t.Fatalf("at %s: the read of %s did not reach the list of reads on this handheld: %v", w.name, chip, err)
+		}
+		if same, _ := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`window.loadedOnce === true`)); !same {
+			t.Errorf("at %s: the page was reloaded to show the read", w.name)
+		}
+		if got := p.text("#scan-panel"); !strings.Contains(got, map[string]string{chipRex: "Rex", chipTom: "Tom"}[chip]) {
+			t.Errorf("at %s: live panel %q, want the animal read", w.name, got)
+		}
+		if n, err := r.Queued(ctx); err != nil || n != before+1 {
+			t.Errorf("at %s: %d queued after the read (%v), want %d", w.name, n, err, before+1)
+		}
+		if got, want := p.text("#queued"), fmt.Sprint(before+1, map[bool]string{true: " event", false: " events"}[before+1 == 1]); got != want {
+			t.Errorf("at %s: the page shows %q queued, want %q", w.name, got, want)
+		}
+		// The list names the reader and links the chip to its lookup.
+		if got := p.text("#field-scans tbody tr:first-child"); !strings.Contains(got, "truck-reader") || !strings.Contains(got, chip) {
+			t.Errorf("at %s: the newest read reads %q, want %s by truck-reader first", w.name, got, chip)
+		}
+		p.shot("field-" + w.name + "-live-read")
+		if w.w == 390 {
+			checkNoOverflow(t, p, "/ (field page, a read shown live)")
+		}
 	}
 }

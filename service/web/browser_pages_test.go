@@ -70,7 +70,7 @@ var notPages = map[string]bool{
 	"/jobs/{id}/label.png": true, "/admin/designs/{j}/{year}/preview.svg": true, "/admin/devices": true,
 	"/licences/{id}/jobs": true, "/station/{name}/status": true, "/reports/licences.csv": true,
 	"/reports/dangerous.csv": true, "/reports/rabies-lapsed.csv": true,
-	"/intake/recent": true, "/today/part": true, // fragments the pages fetch
+	"/intake/recent": true, "/today/part": true, "/field/scans": true, // fragments the pages fetch
 	"/{$}": true, "/static/": true,
 }
 

@@ -173,12 +173,19 @@ func (p *page) logout() {
 // the scan pipeline.
 func startReader(t *testing.T, f *fixture, name string) (*readersim.Sim, *hardware.Manager) {
 	t.Helper()
+	return startReaderOn(t, f, f.pipe, name)
+}
+
+// startReaderOn is startReader feeding pipe (a handheld's, over its
+// offline copy).
+func startReaderOn(t *testing.T, f *fixture, pipe *hardware.Pipeline, name string) (*readersim.Sim, *hardware.Manager) {
+	t.Helper()
 	sim, err := readersim.Start(&readersim.Opts{Protocol: "wl134"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sim.Close() })
-	m, err := hardware.NewManager(&hardware.ManagerOpts{Pipeline: f.pipe, Now: f.clock.Now})
+	m, err := hardware.NewManager(&hardware.ManagerOpts{Pipeline: pipe, Now: f.clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

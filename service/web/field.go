@@ -84,6 +84,7 @@ func NewField(o *FieldOpts) (*Handler, error) {
 	m.HandleFunc("GET /{$}", h.fieldPage(h.handleField))
 	m.HandleFunc("GET /animals/{id}", h.fieldPage(h.handleFieldAnimal))
 	m.HandleFunc("GET /intake/stream", h.fieldPage(h.handleStream))
+	m.HandleFunc("GET /field/scans", h.fieldPage(h.handleFieldScans))
 	m.HandleFunc("POST /animals/{id}/bites", h.fieldPage(h.handleFieldBite))
 	m.HandleFunc("POST /animals/{id}/impound", h.fieldPage(h.handleFieldImpound))
 	m.HandleFunc("POST /animals/{id}/notes", h.fieldPage(h.handleFieldNote))
@@ -194,6 +195,19 @@ func (h *Handler) fieldTag(ctx context.Context, tag, j, year string) (*lookup.An
 		}
 	}
 	return h.o.Lookup.Lookup(ctx, lookup.Query{Tag: n, Jurisdiction: j, Year: y})
+}
+
+// handleFieldScans is the list of reads recorded on the handheld alone:
+// the field page fetches it again after each scan of its stream, as the
+// intake page does its latest scans.
+func (h *Handler) handleFieldScans(w http.ResponseWriter, r *http.Request) {
+	d := fieldData{Live: h.o.Hub != nil}
+	var err error
+	if d.Scans, _, err = h.field.Copy.FindScans(r.Context(), service.ScanFilter{Limit: 10}); err != nil {
+		h.failErr(w, r, err)
+		return
+	}
+	h.fragment(w, r, "fieldscans", d)
 }
 
 // handleFieldAnimal is the field page with one animal's record, from

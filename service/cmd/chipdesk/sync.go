@@ -238,7 +238,7 @@ func runSync(ctx context.Context, e *cmdline.Env, args []string) error {
 		}
 		fmt.Fprintf(e.Stdout, "pulled %d records (%s), dropped %d", rep.Pulled, what, rep.Dropped)
 		if hc, ok := c.(*offline.HTTPClient); ok {
-			fmt.Fprintf(e.Stdout, "; %d bytes received", hc.Received)
+			fmt.Fprintf(e.Stdout, "; %d bytes received", hc.Received())
 		}
 		fmt.Fprintf(e.Stdout, "\nreplica: %d records\n", rep.Records)
 	}

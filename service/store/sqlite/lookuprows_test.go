@@ -100,6 +100,7 @@ func checkRows(t *testing.T, db *DB, step string) {
 	if stale != 0 {
 		t.Errorf("%s: %d lookup rows of removed chips or marks left after the commit", step, stale)
 	}
+	checkEachRecord(t, db, step)
 }
 
 // TestLookupRowsFollowEveryWrite changes each part a lookup row holds,
