@@ -35,7 +35,7 @@ import (
 // (suspendTriggers).
 
 // lookupShapeVersion names the body's layout beyond recordParts.
-const lookupShapeVersion = "4"
+const lookupShapeVersion = "5"
 
 // lookupShape is the body's layout: a body written for another one is
 // rebuilt when the store opens.
@@ -97,12 +97,35 @@ func partsJSON(inRow bool, animal string) string {
 		if b.Len() > 0 {
 			b.WriteString("\n\tUNION ALL ")
 		}
-		b.WriteString("SELECT json_array('" + p.kind + "', " + p.cols + ") AS part FROM " +
+		c := p.cols
+		if inRow {
+			c = rowCols(c)
+		}
+		b.WriteString("SELECT json_array('" + p.kind + "', " + c + ") AS part FROM " +
 			strings.ReplaceAll(p.from, "?2", animal))
 	}
 	// The parts are joined as text: json_group_array(json(part)) would
 	// parse every part again to learn that it is JSON.
 	return "(SELECT '[' || COALESCE(group_concat(part, ','), '') || ']' FROM (" + b.String() + "))"
+}
+
+// rowCols is a part's column list as a lookup row keeps it: an instant
+// (a column named *_at) as its nanoseconds since 1970 (an integer of 19
+// digits, not 32 characters of quoted text; ts reads both), when it has
+// stampLayout's form and a year whose nanoseconds fit an int64; any
+// other text is kept as it is.
+func rowCols(list string) string {
+	fields := strings.Split(list, ",")
+	for i, f := range fields {
+		f = strings.TrimSpace(f)
+		if strings.HasSuffix(f, "_at") {
+			f = "CASE WHEN length(" + f + ") = 30 AND substr(" + f + ", 20, 1) = '.' AND substr(" + f +
+				", 1, 4) BETWEEN '1678' AND '2261' THEN COALESCE(unixepoch(substr(" + f + ", 1, 19)) * 1000000000 + CAST(substr(" +
+				f + ", 21, 9) AS INTEGER), " + f + ") ELSE " + f + " END"
+		}
+		fields[i] = f
+	}
+	return strings.Join(fields, ", ")
 }
 
 // lookupRebuildSQL rebuilds the rows of the marked animals and clears

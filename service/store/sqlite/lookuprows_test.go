@@ -441,3 +441,51 @@ func TestLookupTriggersCoverRowParts(t *testing.T) {
 		t.Errorf("found %d tables in the parts' sources, want at least 8: the check reads nothing", read)
 	}
 }
+
+// TestLookupRowStamps: a lookup row keeps an instant as an integer
+// (rowCols) and answers it as the full record does, whatever text the
+// column holds: stampLayout's, another RFC 3339 form, a year past what
+// nanoseconds since 1970 hold in an int64.
+func TestLookupRowStamps(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTemp(t, nil)
+	o := &service.Owner{Name: "Ada Lund"}
+	if err := db.CreateOwner(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	a := &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog}
+	if err := db.CreateAnimal(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	const code = "985141000000001"
+	if err := db.AddChip(ctx, &service.Chip{AnimalID: a.ID, Code: code, Kind: chipid.KindISO}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, at string }{
+		{"layout", "2026-03-01T09:00:00.123456789Z"},
+		{"first instant of 1678", "1678-01-01T00:00:00.000000000Z"},
+		{"last year that fits", "2261-12-31T23:59:59.999999999Z"},
+		{"past int64 nanoseconds", "2300-01-01T00:00:00.000000000Z"},
+		{"before 1678", "1600-01-01T00:00:00.000000000Z"},
+		{"no fraction", "2026-03-01T09:00:00Z"},
+		{"millisecond fraction", "2026-03-01T09:00:00.123Z"},
+	} {
+		// Written by another program (the trigger marks the animal); the
+		// next write rebuilds the row.
+		if _, err := db.ckdb.ExecContext(ctx, `UPDATE animals SET created_at = ? WHERE id = ?`, tc.at, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.CreateScan(ctx, &service.Scan{At: time.Now(), Reader: "r1", ChipCode: code}); err != nil {
+			t.Fatal(err)
+		}
+		checkRows(t, db, tc.name)
+		want, err := time.Parse(time.RFC3339Nano, tc.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, ok := viaRow(t, db, code); !ok || !r.Animal.CreatedAt.Equal(want) {
+			t.Errorf("%s: the row's created_at = %v (answered %v); want %v", tc.name, r.Animal.CreatedAt, ok, want)
+		}
+	}
+}

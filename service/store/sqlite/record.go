@@ -393,8 +393,11 @@ func date(v val) service.Date {
 
 func ts(v val) time.Time {
 	var t time.Time
-	if v.kind == valText {
+	switch v.kind {
+	case valText:
 		(stamp{&t}).Scan(v.s)
+	case valInt: // a lookup row's (rowCols)
+		t = time.Unix(0, v.n).UTC()
 	}
 	return t
 }
