@@ -82,16 +82,21 @@ func lookupKeySQL(chip string) string {
 // lookupRowChip is the rebuild's alias for the chip whose row is built.
 const lookupRowChip = "lookup_row_chip"
 
-// lookupBodySQL is the body for the animal of chip lookupRowChip.
-func lookupBodySQL() string { return partsJSON(true, lookupRowChip+".animal_id") }
+// lookupBodySQL is the body for the animal of chip lookupRowChip,
+// leaving out the parts whose kind skip names (nil: none).
+func lookupBodySQL(skip map[string]bool) string {
+	return partsJSON(true, lookupRowChip+".animal_id", skip)
+}
 
 // partsJSON is the parts of recordParts in a lookup row (inRow), or the
 // others, for the animal whose id is animal (an expression), as one JSON
-// array of the rows they return, each [kind, column...].
-func partsJSON(inRow bool, animal string) string {
+// array of the rows they return, each [kind, column...]. The parts
+// whose kind skip names are left out: a caller skips those of empty
+// tables, which return no rows.
+func partsJSON(inRow bool, animal string, skip map[string]bool) string {
 	var b strings.Builder
 	for _, p := range recordParts {
-		if p.inRow != inRow {
+		if p.inRow != inRow || skip[p.kind] {
 			continue
 		}
 		if b.Len() > 0 {
@@ -129,14 +134,15 @@ func rowCols(list string) string {
 }
 
 // lookupRebuildSQL rebuilds the rows of the marked animals and clears
-// the marks, whether one animal is marked or every one (an import).
+// the marks, whether one animal is marked or every one (an import),
+// leaving out of the bodies the parts whose kind skip names (nil: none).
 // CROSS JOIN keeps the marks the outer loop: the planner, without
 // statistics, would otherwise scan every chip for one mark.
-func lookupRebuildSQL() []string {
+func lookupRebuildSQL(skip map[string]bool) []string {
 	return []string{
 		`DELETE FROM lookup_rows WHERE animal_id IN (SELECT animal_id FROM lookup_dirty)`,
 		`INSERT INTO lookup_rows (id, code, animal_id, body)
-SELECT ` + lookupKeySQL(lookupRowChip) + `, ` + lookupRowChip + `.code, ` + lookupRowChip + `.animal_id, ` + lookupBodySQL() + `
+SELECT ` + lookupKeySQL(lookupRowChip) + `, ` + lookupRowChip + `.code, ` + lookupRowChip + `.animal_id, ` + lookupBodySQL(skip) + `
 FROM lookup_dirty k CROSS JOIN chips ` + lookupRowChip + ` WHERE ` + lookupRowChip + `.animal_id = k.animal_id`,
 		`DELETE FROM lookup_dirty`,
 	}
@@ -144,17 +150,17 @@ FROM lookup_dirty k CROSS JOIN chips ` + lookupRowChip + ` WHERE ` + lookupRowCh
 
 // lookupStmts are the writer's prepared statements for the rows.
 type lookupStmts struct {
-	dirty   *sql.Stmt   // any mark?
+	dirty   *sql.Stmt   // how many marks, up to a limit?
 	rebuild []*sql.Stmt // lookupRebuildSQL
 }
 
 func prepareLookupStmts(ctx context.Context, db *sql.DB) (*lookupStmts, error) {
 	s := &lookupStmts{}
 	var err error
-	if s.dirty, err = db.PrepareContext(ctx, `SELECT EXISTS (SELECT 1 FROM lookup_dirty)`); err != nil {
+	if s.dirty, err = db.PrepareContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM lookup_dirty LIMIT ?)`); err != nil {
 		return nil, fmt.Errorf("sqlite: prepare: %w", err)
 	}
-	for _, q := range lookupRebuildSQL() {
+	for _, q := range lookupRebuildSQL(nil) {
 		st, err := db.PrepareContext(ctx, q)
 		if err != nil {
 			s.close()
@@ -175,13 +181,33 @@ func (s *lookupStmts) close() error {
 	return errors.Join(errs...)
 }
 
+// manyMarks is the number of marked animals from which a rebuild leaves
+// the parts of empty tables out of its statement (emptyParts): an
+// import's, or a new layout's, of every animal. Into an empty store, the
+// designations, quarantines, impoundments and bites are empty, and their
+// four searches were a third of the rebuild's time. A write of a few
+// animals keeps the prepared statement.
+const manyMarks = 1000
+
 // flush rebuilds the rows of the animals marked in tx, if any.
 func (s *lookupStmts) flush(ctx context.Context, tx *sql.Tx) error {
-	var marked bool
-	if err := tx.StmtContext(ctx, s.dirty).QueryRowContext(ctx).Scan(&marked); err != nil {
+	var marked int
+	if err := tx.StmtContext(ctx, s.dirty).QueryRowContext(ctx, manyMarks).Scan(&marked); err != nil {
 		return fmt.Errorf("sqlite: lookup rows: %w", err)
 	}
-	if !marked {
+	if marked == 0 {
+		return nil
+	}
+	if marked >= manyMarks {
+		skip, err := emptyParts(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for _, q := range lookupRebuildSQL(skip) {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("sqlite: lookup rows: %w", err)
+			}
+		}
 		return nil
 	}
 	for _, st := range s.rebuild {
@@ -190,6 +216,40 @@ func (s *lookupStmts) flush(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	return nil
+}
+
+// emptyParts names the kinds of the lookup rows' parts whose table holds
+// no row in tx: they add nothing to any body.
+func emptyParts(ctx context.Context, tx *sql.Tx) (map[string]bool, error) {
+	skip := map[string]bool{}
+	for _, p := range recordParts {
+		if !p.inRow {
+			continue
+		}
+		var has bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM `+partTable(p.from)+`)`).Scan(&has); err != nil {
+			return nil, fmt.Errorf("sqlite: lookup rows: %w", err)
+		}
+		if !has {
+			skip[p.kind] = true
+		}
+	}
+	return skip, nil
+}
+
+// partTable is the table a part's source (recordParts' from) reads
+// first: "animals" of "animals a LEFT JOIN owners ...", "vaccinations"
+// of "(SELECT * FROM vaccinations WHERE ...)".
+func partTable(from string) string {
+	f := strings.Fields(from)
+	if strings.HasPrefix(from, "(") {
+		for i, w := range f {
+			if strings.EqualFold(w, "FROM") && i+1 < len(f) {
+				return f[i+1]
+			}
+		}
+	}
+	return f[0]
 }
 
 // syncLookupShape marks every animal for rebuild when the stored rows

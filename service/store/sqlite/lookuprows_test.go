@@ -489,3 +489,54 @@ func TestLookupRowStamps(t *testing.T) {
 		}
 	}
 }
+
+// TestPartTable: the table each part of a lookup row reads is a table of
+// the schema (emptyParts asks whether it holds a row).
+func TestPartTable(t *testing.T) {
+	t.Parallel()
+	db := openTemp(t, nil)
+	for _, p := range recordParts {
+		name := partTable(p.from)
+		var n int
+		if err := db.rdb.QueryRow(`SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, name).Scan(&n); err != nil || n != 1 {
+			t.Errorf("part %s: partTable(%q) = %q, not a table (%v)", p.kind, p.from, name, err)
+		}
+	}
+}
+
+// TestLookupRowsManyMarks: a rebuild of manyMarks animals or more leaves
+// the parts of empty tables out of its statement (emptyParts), and its
+// rows answer what the full record does, with a table of the parts empty
+// and with each holding a row.
+func TestLookupRowsManyMarks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTemp(t, nil)
+	if err := db.Import(ctx, benchBatchInternal(manyMarks+10)); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, db, "import into an empty store")
+	if err := db.CreateBite(ctx, &service.BiteIncident{AnimalID: 2, Date: service.MustDate("2026-02-01"), Victim: service.Victim("person")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateDesignation(ctx, &service.DangerousDesignation{AnimalID: 3, Level: service.DangerLevel("potentially-dangerous"),
+		Jurisdiction: "minneapolis", DeclaredOn: service.MustDate("2026-02-02")}); err != nil {
+		t.Fatal(err)
+	}
+	// Every animal marked by another program, rebuilt by the next write.
+	if _, err := db.ckdb.ExecContext(ctx, `UPDATE owners SET name = name || ' Lund'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateScan(ctx, &service.Scan{At: time.Now(), Reader: "r1", ChipCode: "985000000000001"}); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, db, "every animal rebuilt, a bite and a designation stored")
+	for code, what := range map[string]func(*service.Record) bool{
+		"985000000000002": func(r *service.Record) bool { return len(r.Bites) == 1 },
+		"985000000000003": func(r *service.Record) bool { return r.Dangerous != nil },
+	} {
+		if r, ok := viaRow(t, db, code); !ok || !what(r) {
+			t.Errorf("chip %s: the row (answered %v) lacks its bite or designation: %+v", code, ok, r)
+		}
+	}
+}

@@ -89,7 +89,7 @@ func chipRecordSQL() string {
 // chipRecordSQL answers then. One statement, so one read transaction:
 // the row and the licences are of one snapshot.
 func chipRowSQL() string {
-	return "SELECT lookup_row.body, " + partsJSON(false, "lookup_row.animal_id") + "\n" +
+	return "SELECT lookup_row.body, " + partsJSON(false, "lookup_row.animal_id", nil) + "\n" +
 		"FROM lookup_rows lookup_row WHERE lookup_row.id = COALESCE(?4, -(SELECT id FROM chips WHERE code = ?2)) AND lookup_row.code = ?2\n" +
 		"AND NOT EXISTS (SELECT 1 FROM lookup_dirty d WHERE d.animal_id = lookup_row.animal_id)"
 }
@@ -98,7 +98,7 @@ func chipRowSQL() string {
 // lookup rows (one per chip, all with the same body). An animal without
 // a chip has none; the record statement answers then.
 func animalRowSQL() string {
-	return "SELECT lookup_row.body, " + partsJSON(false, "lookup_row.animal_id") + "\n" +
+	return "SELECT lookup_row.body, " + partsJSON(false, "lookup_row.animal_id", nil) + "\n" +
 		"FROM lookup_rows lookup_row WHERE lookup_row.animal_id = ?2\n" +
 		"AND NOT EXISTS (SELECT 1 FROM lookup_dirty d WHERE d.animal_id = lookup_row.animal_id) LIMIT 1"
 }

@@ -31,7 +31,7 @@ func TestRecordPlans(t *testing.T) {
 		{"animalRowSQL", animalRowSQL(), live + 2},
 		// The rebuild: the row's animal, the owner, chips, vaccination,
 		// designation, chips of the animal.
-		{"lookupRebuildSQL", lookupRebuildSQL()[1], 6},
+		{"lookupRebuildSQL", lookupRebuildSQL(nil)[1], 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plan := queryPlan(t, db, tc.query, "2025-01-01", 1, 0, nil)
