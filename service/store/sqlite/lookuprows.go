@@ -75,8 +75,20 @@ func lookupKey(code string) (int64, bool) {
 
 // lookupKeySQL is lookupKey in SQL, for the chip whose alias is chip.
 func lookupKeySQL(chip string) string {
-	return "CASE WHEN length(" + chip + ".code) = 15 AND " + chip + ".code NOT GLOB '*[^0-9]*' THEN CAST(" + chip +
-		".code AS INTEGER) ELSE -" + chip + ".id END"
+	return "CASE WHEN " + keyedSQL(chip) + " THEN CAST(" + chip + ".code AS INTEGER) ELSE -" + chip + ".id END"
+}
+
+// lookupCodeSQL is the code a lookup row keeps for the chip whose alias
+// is chip: NULL when its key is its code's digits (lookupKey), which
+// give the code back; else the code (migration 0150).
+func lookupCodeSQL(chip string) string {
+	return "CASE WHEN " + keyedSQL(chip) + " THEN NULL ELSE " + chip + ".code END"
+}
+
+// keyedSQL holds for the chip whose alias is chip when lookupKey gives
+// its key.
+func keyedSQL(chip string) string {
+	return "length(" + chip + ".code) = 15 AND " + chip + ".code NOT GLOB '*[^0-9]*'"
 }
 
 // lookupRowChip is the rebuild's alias for the chip whose row is built.
@@ -142,7 +154,7 @@ func lookupRebuildSQL(skip map[string]bool) []string {
 	return []string{
 		`DELETE FROM lookup_rows WHERE animal_id IN (SELECT animal_id FROM lookup_dirty)`,
 		`INSERT INTO lookup_rows (id, code, animal_id, body)
-SELECT ` + lookupKeySQL(lookupRowChip) + `, ` + lookupRowChip + `.code, ` + lookupRowChip + `.animal_id, ` + lookupBodySQL(skip) + `
+SELECT ` + lookupKeySQL(lookupRowChip) + `, ` + lookupCodeSQL(lookupRowChip) + `, ` + lookupRowChip + `.animal_id, ` + lookupBodySQL(skip) + `
 FROM lookup_dirty k CROSS JOIN chips ` + lookupRowChip + ` WHERE ` + lookupRowChip + `.animal_id = k.animal_id`,
 		`DELETE FROM lookup_dirty`,
 	}

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -298,7 +299,13 @@ func TestLookupRowsBuiltOnOpen(t *testing.T) {
 			CREATE INDEX lookup_rows_animal ON lookup_rows (animal_id);
 			INSERT INTO lookup_rows (code, animal_id, body) SELECT code, animal_id, '[]' FROM chips;
 			UPDATE lookup_shape SET shape = '3|old';
-			DELETE FROM migrations WHERE name LIKE '%0008_lookup_rows_keyed.sql'`},
+			DELETE FROM migrations WHERE name LIKE '%0008_lookup_rows_keyed.sql' OR name LIKE '%0150_lookup_rows_lean.sql'`},
+		{"before migration 0150", `DROP TABLE lookup_rows;
+			CREATE TABLE lookup_rows (id INTEGER PRIMARY KEY, code TEXT NOT NULL, animal_id INTEGER NOT NULL, body TEXT NOT NULL);
+			CREATE INDEX lookup_rows_animal ON lookup_rows (animal_id);
+			INSERT INTO lookup_rows (id, code, animal_id, body) SELECT CAST(code AS INTEGER), code, animal_id, '[]' FROM chips;
+			UPDATE lookup_shape SET shape = '5|old';
+			DELETE FROM migrations WHERE name LIKE '%0150_lookup_rows_lean.sql'`},
 		{"before migration 0007", `DROP TABLE lookup_rows; DROP TABLE lookup_dirty; DROP TABLE lookup_shape;
 			DROP TRIGGER animals_lookup_update; DROP TRIGGER animals_lookup_delete; DROP TRIGGER owners_lookup_update;
 			DROP TRIGGER owners_lookup_delete; DROP TRIGGER chips_lookup_insert; DROP TRIGGER chips_lookup_update;
@@ -308,7 +315,8 @@ func TestLookupRowsBuiltOnOpen(t *testing.T) {
 			DROP TRIGGER quarantines_lookup_insert; DROP TRIGGER quarantines_lookup_update; DROP TRIGGER quarantines_lookup_delete;
 			DROP TRIGGER impoundments_lookup_insert; DROP TRIGGER impoundments_lookup_update; DROP TRIGGER impoundments_lookup_delete;
 			DROP TRIGGER bites_lookup_insert; DROP TRIGGER bites_lookup_update; DROP TRIGGER bites_lookup_delete;
-			DELETE FROM migrations WHERE name LIKE '%0007_lookup_rows.sql' OR name LIKE '%0008_lookup_rows_keyed.sql'`},
+			DELETE FROM migrations WHERE name LIKE '%0007_lookup_rows.sql' OR name LIKE '%0008_lookup_rows_keyed.sql'
+				OR name LIKE '%0150_lookup_rows_lean.sql'`},
 	} {
 		if _, err := db.ckdb.ExecContext(ctx, tc.break_); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -538,5 +546,46 @@ func TestLookupRowsManyMarks(t *testing.T) {
 		if r, ok := viaRow(t, db, code); !ok || !what(r) {
 			t.Errorf("chip %s: the row (answered %v) lacks its bite or designation: %+v", code, ok, r)
 		}
+	}
+}
+
+// TestLookupRowCodes: a row keyed by its code's fifteen digits keeps no
+// code (they give it back); a row of another code keeps it; both answer.
+func TestLookupRowCodes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTemp(t, nil)
+	o := &service.Owner{Name: "Ada Lund"}
+	if err := db.CreateOwner(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	a := &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog}
+	if err := db.CreateAnimal(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	chips := map[string]chipid.Kind{"985141000000001": chipid.KindISO, "0A1B2C3D4E": chipid.KindFECAVA, "012345678": chipid.KindAVID}
+	for code, kind := range chips {
+		if err := db.AddChip(ctx, &service.Chip{AnimalID: a.ID, Code: code, Kind: kind}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkRows(t, db, "three kinds of chip")
+	for code := range chips {
+		var kept sql.NullString
+		if err := db.rdb.QueryRow(`SELECT r.code FROM lookup_rows r JOIN chips c ON r.id = `+lookupKeySQL("c")+` WHERE c.code = ?`, code).Scan(&kept); err != nil {
+			t.Fatalf("%s: %v", code, err)
+		}
+		_, keyed := lookupKey(code)
+		if want := !keyed; kept.Valid != want || (kept.Valid && kept.String != code) {
+			t.Errorf("%s: the row keeps code %+v; want a code kept: %v", code, kept, want)
+		}
+		if r, ok := viaRow(t, db, code); !ok || r.Animal.ID != a.ID {
+			t.Errorf("%s: the row answered %v, %+v", code, ok, r)
+		}
+	}
+	// A code that differs from a row's only in what the row does not
+	// keep finds nothing.
+	if _, ok := viaRow(t, db, "985141000000002"); ok {
+		t.Error("an unknown ISO code answered from a row")
 	}
 }

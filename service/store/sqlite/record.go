@@ -83,14 +83,15 @@ func chipRecordSQL() string {
 // chipRowSQL answers for the chip whose code is ?2 one row: its lookup
 // row's body and the live parts (licences) as a body of their own
 // (partsJSON). ?4 is the row's key when the code gives it (lookupKey),
-// else NULL and the chip's id gives it; the row's code is checked too.
+// else NULL and the chip's id gives it; the row's code is checked too
+// (a row keyed by the code's digits keeps none: lookupCodeSQL).
 // It answers nothing when the chip has no row or its animal is marked
 // for rebuild by a transaction that committed without rebuilding;
 // chipRecordSQL answers then. One statement, so one read transaction:
 // the row and the licences are of one snapshot.
 func chipRowSQL() string {
 	return "SELECT lookup_row.body, " + partsJSON(false, "lookup_row.animal_id", nil) + "\n" +
-		"FROM lookup_rows lookup_row WHERE lookup_row.id = COALESCE(?4, -(SELECT id FROM chips WHERE code = ?2)) AND lookup_row.code = ?2\n" +
+		"FROM lookup_rows lookup_row WHERE lookup_row.id = COALESCE(?4, -(SELECT id FROM chips WHERE code = ?2)) AND COALESCE(lookup_row.code, ?2) = ?2\n" +
 		"AND NOT EXISTS (SELECT 1 FROM lookup_dirty d WHERE d.animal_id = lookup_row.animal_id)"
 }
 
