@@ -589,3 +589,73 @@ func TestLookupRowCodes(t *testing.T) {
 		t.Error("an unknown ISO code answered from a row")
 	}
 }
+
+// TestRowDateColumns: every column a lookup row keeps as a date number
+// (dateColumn) is one the record's decoder reads as a date: the text of
+// a day and its number decode the same.
+func TestRowDateColumns(t *testing.T) {
+	t.Parallel()
+	db := openTemp(t, nil)
+	if got := service.DateOf(time.Unix(0, 0).UTC()); int(got) != dateOfUnixEpoch {
+		t.Fatalf("1970-01-01 is Date %d; dateOfUnixEpoch is %d", got, dateOfUnixEpoch)
+	}
+	day := service.MustDate("2026-01-02")
+	dates := 0
+	for _, p := range recordParts {
+		if !p.inRow {
+			continue
+		}
+		names := strings.Split(p.cols, ",")
+		for i, name := range names {
+			if !dateColumn(strings.TrimSpace(name)) {
+				continue
+			}
+			dates++
+			var recs [2]service.Record
+			for j, v := range []val{{s: day.String(), kind: valText}, {n: int64(day), kind: valInt}} {
+				c := make(cols, len(names))
+				for k := range c {
+					c[k] = val{s: "x", kind: valText}
+				}
+				c[i] = v
+				db.addPart(&recs[j], p.kind, c)
+			}
+			if !reflect.DeepEqual(recs[0], recs[1]) {
+				t.Errorf("part %s, column %s: the date's text and number decode differently:\n%+v\n%+v", p.kind, name, recs[0], recs[1])
+			}
+		}
+	}
+	if dates < 20 {
+		t.Errorf("%d date columns found in the rows' parts; want the twenty or more they have", dates)
+	}
+}
+
+// TestLookupRowDates: a lookup row keeps a date as its number and
+// answers it as the full record does, whatever text the column holds.
+func TestLookupRowDates(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTemp(t, nil)
+	o := &service.Owner{Name: "Ada Lund"}
+	if err := db.CreateOwner(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	a := &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog}
+	if err := db.CreateAnimal(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	const code = "985141000000001"
+	if err := db.AddChip(ctx, &service.Chip{AnimalID: a.ID, Code: code, Kind: chipid.KindISO}); err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"2026-03-01", "0001-01-01", "9999-12-31", "1969-12-31", "2024-02-29",
+		"2026-02-30", "0000-01-01", "2026-1-2", "2026-03-01 ", "2026-03-01T00:00:00", ""} {
+		if _, err := db.ckdb.ExecContext(ctx, `UPDATE animals SET birth_date = ? WHERE id = ?`, text, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.CreateScan(ctx, &service.Scan{At: time.Now(), Reader: "r1", ChipCode: code}); err != nil {
+			t.Fatal(err)
+		}
+		checkRows(t, db, "birth_date "+text)
+	}
+}

@@ -386,8 +386,11 @@ func num(v val) int64 { return v.n }
 
 func date(v val) service.Date {
 	var d service.Date
-	if v.kind == valText {
+	switch v.kind {
+	case valText:
 		d.Scan(v.s) // a malformed date reads as no date
+	case valInt: // a lookup row's (rowCols)
+		d = service.Date(v.n)
 	}
 	return d
 }
