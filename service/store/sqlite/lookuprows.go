@@ -16,7 +16,8 @@ import (
 // animal's record but its licences (recordParts with inRow): the animal
 // and its owner, chips, latest rabies vaccination, active dangerous
 // designation, open quarantines, impoundments and bites, as one JSON
-// array of the record statement's rows (the body). A chip lookup then
+// array of the record statement's rows (the body), its instants and
+// dates as integers (rowCols). A chip lookup then
 // reads one row of one b-tree and the licences, instead of seeking into
 // nine tables and indexes; at a million animals nearly every seek reads
 // a page the cache does not hold, so the seeks were most of its cost.
