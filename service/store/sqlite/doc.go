@@ -31,7 +31,8 @@
 // Dates are stored as 'YYYY-MM-DD' text, instants as RFC 3339 UTC text
 // with nanoseconds, money as integer cents: the same columns map to
 // PostgreSQL's TEXT/BIGINT, and store/storetest checks both backends
-// alike.
+// alike. The lookup rows, which are derived, keep instants and dates as
+// integers (rowCols).
 //
 // # References
 //

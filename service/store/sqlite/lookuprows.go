@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,7 +16,8 @@ import (
 // animal's record but its licences (recordParts with inRow): the animal
 // and its owner, chips, latest rabies vaccination, active dangerous
 // designation, open quarantines, impoundments and bites, as one JSON
-// array of the record statement's rows (the body). A chip lookup then
+// array of the record statement's rows (the body), its instants and
+// dates as integers (rowCols). A chip lookup then
 // reads one row of one b-tree and the licences, instead of seeking into
 // nine tables and indexes; at a million animals nearly every seek reads
 // a page the cache does not hold, so the seeks were most of its cost.
@@ -35,7 +37,7 @@ import (
 // (suspendTriggers).
 
 // lookupShapeVersion names the body's layout beyond recordParts.
-const lookupShapeVersion = "4"
+const lookupShapeVersion = "6"
 
 // lookupShape is the body's layout: a body written for another one is
 // rebuilt when the store opens.
@@ -75,29 +77,50 @@ func lookupKey(code string) (int64, bool) {
 
 // lookupKeySQL is lookupKey in SQL, for the chip whose alias is chip.
 func lookupKeySQL(chip string) string {
-	return "CASE WHEN length(" + chip + ".code) = 15 AND " + chip + ".code NOT GLOB '*[^0-9]*' THEN CAST(" + chip +
-		".code AS INTEGER) ELSE -" + chip + ".id END"
+	return "CASE WHEN " + keyedSQL(chip) + " THEN CAST(" + chip + ".code AS INTEGER) ELSE -" + chip + ".id END"
+}
+
+// lookupCodeSQL is the code a lookup row keeps for the chip whose alias
+// is chip: NULL when its key is its code's digits (lookupKey), which
+// give the code back; else the code (migration 0150).
+func lookupCodeSQL(chip string) string {
+	return "CASE WHEN " + keyedSQL(chip) + " THEN NULL ELSE " + chip + ".code END"
+}
+
+// keyedSQL holds for the chip whose alias is chip when lookupKey gives
+// its key.
+func keyedSQL(chip string) string {
+	return "length(" + chip + ".code) = 15 AND " + chip + ".code NOT GLOB '*[^0-9]*'"
 }
 
 // lookupRowChip is the rebuild's alias for the chip whose row is built.
 const lookupRowChip = "lookup_row_chip"
 
-// lookupBodySQL is the body for the animal of chip lookupRowChip.
-func lookupBodySQL() string { return partsJSON(true, lookupRowChip+".animal_id") }
+// lookupBodySQL is the body for the animal of chip lookupRowChip,
+// leaving out the parts whose kind skip names (nil: none).
+func lookupBodySQL(skip map[string]bool) string {
+	return partsJSON(true, lookupRowChip+".animal_id", skip)
+}
 
 // partsJSON is the parts of recordParts in a lookup row (inRow), or the
 // others, for the animal whose id is animal (an expression), as one JSON
-// array of the rows they return, each [kind, column...].
-func partsJSON(inRow bool, animal string) string {
+// array of the rows they return, each [kind, column...]. The parts
+// whose kind skip names are left out: a caller skips those of empty
+// tables, which return no rows.
+func partsJSON(inRow bool, animal string, skip map[string]bool) string {
 	var b strings.Builder
 	for _, p := range recordParts {
-		if p.inRow != inRow {
+		if p.inRow != inRow || skip[p.kind] {
 			continue
 		}
 		if b.Len() > 0 {
 			b.WriteString("\n\tUNION ALL ")
 		}
-		b.WriteString("SELECT json_array('" + p.kind + "', " + p.cols + ") AS part FROM " +
+		c := p.cols
+		if inRow {
+			c = rowCols(c)
+		}
+		b.WriteString("SELECT json_array('" + p.kind + "', " + c + ") AS part FROM " +
 			strings.ReplaceAll(p.from, "?2", animal))
 	}
 	// The parts are joined as text: json_group_array(json(part)) would
@@ -105,33 +128,89 @@ func partsJSON(inRow bool, animal string) string {
 	return "(SELECT '[' || COALESCE(group_concat(part, ','), '') || ']' FROM (" + b.String() + "))"
 }
 
+// rowCols is a part's column list as a lookup row keeps it: an instant
+// (a column named *_at) as its nanoseconds since 1970 (an integer of 19
+// digits, not 32 characters of quoted text; ts reads both), when it has
+// stampLayout's form and a year whose nanoseconds fit an int64; a date
+// (dateColumn) as its service.Date number, six digits, not twelve
+// characters, when it is a calendar date in YYYY-MM-DD form from year 1
+// (date reads both); any other text is kept as it is. The common row,
+// some 510 bytes, was a few bytes too long for eight to fit a page.
+func rowCols(list string) string {
+	fields := strings.Split(list, ",")
+	for i, f := range fields {
+		f = strings.TrimSpace(f)
+		if dateColumn(f) {
+			// date() gives YYYY-MM-DD of the day it reads: it gives the
+			// text back only when that is a calendar day in that form.
+			f = "CASE WHEN date(" + f + ") = " + f + " AND " + f + " >= '0001' THEN unixepoch(" + f + ") / 86400 + " +
+				strconv.Itoa(dateOfUnixEpoch) + " ELSE " + f + " END"
+		}
+		if strings.HasSuffix(f, "_at") {
+			f = "CASE WHEN length(" + f + ") = 30 AND substr(" + f + ", 20, 1) = '.' AND substr(" + f +
+				", 1, 4) BETWEEN '1678' AND '2261' THEN COALESCE(unixepoch(substr(" + f + ", 1, 19)) * 1000000000 + CAST(substr(" +
+				f + ", 21, 9) AS INTEGER), " + f + ") ELSE " + f + " END"
+		}
+		fields[i] = f
+	}
+	return strings.Join(fields, ", ")
+}
+
+// dateColumn reports the columns of the lookup rows' parts that hold a
+// date (service.Date): date, *_date, *_on, *_expires and hold_until.
+// TestRowDateColumns checks that the record's decoders read each one as
+// a date.
+func dateColumn(name string) bool {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name == "date" || name == "hold_until" || strings.HasSuffix(name, "_date") ||
+		strings.HasSuffix(name, "_on") || strings.HasSuffix(name, "_expires")
+}
+
+// dateOfUnixEpoch is the service.Date number of 1970-01-01.
+const dateOfUnixEpoch = 719163
+
 // lookupRebuildSQL rebuilds the rows of the marked animals and clears
-// the marks, whether one animal is marked or every one (an import).
+// the marks, whether one animal is marked or every one (an import),
+// leaving out of the bodies the parts whose kind skip names (nil: none).
 // CROSS JOIN keeps the marks the outer loop: the planner, without
-// statistics, would otherwise scan every chip for one mark.
-func lookupRebuildSQL() []string {
+// statistics, would otherwise scan every chip for one mark. In code
+// order (ordered), the chips are read through their code index instead
+// (+ keeps the planner off the animal index), so that the rows of ISO
+// codes, whose keys are their codes' digits, are inserted in key order:
+// each row goes at the end of the table's b-tree, whose pages are then
+// left full, where rows in animal order, at scattered keys, split pages
+// and left a tenth of the table empty. That reads every chip's index
+// entry, so it is for a rebuild of most of them (flush).
+func lookupRebuildSQL(skip map[string]bool, ordered bool) []string {
+	from := `FROM lookup_dirty k CROSS JOIN chips ` + lookupRowChip + ` WHERE ` + lookupRowChip + `.animal_id = k.animal_id`
+	if ordered {
+		from = `FROM chips ` + lookupRowChip + ` WHERE +` + lookupRowChip + `.animal_id IN (SELECT animal_id FROM lookup_dirty) ORDER BY ` +
+			lookupRowChip + `.code`
+	}
 	return []string{
 		`DELETE FROM lookup_rows WHERE animal_id IN (SELECT animal_id FROM lookup_dirty)`,
 		`INSERT INTO lookup_rows (id, code, animal_id, body)
-SELECT ` + lookupKeySQL(lookupRowChip) + `, ` + lookupRowChip + `.code, ` + lookupRowChip + `.animal_id, ` + lookupBodySQL() + `
-FROM lookup_dirty k CROSS JOIN chips ` + lookupRowChip + ` WHERE ` + lookupRowChip + `.animal_id = k.animal_id`,
+SELECT ` + lookupKeySQL(lookupRowChip) + `, ` + lookupCodeSQL(lookupRowChip) + `, ` + lookupRowChip + `.animal_id, ` + lookupBodySQL(skip) + `
+` + from,
 		`DELETE FROM lookup_dirty`,
 	}
 }
 
 // lookupStmts are the writer's prepared statements for the rows.
 type lookupStmts struct {
-	dirty   *sql.Stmt   // any mark?
+	dirty   *sql.Stmt   // how many marks, up to a limit?
 	rebuild []*sql.Stmt // lookupRebuildSQL
 }
 
 func prepareLookupStmts(ctx context.Context, db *sql.DB) (*lookupStmts, error) {
 	s := &lookupStmts{}
 	var err error
-	if s.dirty, err = db.PrepareContext(ctx, `SELECT EXISTS (SELECT 1 FROM lookup_dirty)`); err != nil {
+	if s.dirty, err = db.PrepareContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM lookup_dirty LIMIT ?)`); err != nil {
 		return nil, fmt.Errorf("sqlite: prepare: %w", err)
 	}
-	for _, q := range lookupRebuildSQL() {
+	for _, q := range lookupRebuildSQL(nil, false) {
 		st, err := db.PrepareContext(ctx, q)
 		if err != nil {
 			s.close()
@@ -152,13 +231,39 @@ func (s *lookupStmts) close() error {
 	return errors.Join(errs...)
 }
 
+// manyMarks is the number of marked animals from which a rebuild leaves
+// the parts of empty tables out of its statement (emptyParts): an
+// import's, or a new layout's, of every animal. Into an empty store, the
+// designations, quarantines, impoundments and bites are empty, and their
+// four searches were a third of the rebuild's time. A write of a few
+// animals keeps the prepared statement.
+const manyMarks = 1000
+
 // flush rebuilds the rows of the animals marked in tx, if any.
 func (s *lookupStmts) flush(ctx context.Context, tx *sql.Tx) error {
-	var marked bool
-	if err := tx.StmtContext(ctx, s.dirty).QueryRowContext(ctx).Scan(&marked); err != nil {
+	var marked int
+	if err := tx.StmtContext(ctx, s.dirty).QueryRowContext(ctx, manyMarks).Scan(&marked); err != nil {
 		return fmt.Errorf("sqlite: lookup rows: %w", err)
 	}
-	if !marked {
+	if marked == 0 {
+		return nil
+	}
+	if marked >= manyMarks {
+		skip, err := emptyParts(ctx, tx)
+		if err != nil {
+			return err
+		}
+		// In code order when at least half the chips are to be rebuilt.
+		var ordered bool
+		if err := tx.QueryRowContext(ctx, `SELECT 2 * (SELECT COUNT(*) FROM lookup_dirty) >= COALESCE((SELECT MAX(id) FROM chips), 0)`).
+			Scan(&ordered); err != nil {
+			return fmt.Errorf("sqlite: lookup rows: %w", err)
+		}
+		for _, q := range lookupRebuildSQL(skip, ordered) {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("sqlite: lookup rows: %w", err)
+			}
+		}
 		return nil
 	}
 	for _, st := range s.rebuild {
@@ -167,6 +272,40 @@ func (s *lookupStmts) flush(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	return nil
+}
+
+// emptyParts names the kinds of the lookup rows' parts whose table holds
+// no row in tx: they add nothing to any body.
+func emptyParts(ctx context.Context, tx *sql.Tx) (map[string]bool, error) {
+	skip := map[string]bool{}
+	for _, p := range recordParts {
+		if !p.inRow {
+			continue
+		}
+		var has bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM `+partTable(p.from)+`)`).Scan(&has); err != nil {
+			return nil, fmt.Errorf("sqlite: lookup rows: %w", err)
+		}
+		if !has {
+			skip[p.kind] = true
+		}
+	}
+	return skip, nil
+}
+
+// partTable is the table a part's source (recordParts' from) reads
+// first: "animals" of "animals a LEFT JOIN owners ...", "vaccinations"
+// of "(SELECT * FROM vaccinations WHERE ...)".
+func partTable(from string) string {
+	f := strings.Fields(from)
+	if strings.HasPrefix(from, "(") {
+		for i, w := range f {
+			if strings.EqualFold(w, "FROM") && i+1 < len(f) {
+				return f[i+1]
+			}
+		}
+	}
+	return f[0]
 }
 
 // syncLookupShape marks every animal for rebuild when the stored rows

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -299,7 +300,13 @@ func TestLookupRowsBuiltOnOpen(t *testing.T) {
 			CREATE INDEX lookup_rows_animal ON lookup_rows (animal_id);
 			INSERT INTO lookup_rows (code, animal_id, body) SELECT code, animal_id, '[]' FROM chips;
 			UPDATE lookup_shape SET shape = '3|old';
-			DELETE FROM migrations WHERE name LIKE '%0008_lookup_rows_keyed.sql'`},
+			DELETE FROM migrations WHERE name LIKE '%0008_lookup_rows_keyed.sql' OR name LIKE '%0150_lookup_rows_lean.sql'`},
+		{"before migration 0150", `DROP TABLE lookup_rows;
+			CREATE TABLE lookup_rows (id INTEGER PRIMARY KEY, code TEXT NOT NULL, animal_id INTEGER NOT NULL, body TEXT NOT NULL);
+			CREATE INDEX lookup_rows_animal ON lookup_rows (animal_id);
+			INSERT INTO lookup_rows (id, code, animal_id, body) SELECT CAST(code AS INTEGER), code, animal_id, '[]' FROM chips;
+			UPDATE lookup_shape SET shape = '5|old';
+			DELETE FROM migrations WHERE name LIKE '%0150_lookup_rows_lean.sql'`},
 		{"before migration 0007", `DROP TABLE lookup_rows; DROP TABLE lookup_dirty; DROP TABLE lookup_shape;
 			DROP TRIGGER animals_lookup_update; DROP TRIGGER animals_lookup_delete; DROP TRIGGER owners_lookup_update;
 			DROP TRIGGER owners_lookup_delete; DROP TRIGGER chips_lookup_insert; DROP TRIGGER chips_lookup_update;
@@ -309,7 +316,8 @@ func TestLookupRowsBuiltOnOpen(t *testing.T) {
 			DROP TRIGGER quarantines_lookup_insert; DROP TRIGGER quarantines_lookup_update; DROP TRIGGER quarantines_lookup_delete;
 			DROP TRIGGER impoundments_lookup_insert; DROP TRIGGER impoundments_lookup_update; DROP TRIGGER impoundments_lookup_delete;
 			DROP TRIGGER bites_lookup_insert; DROP TRIGGER bites_lookup_update; DROP TRIGGER bites_lookup_delete;
-			DELETE FROM migrations WHERE name LIKE '%0007_lookup_rows.sql' OR name LIKE '%0008_lookup_rows_keyed.sql'`},
+			DELETE FROM migrations WHERE name LIKE '%0007_lookup_rows.sql' OR name LIKE '%0008_lookup_rows_keyed.sql'
+				OR name LIKE '%0150_lookup_rows_lean.sql'`},
 	} {
 		if _, err := db.ckdb.ExecContext(ctx, tc.break_); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -440,5 +448,215 @@ func TestLookupTriggersCoverRowParts(t *testing.T) {
 	}
 	if read < 8 { // animals, owners, chips, vaccinations, designations, quarantines, impoundments, bites
 		t.Errorf("found %d tables in the parts' sources, want at least 8: the check reads nothing", read)
+	}
+}
+
+// TestLookupRowStamps: a lookup row keeps an instant as an integer
+// (rowCols) and answers it as the full record does, whatever text the
+// column holds: stampLayout's, another RFC 3339 form, a year past what
+// nanoseconds since 1970 hold in an int64.
+func TestLookupRowStamps(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTemp(t, nil)
+	o := &service.Owner{Name: "Ada Lund"}
+	if err := db.CreateOwner(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	a := &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog}
+	if err := db.CreateAnimal(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	const code = "985141000000001"
+	if err := db.AddChip(ctx, &service.Chip{AnimalID: a.ID, Code: code, Kind: chipid.KindISO}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, at string }{
+		{"layout", "2026-03-01T09:00:00.123456789Z"},
+		{"first instant of 1678", "1678-01-01T00:00:00.000000000Z"},
+		{"last year that fits", "2261-12-31T23:59:59.999999999Z"},
+		{"past int64 nanoseconds", "2300-01-01T00:00:00.000000000Z"},
+		{"before 1678", "1600-01-01T00:00:00.000000000Z"},
+		{"no fraction", "2026-03-01T09:00:00Z"},
+		{"millisecond fraction", "2026-03-01T09:00:00.123Z"},
+	} {
+		// Written by another program (the trigger marks the animal); the
+		// next write rebuilds the row.
+		if _, err := db.ckdb.ExecContext(ctx, `UPDATE animals SET created_at = ? WHERE id = ?`, tc.at, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.CreateScan(ctx, &service.Scan{At: time.Now(), Reader: "r1", ChipCode: code}); err != nil {
+			t.Fatal(err)
+		}
+		checkRows(t, db, tc.name)
+		want, err := time.Parse(time.RFC3339Nano, tc.at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r, ok := viaRow(t, db, code); !ok || !r.Animal.CreatedAt.Equal(want) {
+			t.Errorf("%s: the row's created_at = %v (answered %v); want %v", tc.name, r.Animal.CreatedAt, ok, want)
+		}
+	}
+}
+
+// TestPartTable: the table each part of a lookup row reads is a table of
+// the schema (emptyParts asks whether it holds a row).
+func TestPartTable(t *testing.T) {
+	t.Parallel()
+	db := openTemp(t, nil)
+	for _, p := range recordParts {
+		name := partTable(p.from)
+		var n int
+		if err := db.rdb.QueryRow(`SELECT COUNT(*) FROM sqlite_schema WHERE type = 'table' AND name = ?`, name).Scan(&n); err != nil || n != 1 {
+			t.Errorf("part %s: partTable(%q) = %q, not a table (%v)", p.kind, p.from, name, err)
+		}
+	}
+}
+
+// TestLookupRowsManyMarks: a rebuild of manyMarks animals or more leaves
+// the parts of empty tables out of its statement (emptyParts), and its
+// rows answer what the full record does, with a table of the parts empty
+// and with each holding a row.
+func TestLookupRowsManyMarks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTemp(t, nil)
+	if err := db.Import(ctx, benchBatchInternal(manyMarks+10)); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, db, "import into an empty store")
+	if err := db.CreateBite(ctx, &service.BiteIncident{AnimalID: 2, Date: service.MustDate("2026-02-01"), Victim: service.Victim("person")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateDesignation(ctx, &service.DangerousDesignation{AnimalID: 3, Level: service.DangerLevel("potentially-dangerous"),
+		Jurisdiction: "minneapolis", DeclaredOn: service.MustDate("2026-02-02")}); err != nil {
+		t.Fatal(err)
+	}
+	// Every animal marked by another program, rebuilt by the next write.
+	if _, err := db.ckdb.ExecContext(ctx, `UPDATE owners SET name = name || ' Lund'`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateScan(ctx, &service.Scan{At: time.Now(), Reader: "r1", ChipCode: "985000000000001"}); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, db, "every animal rebuilt, a bite and a designation stored")
+	for code, what := range map[string]func(*service.Record) bool{
+		"985000000000002": func(r *service.Record) bool { return len(r.Bites) == 1 },
+		"985000000000003": func(r *service.Record) bool { return r.Dangerous != nil },
+	} {
+		if r, ok := viaRow(t, db, code); !ok || !what(r) {
+			t.Errorf("chip %s: the row (answered %v) lacks its bite or designation: %+v", code, ok, r)
+		}
+	}
+}
+
+// TestLookupRowCodes: a row keyed by its code's fifteen digits keeps no
+// code (they give it back); a row of another code keeps it; both answer.
+func TestLookupRowCodes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTemp(t, nil)
+	o := &service.Owner{Name: "Ada Lund"}
+	if err := db.CreateOwner(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	a := &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog}
+	if err := db.CreateAnimal(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	chips := map[string]chipid.Kind{"985141000000001": chipid.KindISO, "0A1B2C3D4E": chipid.KindFECAVA, "012345678": chipid.KindAVID}
+	for code, kind := range chips {
+		if err := db.AddChip(ctx, &service.Chip{AnimalID: a.ID, Code: code, Kind: kind}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkRows(t, db, "three kinds of chip")
+	for code := range chips {
+		var kept sql.NullString
+		if err := db.rdb.QueryRow(`SELECT r.code FROM lookup_rows r JOIN chips c ON r.id = `+lookupKeySQL("c")+` WHERE c.code = ?`, code).Scan(&kept); err != nil {
+			t.Fatalf("%s: %v", code, err)
+		}
+		_, keyed := lookupKey(code)
+		if want := !keyed; kept.Valid != want || (kept.Valid && kept.String != code) {
+			t.Errorf("%s: the row keeps code %+v; want a code kept: %v", code, kept, want)
+		}
+		if r, ok := viaRow(t, db, code); !ok || r.Animal.ID != a.ID {
+			t.Errorf("%s: the row answered %v, %+v", code, ok, r)
+		}
+	}
+	// A code that differs from a row's only in what the row does not
+	// keep finds nothing.
+	if _, ok := viaRow(t, db, "985141000000002"); ok {
+		t.Error("an unknown ISO code answered from a row")
+	}
+}
+
+// TestRowDateColumns: every column a lookup row keeps as a date number
+// (dateColumn) is one the record's decoder reads as a date: the text of
+// a day and its number decode the same.
+func TestRowDateColumns(t *testing.T) {
+	t.Parallel()
+	db := openTemp(t, nil)
+	if got := service.DateOf(time.Unix(0, 0).UTC()); int(got) != dateOfUnixEpoch {
+		t.Fatalf("1970-01-01 is Date %d; dateOfUnixEpoch is %d", got, dateOfUnixEpoch)
+	}
+	day := service.MustDate("2026-01-02")
+	dates := 0
+	for _, p := range recordParts {
+		if !p.inRow {
+			continue
+		}
+		names := strings.Split(p.cols, ",")
+		for i, name := range names {
+			if !dateColumn(strings.TrimSpace(name)) {
+				continue
+			}
+			dates++
+			var recs [2]service.Record
+			for j, v := range []val{{s: day.String(), kind: valText}, {n: int64(day), kind: valInt}} {
+				c := make(cols, len(names))
+				for k := range c {
+					c[k] = val{s: "x", kind: valText}
+				}
+				c[i] = v
+				db.addPart(&recs[j], p.kind, c)
+			}
+			if !reflect.DeepEqual(recs[0], recs[1]) {
+				t.Errorf("part %s, column %s: the date's text and number decode differently:\n%+v\n%+v", p.kind, name, recs[0], recs[1])
+			}
+		}
+	}
+	if dates < 20 {
+		t.Errorf("%d date columns found in the rows' parts; want the twenty or more they have", dates)
+	}
+}
+
+// TestLookupRowDates: a lookup row keeps a date as its number and
+// answers it as the full record does, whatever text the column holds.
+func TestLookupRowDates(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTemp(t, nil)
+	o := &service.Owner{Name: "Ada Lund"}
+	if err := db.CreateOwner(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	a := &service.Animal{OwnerID: o.ID, Name: "Rex", Species: service.Dog}
+	if err := db.CreateAnimal(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	const code = "985141000000001"
+	if err := db.AddChip(ctx, &service.Chip{AnimalID: a.ID, Code: code, Kind: chipid.KindISO}); err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"2026-03-01", "0001-01-01", "9999-12-31", "1969-12-31", "2024-02-29",
+		"2026-02-30", "0000-01-01", "2026-1-2", "2026-03-01 ", "2026-03-01T00:00:00", ""} {
+		if _, err := db.ckdb.ExecContext(ctx, `UPDATE animals SET birth_date = ? WHERE id = ?`, text, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.CreateScan(ctx, &service.Scan{At: time.Now(), Reader: "r1", ChipCode: code}); err != nil {
+			t.Fatal(err)
+		}
+		checkRows(t, db, "birth_date "+text)
 	}
 }

@@ -83,14 +83,15 @@ func chipRecordSQL() string {
 // chipRowSQL answers for the chip whose code is ?2 one row: its lookup
 // row's body and the live parts (licences) as a body of their own
 // (partsJSON). ?4 is the row's key when the code gives it (lookupKey),
-// else NULL and the chip's id gives it; the row's code is checked too.
+// else NULL and the chip's id gives it; the row's code is checked too
+// (a row keyed by the code's digits keeps none: lookupCodeSQL).
 // It answers nothing when the chip has no row or its animal is marked
 // for rebuild by a transaction that committed without rebuilding;
 // chipRecordSQL answers then. One statement, so one read transaction:
 // the row and the licences are of one snapshot.
 func chipRowSQL() string {
-	return "SELECT lookup_row.body, " + partsJSON(false, "lookup_row.animal_id") + "\n" +
-		"FROM lookup_rows lookup_row WHERE lookup_row.id = COALESCE(?4, -(SELECT id FROM chips WHERE code = ?2)) AND lookup_row.code = ?2\n" +
+	return "SELECT lookup_row.body, " + partsJSON(false, "lookup_row.animal_id", nil) + "\n" +
+		"FROM lookup_rows lookup_row WHERE lookup_row.id = COALESCE(?4, -(SELECT id FROM chips WHERE code = ?2)) AND COALESCE(lookup_row.code, ?2) = ?2\n" +
 		"AND NOT EXISTS (SELECT 1 FROM lookup_dirty d WHERE d.animal_id = lookup_row.animal_id)"
 }
 
@@ -98,7 +99,7 @@ func chipRowSQL() string {
 // lookup rows (one per chip, all with the same body). An animal without
 // a chip has none; the record statement answers then.
 func animalRowSQL() string {
-	return "SELECT lookup_row.body, " + partsJSON(false, "lookup_row.animal_id") + "\n" +
+	return "SELECT lookup_row.body, " + partsJSON(false, "lookup_row.animal_id", nil) + "\n" +
 		"FROM lookup_rows lookup_row WHERE lookup_row.animal_id = ?2\n" +
 		"AND NOT EXISTS (SELECT 1 FROM lookup_dirty d WHERE d.animal_id = lookup_row.animal_id) LIMIT 1"
 }
@@ -385,16 +386,22 @@ func num(v val) int64 { return v.n }
 
 func date(v val) service.Date {
 	var d service.Date
-	if v.kind == valText {
+	switch v.kind {
+	case valText:
 		d.Scan(v.s) // a malformed date reads as no date
+	case valInt: // a lookup row's (rowCols)
+		d = service.Date(v.n)
 	}
 	return d
 }
 
 func ts(v val) time.Time {
 	var t time.Time
-	if v.kind == valText {
+	switch v.kind {
+	case valText:
 		(stamp{&t}).Scan(v.s)
+	case valInt: // a lookup row's (rowCols)
+		t = time.Unix(0, v.n).UTC()
 	}
 	return t
 }

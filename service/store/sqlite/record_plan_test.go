@@ -24,14 +24,18 @@ func TestRecordPlans(t *testing.T) {
 	for _, tc := range []struct {
 		name, query string
 		searches    int
+		scan        string // the one scan allowed
 	}{
-		{"recordSQL", recordSQL(false), len(recordParts) + 1},
-		{"chipRecordSQL", chipRecordSQL(), len(recordParts) + 1},
-		{"chipRowSQL", chipRowSQL(), live + 2},
-		{"animalRowSQL", animalRowSQL(), live + 2},
+		{"recordSQL", recordSQL(false), len(recordParts) + 1, ""},
+		{"chipRecordSQL", chipRecordSQL(), len(recordParts) + 1, ""},
+		{"chipRowSQL", chipRowSQL(), live + 2, ""},
+		{"animalRowSQL", animalRowSQL(), live + 2, ""},
 		// The rebuild: the row's animal, the owner, chips, vaccination,
 		// designation, chips of the animal.
-		{"lookupRebuildSQL", lookupRebuildSQL()[1], 6},
+		{"lookupRebuildSQL", lookupRebuildSQL(nil, false)[1], 6, ""},
+		// In code order: the chips through their code index (that it
+		// adds no sort is checked below).
+		{"lookupRebuildSQL ordered", lookupRebuildSQL(nil, true)[1], 5, "SCAN " + lookupRowChip + " USING INDEX sqlite_autoindex_chips_1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plan := queryPlan(t, db, tc.query, "2025-01-01", 1, 0, nil)
@@ -40,7 +44,7 @@ func TestRecordPlans(t *testing.T) {
 				switch {
 				case strings.HasPrefix(d, "SEARCH "):
 					searches++
-				case strings.HasPrefix(d, "SCAN ") && !strings.HasPrefix(d, "SCAN (subquery") && d != "SCAN k" && d != "SCAN d":
+				case strings.HasPrefix(d, "SCAN ") && !strings.HasPrefix(d, "SCAN (subquery") && d != "SCAN k" && d != "SCAN d" && d != tc.scan:
 					t.Errorf("plan step %q scans a table", d)
 				}
 			}
@@ -48,6 +52,20 @@ func TestRecordPlans(t *testing.T) {
 				t.Errorf("plan has %d index searches, want at least %d:\n%s", searches, want, strings.Join(plan, "\n"))
 			}
 		})
+	}
+	// The rebuild in code order sorts no more than the other (the
+	// parts' own ORDER BY ... LIMIT 1 sort): the code index gives the
+	// order.
+	sorts := func(q string) (n int) {
+		for _, d := range queryPlan(t, db, q, "2025-01-01", 1, 0, nil) {
+			if strings.HasPrefix(d, "USE TEMP B-TREE") {
+				n++
+			}
+		}
+		return n
+	}
+	if o, u := sorts(lookupRebuildSQL(nil, true)[1]), sorts(lookupRebuildSQL(nil, false)[1]); o != u {
+		t.Errorf("the rebuild in code order sorts %d times, the other %d", o, u)
 	}
 }
 
