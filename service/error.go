@@ -54,20 +54,35 @@ func Invalidf(field, format string, args ...any) *Error {
 // ErrorField returns the field of the first *Error in err's chain, ""
 // when there is none or it names no field.
 func ErrorField(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
+	if e := asError(err); e != nil {
 		return e.Field
 	}
 	return ""
 }
 
+// asError returns the first *Error in err's chain, nil when there is
+// none. A nil err or an *Error itself costs no allocation: every
+// successful lookup asks ErrorCode(nil).
+func asError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	if e, ok := err.(*Error); ok {
+		return e
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
+}
+
 // ErrorCode returns the code of the first *Error in err's chain, "" for a
 // nil err, and EINTERNAL for any other error.
 func ErrorCode(err error) string {
-	var e *Error
 	if err == nil {
 		return ""
-	} else if errors.As(err, &e) {
+	} else if e := asError(err); e != nil {
 		return e.Code
 	}
 	return EINTERNAL
@@ -77,10 +92,9 @@ func ErrorCode(err error) string {
 // for a nil err, and "Internal error." for any other error, so internal
 // details never reach a client.
 func ErrorMessage(err error) string {
-	var e *Error
 	if err == nil {
 		return ""
-	} else if errors.As(err, &e) {
+	} else if e := asError(err); e != nil {
 		return e.Message
 	}
 	return "Internal error."

@@ -42,7 +42,7 @@ func (s *Server) writeReport(w http.ResponseWriter, r *http.Request, answer any,
 }
 
 func (s *Server) handleDangerousRegister(w http.ResponseWriter, r *http.Request) {
-	on, err := s.asOf(r)
+	on, err := s.asOf(r, r.URL.Query())
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -59,7 +59,7 @@ func (s *Server) handleDangerousRegister(w http.ResponseWriter, r *http.Request)
 }
 
 func (s *Server) handleRabiesLapsed(w http.ResponseWriter, r *http.Request, m *money.Service) {
-	on, err := s.asOf(r)
+	on, err := s.asOf(r, r.URL.Query())
 	if err != nil {
 		s.writeError(w, r, err)
 		return

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/chipdesk/chipdesk/service"
@@ -20,7 +21,7 @@ func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) {
 		detail string
 		err    error
 	)
-	if lq.AsOf, err = s.asOf(r); err != nil {
+	if lq.AsOf, err = s.asOf(r, q); err != nil {
 		s.writeError(w, r, err)
 		return
 	}
@@ -59,10 +60,11 @@ func (s *Server) handleLookup(w http.ResponseWriter, r *http.Request) {
 	s.answer(w, r, by, detail, a)
 }
 
-// asOf reads as_of=YYYY-MM-DD, the day a staff member asks about ("what
-// would redemption cost on Friday"); the public role gets today only.
-func (s *Server) asOf(r *http.Request) (service.Date, error) {
-	v := r.URL.Query().Get("as_of")
+// asOf reads as_of=YYYY-MM-DD from q, the request's query, the day a
+// staff member asks about ("what would redemption cost on Friday"); the
+// public role gets today only.
+func (s *Server) asOf(r *http.Request, q url.Values) (service.Date, error) {
+	v := q.Get("as_of")
 	if v == "" {
 		return 0, nil
 	}
@@ -79,7 +81,7 @@ func (s *Server) handleAnimalRecord(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	asOf, err := s.asOf(r)
+	asOf, err := s.asOf(r, r.URL.Query())
 	if err != nil {
 		s.writeError(w, r, err)
 		return

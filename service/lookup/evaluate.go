@@ -16,7 +16,17 @@ func (s *Service) profile(name string) (*rules.Profile, error) { return s.rules.
 // (rules.Set.For).
 func (s *Service) profileFor(rec *service.Record) *rules.Profile { return s.rules.For(rec, s.home) }
 
-var severityRank = map[rules.Severity]int{rules.Danger: 0, rules.Warning: 1, rules.Info: 2}
+// severityRank orders the alerts: danger (and a severity the rules do
+// not name) first, then warnings, then information.
+func severityRank(s rules.Severity) int {
+	switch s {
+	case rules.Warning:
+		return 1
+	case rules.Info:
+		return 2
+	}
+	return 0
+}
 
 // evaluate fills in everything the rules compute: statuses, alerts (the
 // most urgent first: dangerous animal and quarantine lead), deadlines,
@@ -33,13 +43,20 @@ func (s *Service) evaluate(rec *service.Record, a *Answer, asOf service.Date) {
 	e := p.Evaluate(rec, on)
 	a.Jurisdiction, a.AsOf = p.ID, on
 
-	alerts := slices.Clone(e.Alerts)
-	slices.SortStableFunc(alerts, func(x, y rules.Alert) int {
-		return cmp.Compare(severityRank[x.Severity], severityRank[y.Severity])
-	})
-	for _, al := range alerts {
-		a.Alerts = append(a.Alerts, al.Message)
-		a.AlertDetails = append(a.AlertDetails, AlertDetail{Code: al.Code, Severity: string(al.Severity), Message: al.Message, Section: al.Source})
+	// The alerts by rank, each rank in the rules' order (a stable sort),
+	// without a sorted copy: a lookup evaluates every answer.
+	if n := len(e.Alerts); n > 0 {
+		a.Alerts = slices.Grow(a.Alerts, n)
+		a.AlertDetails = slices.Grow(a.AlertDetails, n)
+		for rank := range 3 {
+			for _, al := range e.Alerts {
+				if severityRank(al.Severity) != rank {
+					continue
+				}
+				a.Alerts = append(a.Alerts, al.Message)
+				a.AlertDetails = append(a.AlertDetails, AlertDetail{Code: al.Code, Severity: string(al.Severity), Message: al.Message, Section: al.Source})
+			}
+		}
 	}
 
 	a.Licence = &Licence{Status: string(e.Licence.State), Required: e.Licence.Required}
