@@ -3,6 +3,7 @@ package offline
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -56,6 +57,12 @@ func sameAsUnmarshal(t *testing.T, line []byte) {
 func TestReadKeys(t *testing.T) {
 	for _, l := range keyLines {
 		sameAsUnmarshal(t, []byte(l))
+	}
+	// A skipped value nested as deep as encoding/json allows, and one
+	// level deeper, which it refuses.
+	for _, n := range []int{9999, 10000} {
+		deep := strings.Repeat("[", n) + strings.Repeat("]", n)
+		sameAsUnmarshal(t, []byte(`{"animal":{"id":1},"owner":`+deep+`}`))
 	}
 }
 
