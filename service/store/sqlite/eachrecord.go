@@ -14,7 +14,7 @@ var _ service.RecordStreamer = (*DB)(nil)
 // EachRecord implements service.RecordStreamer: every animal's record,
 // as FindRecordByAnimal builds it, in animal id order, from one read
 // transaction. The animals are read once with their lookup rows, and
-// the parts read live (licences, permits, agreements) are read once each
+// the part read live (the licences) is read once
 // in animal order beside them and merged, instead of one statement per
 // animal: a handheld's first pull of a million records read them one by
 // one. An animal without a lookup row (no chip), or marked for rebuild,

@@ -15,7 +15,8 @@ import (
 // Lookup rows (migration 0007) hold, per chip code, every part of the
 // animal's record but its licences (recordParts with inRow): the animal
 // and its owner, chips, latest rabies vaccination, active dangerous
-// designation, open quarantines, impoundments and bites, as one JSON
+// designation, open quarantines, impoundments, bites, permits and open
+// adoption agreements (migration 0160), as one JSON
 // array of the record statement's rows (the body), its instants and
 // dates as integers (rowCols). A chip lookup then
 // reads one row of one b-tree and the licences, instead of seeking into

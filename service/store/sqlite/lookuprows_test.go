@@ -204,6 +204,32 @@ func TestLookupRowsFollowEveryWrite(t *testing.T) {
 			_, err := db.UpdateImpoundment(ctx, r.Impounds[0].ID, service.ImpoundUpdate{Disposition: &d, DispositionOn: date("2026-04-30")})
 			must("UpdateImpoundment", err)
 		}},
+		{"permit granted (migration 0160)", func() {
+			must("CreatePermit", db.CreatePermit(ctx, &service.Permit{Kind: service.PermitOffLeash, Jurisdiction: "minneapolis", Class: "resident",
+				AnimalID: rex.ID, State: service.PermitGranted, IssuedOn: service.MustDate("2026-03-01"), ExpiresOn: service.MustDate("2027-01-31")}))
+		}},
+		{"permit revoked", func() {
+			ps, _, err := db.FindPermits(ctx, service.PermitFilter{AnimalID: rex.ID})
+			must("FindPermits", err)
+			if len(ps) != 1 {
+				t.Fatalf("FindPermits = %d permits, want 1", len(ps))
+			}
+			ps[0].State = service.PermitRevoked
+			must("UpdatePermit", db.UpdatePermit(ctx, ps[0]))
+		}},
+		{"adoption agreement open", func() {
+			must("CreateAdoptionAgreement", db.CreateAdoptionAgreement(ctx, &service.AdoptionAgreement{AnimalID: tom.ID, Jurisdiction: "minneapolis",
+				Adopter: "Per Holm", AdoptedOn: service.MustDate("2026-03-01"), DueOn: service.MustDate("2026-03-31"), DueSource: "64.140(a)(1)"}))
+		}},
+		{"adoption agreement fulfilled", func() {
+			r, _ := viaRow(t, db, "985141000000002")
+			if r == nil || len(r.Agreements) != 1 {
+				t.Fatalf("lookup of Tom = %+v; want one open agreement", r)
+			}
+			ag := r.Agreements[0]
+			ag.SterilisedOn = service.MustDate("2026-03-20")
+			must("UpdateAdoptionAgreement", db.UpdateAdoptionAgreement(ctx, &ag))
+		}},
 		{"old bite and old closed impoundment (outside the twelve months)", func() {
 			must("CreateBite", db.CreateBite(ctx, &service.BiteIncident{AnimalID: tom.ID, Date: service.MustDate("2025-04-30"), Victim: "animal"}))
 			i := &service.Impoundment{AnimalID: tom.ID, Jurisdiction: "minneapolis", IntakeAt: time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC),

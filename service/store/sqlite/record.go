@@ -52,9 +52,9 @@ var recordParts = []struct {
 	{"Q", quarantineCols, `quarantines WHERE animal_id = ?2 AND released_on IS NULL`, true},
 	{"I", impoundCols, `impoundments WHERE animal_id = ?2`, true},
 	{"B", biteCols, `bites WHERE animal_id = ?2`, true},
-	// permit.go: read live, not kept in lookup rows.
-	{"P", "id, body", `permits WHERE animal_id = ?2`, false},
-	{"G", "id, body", `adoption_agreements WHERE animal_id = ?2 AND open = 1`, false},
+	// permit.go; kept in the rows by migration 0160's triggers.
+	{"P", "id, body", `permits WHERE animal_id = ?2`, true},
+	{"G", "id, body", `adoption_agreements WHERE animal_id = ?2 AND open = 1`, true},
 }
 
 // recordSQL is the record statement: every part, or (live) only the
